@@ -1,0 +1,114 @@
+/* Unit tests of common/cli.c: good and bad command lines. */
+#include <string.h>
+
+#include "cli.h"
+#include "unit.h"
+
+static const char *const kernels[] = {"book", "fast", "cublas", NULL};
+static const char *const data_kinds[] = {"const", "ramp", "random", NULL};
+static const cli_spec spec = {"demo", "a test program",
+                              CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA,
+                              kernels, data_kinds, 33792, 0, 0, 256, NULL};
+static const cli_spec matrix_spec = {"matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL,
+                                     0, 10000, 10000, 256, NULL};
+
+/* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
+static int parse(const cli_spec *s, cli_options *o, const char **args) {
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"demo";
+    for (int i = 0; args[i]; ++i) argv[argc++] = (char *)args[i];
+    FILE *sink = fopen("/dev/null", "w");
+    int status = cli_parse(s, argc, argv, o, sink, sink);
+    fclose(sink);
+    return status;
+}
+#define PARSE(s, o, ...) parse(s, o, (const char *[]){__VA_ARGS__, NULL})
+
+static void test_counts(void) {
+    long long v = 0;
+    CHECK(cli_parse_count("1", &v) == 0 && v == 1);
+    CHECK(cli_parse_count("33792", &v) == 0 && v == 33792);
+    CHECK(cli_parse_count("1e8", &v) == 0 && v == 100000000);
+    CHECK(cli_parse_count("1E8", &v) == 0 && v == 100000000);
+    CHECK(cli_parse_count("2.5e3", &v) == 0 && v == 2500);
+    CHECK(cli_parse_count("2^26", &v) == 0 && v == 67108864);
+    CHECK(cli_parse_count("1e+3", &v) == 0 && v == 1000);
+    const char *bad[] = {"", "0", "-1", "-5", "1.5", "abc", "12abc", "1e-3", "0x10", " 5", "2^", "^3", "2^-1",
+                         "1e300", "99999999999999999999", "+5", ".5", "e5", "0^3", "2^63", NULL};
+    for (int i = 0; bad[i]; ++i) {
+        int rejected = cli_parse_count(bad[i], &v) != 0;
+        if (!rejected) fprintf(stderr, "accepted bad count '%s'\n", bad[i]);
+        CHECK(rejected);
+    }
+}
+
+static void test_defaults(void) {
+    cli_options o;
+    CHECK(parse(&spec, &o, (const char *[]){NULL}) == CLI_OK);
+    CHECK(o.n == 33792 && o.block == 256 && !o.block_given && o.type == ELEMENT_FLOAT && o.reps == 20);
+    CHECK(o.kernel_mask == 7u && !o.check_only && o.device == 0 && o.data_kind == 0 && o.seed == 1);
+}
+
+static void test_good(void) {
+    cli_options o;
+    CHECK(PARSE(&spec, &o, "--n", "1e8", "--type", "double", "--kernel", "fast,cublas", "--check", "--reps=5",
+                "--device", "0", "--block", "128", "--data", "random", "--seed", "42") == CLI_OK);
+    CHECK(o.n == 100000000 && o.type == ELEMENT_DOUBLE && o.kernel_mask == 6u && o.check_only && o.reps == 5);
+    CHECK(o.block == 128 && o.block_given && o.data_kind == 2 && o.seed == 42);
+    CHECK(cli_kernel_selected(&o, 1) && cli_kernel_selected(&o, 2) && !cli_kernel_selected(&o, 0));
+    CHECK(PARSE(&spec, &o, "--kernel", "all") == CLI_OK && o.kernel_mask == 7u);
+    CHECK(PARSE(&spec, &o, "--help") == CLI_EXIT_HELP);
+    CHECK(PARSE(&spec, &o, "--n", "5", "--n", "7") == CLI_OK && o.n == 7); /* last one wins */
+}
+
+static void test_bad(void) {
+    cli_options o;
+    CHECK(PARSE(&spec, &o, "--bogus") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--n") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--n", "0") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--n", "-3") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--n", "ten") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--n=") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--type", "half") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--kernel", "nope") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--kernel", "book,,fast") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--reps", "0") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--block", "2048") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--block", "0") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--device", "-1") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--data", "zeros") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--rows", "5") == CLI_EXIT_ERROR); /* not accepted by this spec */
+    CHECK(PARSE(&spec, &o, "--no-sync") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "stray") == CLI_EXIT_ERROR);
+}
+
+static void test_matrix(void) {
+    cli_options o;
+    CHECK(parse(&matrix_spec, &o, (const char *[]){NULL}) == CLI_OK && o.rows == 10000 && o.cols == 10000 &&
+          o.n == 100000000);
+    CHECK(PARSE(&matrix_spec, &o, "--rows", "31", "--cols", "33") == CLI_OK && o.rows == 31 && o.cols == 33 &&
+          o.n == 1023);
+    CHECK(PARSE(&matrix_spec, &o, "--n", "8192") == CLI_OK && o.rows == 8192 && o.cols == 8192);
+    CHECK(PARSE(&matrix_spec, &o, "--n", "8", "--rows", "4") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&matrix_spec, &o, "--rows", "0") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&matrix_spec, &o, "--rows", "2^40", "--cols", "2^40") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&matrix_spec, &o, "--type", "double") == CLI_EXIT_ERROR); /* not accepted */
+}
+
+static void test_helpers(void) {
+    CHECK(is_power_of_two(1) && is_power_of_two(256) && is_power_of_two(1024));
+    CHECK(!is_power_of_two(0) && !is_power_of_two(3) && !is_power_of_two(-4) && !is_power_of_two(384));
+    CHECK(element_size(ELEMENT_FLOAT) == 4 && element_size(ELEMENT_DOUBLE) == 8);
+    CHECK(strcmp(element_type_name(ELEMENT_DOUBLE), "double") == 0);
+}
+
+int main(void) {
+    test_counts();
+    test_defaults();
+    test_good();
+    test_bad();
+    test_matrix();
+    test_helpers();
+    return unit_finish("test_cli");
+}

@@ -1,0 +1,64 @@
+/* Unit tests of common/report.c: statistics, bandwidth and the RESULT line. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "unit.h"
+
+static void test_statistics(void) {
+    double odd[] = {5, 1, 3};
+    double even[] = {4, 1, 3, 2};
+    CHECK(median_of(odd, 3) == 3);
+    CHECK(median_of(even, 4) == 2.5);
+    CHECK(isnan(median_of(odd, 0)));
+    CHECK(bytes_moved(100, 1, 8) == 808);
+    CHECK_NEAR(gigabytes_per_second(1e9, 1000.0), 1.0, 1e-12);
+    CHECK_NEAR(gigabytes_per_second(800e6, 0.5), 1600.0, 1e-9);
+    CHECK(isnan(gigabytes_per_second(1, 0)));
+    CHECK_NEAR(percent_of(1500, 3000), 50.0, 1e-12);
+    CHECK(isnan(percent_of(1, 0)));
+    CHECK_NEAR(relative_error(123633392.0, 123000000.0), 0.0051495284552845, 1e-12);
+    CHECK(relative_error(0.5, 0.0) == 0.5);
+    CHECK(within_tolerance(1.0 + 1e-7, 1.0, 1e-6));
+    CHECK(!within_tolerance(1.0 + 1e-5, 1.0, 1e-6));
+    CHECK(!within_tolerance(NAN, 1.0, 1.0));
+    CHECK(!within_tolerance(INFINITY, 1.0, 1.0));
+}
+
+static void test_result_lines(void) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    report r;
+    report_begin(&r, "reduce", out);
+    result_row pass = {"static", "double", 100000000, NULL, 1, 123000000.0, 123000000.0, 0.0, 1e-12,
+                       1, 0.501, 1597.0, 57.0, 1, NULL};
+    result_row fail = pass;
+    fail.kernel = "broken";
+    fail.pass = 0;
+    fail.timed = 0;
+    report_add(&r, &pass);
+    report_add(&r, &fail);
+    int code = report_end(&r);
+    fclose(out);
+    CHECK(code == 1);
+    CHECK(strstr(text, "RESULT example=reduce kernel=static type=double n=100000000 value=123000000 "
+                       "expected=123000000 rel_err=0 ms=0.50100 gbps=1597.0 pct_copy=57.0 status=PASS\n") != NULL);
+    CHECK(strstr(text, "kernel=broken") != NULL && strstr(text, "ms=- gbps=- pct_copy=- status=FAIL") != NULL);
+    CHECK(strstr(text, "1 of 2 checks FAILED") != NULL);
+    free(text);
+
+    out = open_memstream(&text, &size);
+    report_begin(&r, "dot", out);
+    report_add(&r, &pass);
+    CHECK(report_end(&r) == 0);
+    fclose(out);
+    CHECK(strstr(text, "all 1 checks passed") != NULL);
+    free(text);
+}
+
+int main(void) {
+    test_statistics();
+    test_result_lines();
+    return unit_finish("test_report");
+}
