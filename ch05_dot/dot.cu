@@ -291,7 +291,7 @@ template <typename real> static int run_all(const cli_options *o, const struct c
 
     const long double exact = exact_dot(n, o->data_kind);
     const double copy_gbps = o->check_only ? 0 : gpu_copy_bandwidth_gbps(2.0 * bytes, o->reps);
-    if (!o->check_only) printf("copy ceiling (cudaMemcpy device to device): %.1f GB/s\n\n", copy_gbps);
+    if (!o->check_only) report_ceiling(stdout, "dot", "memcpy", "cudaMemcpy device to device, >= 256 MiB", copy_gbps);
 
     gpu_launch_fn launchers[] = {launch_book<real>, launch_one_launch<real>, launch_fast<real>, launch_cublas<real>};
     report rep;

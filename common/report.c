@@ -35,6 +35,11 @@ int within_tolerance(double value, double expected, double rel_tolerance) {
     return isfinite(value) && relative_error(value, expected) <= rel_tolerance;
 }
 
+void report_ceiling(FILE *out, const char *example, const char *name, const char *description, double gbps) {
+    fprintf(out, "copy ceiling (%s): %.1f GB/s\nCEILING example=%s name=%s gbps=%.1f\n\n", description, gbps, example,
+            name, gbps);
+}
+
 result_row result_row_for(const char *kernel, const char *type, long long n) {
     result_row row;
     memset(&row, 0, sizeof row);

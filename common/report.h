@@ -46,6 +46,11 @@ typedef struct {
     const char *note;      /* optional short word for the table      */
 } result_row;
 
+/* Prints the bandwidth ceiling this run measured, for people and scripts:
+ *   copy ceiling (cudaMemcpy device to device, 512 MiB): 2990.1 GB/s
+ *   CEILING example=dot name=memcpy gbps=2990.1 */
+void report_ceiling(FILE *out, const char *example, const char *name, const char *description, double gbps);
+
 /* A row with every field cleared (status FAIL until the check sets pass). */
 result_row result_row_for(const char *kernel, const char *type, long long n);
 

@@ -57,7 +57,18 @@ static void test_result_lines(void) {
     free(text);
 }
 
+static void test_ceiling(void) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    report_ceiling(out, "dot", "memcpy", "cudaMemcpy", 2990.14);
+    fclose(out);
+    CHECK(strstr(text, "CEILING example=dot name=memcpy gbps=2990.1\n") != NULL);
+    free(text);
+}
+
 int main(void) {
+    test_ceiling();
     test_statistics();
     test_result_lines();
     return unit_finish("test_report");
