@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what the collection needs and is missing, on Debian or Ubuntu.
+# Safe to run again: it installs only what is not there yet.
+#   Debian packages: cmake, a C compiler, libpng (PNG output), freeglut (the
+#   bitmap window), Xvfb and xwd (the window test), Python 3 and pip.
+#   Python: matplotlib, for the plots of the results page.
+# The CUDA toolkit (nvcc) is not a Debian package of the right version: it is
+# checked for, and the script says how to get it when it is missing.
+set -euo pipefail
+
+packages=(cmake make gcc g++ pkg-config libpng-dev freeglut3-dev xvfb xauth x11-apps python3 python3-pip)
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else echo "install_deps: need root (or sudo) to run: $*" >&2; return 1
+    fi
+}
+
+if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
+    missing=()
+    for package in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "install_deps: installing ${missing[*]}"
+        as_root apt-get update -qq
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+        echo "install_deps: Debian packages already installed"
+    fi
+else
+    echo "install_deps: not a Debian/Ubuntu system: install by hand: ${packages[*]}" >&2
+fi
+
+# matplotlib for the python3 that CMake will find first (the one on PATH).
+if ! python3 -c "import matplotlib" 2>/dev/null; then
+    echo "install_deps: installing matplotlib for $(command -v python3)"
+    python3 -m pip install --quiet matplotlib 2>/dev/null ||
+        python3 -m pip install --quiet --break-system-packages matplotlib 2>/dev/null ||
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-matplotlib >/dev/null
+    python3 -c "import matplotlib" || { echo "install_deps: could not install matplotlib" >&2; exit 1; }
+fi
+
+# The CUDA compiler.
+if ! command -v nvcc >/dev/null; then
+    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin; do
+        if [ -x "$dir/nvcc" ]; then
+            echo "install_deps: nvcc found in $dir (not on PATH; the build scripts add it)"
+            exit 0
+        fi
+    done
+    echo "install_deps: the CUDA toolkit (nvcc, version 12 or 13) is missing. Install it from NVIDIA's" >&2
+    echo "  CUDA downloads (deb network repository: the package cuda-toolkit), then run this again." >&2
+    exit 1
+fi
+echo "install_deps: $(nvcc --version | tail -n 1)"

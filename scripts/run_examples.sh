@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build, and run every example once,
+# in its default (book) configuration. Images open in windows where a display
+# exists (close each with Esc or q); otherwise they are saved as PNG files.
+#   bash scripts/run_examples.sh         (extra arguments go to cmake's configure)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_deps.sh
+source scripts/env.sh
+configure_and_build "$@"
+
+images="$BUILD_DIR/images"
+mkdir -p "$images"
+passed=0 failed=0 skipped=0
+run() {
+    local binary=$1
+    shift
+    if [ ! -x "$binary" ]; then echo "--- $binary was not built: skipped"; skipped=$((skipped + 1)); return; fi
+    echo
+    echo "=== $binary $*"
+    local status=0
+    "$binary" "$@" || status=$?
+    case $status in
+    0) passed=$((passed + 1)) ;;
+    77) skipped=$((skipped + 1)) ;;
+    *) echo "--- $binary exited $status"; failed=$((failed + 1)) ;;
+    esac
+}
+
+run "$BUILD_DIR/ch05_dot/dot"
+run "$BUILD_DIR/ch05_shared_bitmap/shared_bitmap" --save "$images/shared_bitmap_synced.png"
+run "$BUILD_DIR/ch05_shared_bitmap/shared_bitmap" --no-sync --save "$images/shared_bitmap_no_sync.png" \
+    --save-diff "$images/shared_bitmap_no_sync_diff.png"
+run "$BUILD_DIR/ch08_reduce/reduce"
+run "$BUILD_DIR/ch08_reduce/reduce" --type double
+run "$BUILD_DIR/ch08_transpose/transpose"
+
+echo
+if [ "$skipped" -gt 0 ] && [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
+    echo "No CUDA device was found, so no example could run (each one said why above)."
+fi
+echo "examples: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
