@@ -8,7 +8,8 @@
 # checked for, and the script says how to get it when it is missing.
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config libpng-dev freeglut3-dev xvfb xauth x11-apps python3 python3-pip)
+packages=(cmake make gcc g++ pkg-config libpng-dev zlib1g-dev freeglut3-dev libgl-dev libglu1-mesa-dev
+          xvfb x11-apps libgl1-mesa-dri python3 python3-pip)
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"
