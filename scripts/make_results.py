@@ -143,7 +143,8 @@ class Series:
         """The largest size up to which the reference kernel (the library, else
         our best) takes at most LAUNCH_FACTOR x its fastest time, counted from
         the smallest size; None when even the smallest size is not."""
-        kernel = self.library or (self.ours()[0] if self.ours() else None)
+        best = self.best_own(self.sizes[-1]) if self.sizes else None
+        kernel = self.library or (best["kernel"] if best else (self.ours()[0] if self.ours() else None))
         points = self.timed(kernel) if kernel else []
         if len(points) < 2:
             return None, kernel
