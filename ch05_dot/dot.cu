@@ -73,11 +73,9 @@ static long double exact_dot(long long n, int data) {
 // in shared memory, and a halving tree leaves the block's sum in s_cache[0].
 
 /* The book sizes the cache with its constant threadsPerBlock; we size it at
- * launch (the third <<<>>> parameter) so that --block can change it. */
-template <typename real> __device__ real *shared_cache() {
-    extern __shared__ unsigned char s_bytes[];
-    return reinterpret_cast<real *>(s_bytes);
-}
+ * launch (the third <<<>>> parameter) so that --block can change it, and view
+ * that dynamic shared memory as the element type: dynamic_shared<real>() in
+ * common/block_reduce.cuh. */
 
 /* The halving tree: at each step the lower half adds the upper half. It needs
  * blockDim.x to be a power of two. The barrier sits outside the if: every
@@ -91,7 +89,7 @@ template <typename real> __device__ void halving_tree(real *s_cache) {
 
 template <typename real>
 __global__ void dot_book(const real *a, const real *b, real *partials, long long n) {
-    real *s_cache = shared_cache<real>();
+    real *s_cache = dynamic_shared<real>();
     real sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
          i += (long long)blockDim.x * gridDim.x)
@@ -112,7 +110,7 @@ __global__ void dot_book(const real *a, const real *b, real *partials, long long
 template <typename real>
 __global__ void dot_one_launch(const real *a, const real *b, real *partials, unsigned int *blocks_done,
                                real *result, long long n) {
-    real *s_cache = shared_cache<real>();
+    real *s_cache = dynamic_shared<real>();
     real sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
          i += (long long)blockDim.x * gridDim.x)

@@ -149,14 +149,8 @@ template <typename real> __global__ void reduce_static(const real *x, real *part
 // size; the third <<<>>> parameter gives it in bytes at launch, so the array
 // is exactly one block long whatever --block is. Same speed as static.
 
-/* One untyped extern array, viewed as the element type: an extern __shared__
- * array declared with two different types (float and double instantiations)
- * would not compile. */
-template <typename real> __device__ __forceinline__ real *dynamic_shared() {
-    extern __shared__ __align__(16) unsigned char s_bytes[];
-    return reinterpret_cast<real *>(s_bytes);
-}
-
+/* dynamic_shared<real>() (common/block_reduce.cuh) views the extern array as
+ * the element type. */
 template <typename real> __global__ void reduce_dynamic(const real *x, real *partials, long long n) {
     real *s_y = dynamic_shared<real>();
     const unsigned int tid = threadIdx.x;
@@ -388,35 +382,6 @@ template <typename real> static void launch_cub(void *context) {
     HANDLE_ERROR(cub_sum(r->cub_temp, &r->cub_temp_bytes, (const real *)r->x, (real *)r->result, r->n));
 }
 
-/* Like gpu_time_median_ms (common/gpu.h), but prepare() runs before every
- * launch outside the two events: its work is not timed. */
-static double time_median_ms_after(gpu_launch_fn prepare, gpu_launch_fn launch, void *context, int reps) {
-    cudaEvent_t start, stop;
-    double *times = (double *)host_alloc("reduce", sizeof(double) * (size_t)reps, "the timings");
-    HANDLE_ERROR(cudaEventCreate(&start));
-    HANDLE_ERROR(cudaEventCreate(&stop));
-    for (int i = 0; i < 2; ++i) { /* warm-up */
-        prepare(context);
-        launch(context);
-    }
-    HANDLE_ERROR(cudaDeviceSynchronize());
-    for (int i = 0; i < reps; ++i) {
-        float ms = 0;
-        prepare(context);
-        HANDLE_ERROR(cudaEventRecord(start, 0)); /* fires once prepare's work is done */
-        launch(context);
-        HANDLE_ERROR(cudaEventRecord(stop, 0));
-        HANDLE_ERROR(cudaEventSynchronize(stop));
-        HANDLE_ERROR(cudaEventElapsedTime(&ms, start, stop));
-        times[i] = ms;
-    }
-    double median = median_of(times, reps);
-    HANDLE_ERROR(cudaEventDestroy(start));
-    HANDLE_ERROR(cudaEventDestroy(stop));
-    free(times);
-    return median;
-}
-
 // ---------------------------------------------------------------------------
 // Checking: where each kernel leaves its answer, and how far it may be off.
 
@@ -634,7 +599,7 @@ template <typename real> static int run_all(const cli_options *o, const struct c
             /* global's scratch re-copy runs before each repeat but outside the
              * events: its time and bytes are not counted. */
             if (k == KERNEL_GLOBAL)
-                row.ms = time_median_ms_after(prepare_global, launchers[k], &r, o->reps);
+                row.ms = gpu_time_median_ms_after_setup(prepare_global, launchers[k], &r, o->reps);
             else if (k == KERNEL_ATOMIC)
                 row.ms = gpu_time_median_ms(launchers[k], &r, o->reps < ATOMIC_MAX_REPS ? o->reps : ATOMIC_MAX_REPS);
             else

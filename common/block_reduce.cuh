@@ -5,6 +5,15 @@
 #ifndef COMMON_BLOCK_REDUCE_CUH
 #define COMMON_BLOCK_REDUCE_CUH
 
+/* Dynamic shared memory (extern __shared__, sized by the third <<<>>> launch
+ * parameter) viewed as the element type. One untyped array: an extern
+ * __shared__ array declared with two element types (the float and double
+ * instantiations of one kernel) would not compile. */
+template <typename real> __device__ __forceinline__ real *dynamic_shared() {
+    extern __shared__ __align__(16) unsigned char s_bytes[];
+    return reinterpret_cast<real *>(s_bytes);
+}
+
 /* 16-byte vector of the element type: one load instruction moves 16 bytes. */
 template <typename real> struct vector16;
 template <> struct vector16<float> {

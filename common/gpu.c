@@ -76,17 +76,21 @@ void gpu_require_memory(const char *program, double bytes, const char *what) {
 
 void gpu_poison(void *device_pointer, size_t bytes) { HANDLE_ERROR(cudaMemset(device_pointer, 0xFF, bytes)); }
 
-double gpu_time_median_ms(gpu_launch_fn launch, void *context, int reps) {
+double gpu_time_median_ms_after_setup(gpu_launch_fn setup, gpu_launch_fn launch, void *context, int reps) {
     cudaEvent_t start, stop;
     double *times = (double *)malloc(sizeof(double) * (size_t)reps);
     HANDLE_NULL(times);
     HANDLE_ERROR(cudaEventCreate(&start));
     HANDLE_ERROR(cudaEventCreate(&stop));
-    for (int i = 0; i < 2; ++i) launch(context); /* warm-up: module load, caches, clocks */
+    for (int i = 0; i < 2; ++i) { /* warm-up: module load, caches, clocks */
+        if (setup) setup(context);
+        launch(context);
+    }
     HANDLE_ERROR(cudaDeviceSynchronize());
     for (int i = 0; i < reps; ++i) {
         float ms = 0;
-        HANDLE_ERROR(cudaEventRecord(start, 0));
+        if (setup) setup(context);
+        HANDLE_ERROR(cudaEventRecord(start, 0)); /* on the same stream: fires once setup's work is done */
         launch(context);
         HANDLE_ERROR(cudaEventRecord(stop, 0));
         HANDLE_ERROR(cudaEventSynchronize(stop));
@@ -98,6 +102,10 @@ double gpu_time_median_ms(gpu_launch_fn launch, void *context, int reps) {
     HANDLE_ERROR(cudaEventDestroy(stop));
     free(times);
     return median;
+}
+
+double gpu_time_median_ms(gpu_launch_fn launch, void *context, int reps) {
+    return gpu_time_median_ms_after_setup(NULL, launch, context, reps);
 }
 
 typedef struct {

@@ -67,6 +67,10 @@ void gpu_poison(void *device_pointer, size_t bytes);
 typedef void (*gpu_launch_fn)(void *context);
 double gpu_time_median_ms(gpu_launch_fn launch, void *context, int reps);
 
+/* The same, with setup(context) run before each launch but outside the timed
+ * region (e.g. restoring an input that the kernel overwrites). */
+double gpu_time_median_ms_after_setup(gpu_launch_fn setup, gpu_launch_fn launch, void *context, int reps);
+
 /* The copy ceiling of this run: a device-to-device cudaMemcpy of at least
  * 256 MiB (well over the H100's 50 MB L2, so it measures DRAM) or `bytes` if
  * larger, counting bytes read plus bytes written. Median of `reps`, in GB/s. */
