@@ -55,7 +55,7 @@ banner "machine"
 phase_start=$SECONDS
 {
     echo "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "commit: ${EVIDENCE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo
     timeout 30 nvidia-smi || echo "nvidia-smi: not available (exit $?)"
     echo
@@ -81,7 +81,7 @@ phase_start=$SECONDS
 {
     echo "EVIDENCE date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "EVIDENCE gpu=${GPU_LINE:-unknown}"
-    echo "EVIDENCE commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    echo "EVIDENCE commit=${EVIDENCE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo "EVIDENCE build=cmake -S . -B $BUILD -DCMAKE_CUDA_ARCHITECTURES=$ARCH -DCMAKE_BUILD_TYPE=Release"
     echo
     echo "=== configure and build"
