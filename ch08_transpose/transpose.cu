@@ -13,7 +13,7 @@
  * Build and run (from the repository root):
  *   cmake -S . -B build && cmake --build build -j
  *   build/ch08_transpose/transpose                    # the book's 10000 x 10000 float, every kernel
- *   build/ch08_transpose/transpose --n 8192 --type double --kernel copy,padded,padded_32x8,cublas
+ *   build/ch08_transpose/transpose --n 8192 --type double --kernel copy,padded,padded_multi,cublas
  *   build/ch08_transpose/transpose --rows 4097 --cols 1023 --check
  *   scripts/bank_conflicts.sh build                   # bank conflicts per kernel (Nsight Compute)
  *
@@ -26,10 +26,11 @@
  *   shared       32 x 32 tile in shared memory, 32 x 32 threads (book form):
  *                both global accesses coalesced, 32-way bank conflicts.
  *   padded       the same with a [32][33] tile: conflict-free (book form).
- *   padded_32x8  32 x 8 threads, 4 elements each: more loads in flight per
- *                thread, which is what reaches the copy bandwidth.
- *   swizzled     32 x 8 threads, [32][32] tile with an XOR swizzle: conflict-
- *                free without the padding column.
+ *   padded_multi 32 x 8 threads, several elements each, on a padded tile
+ *                256 bytes wide (64 x 64 floats, 32 x 32 doubles): many
+ *                bytes in flight, long row segments. This reaches the copy.
+ *   swizzled     the same tile and threads, unpadded, with an XOR swizzle:
+ *                conflict-free without the padding column.
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
  * Every kernel is checked element by element, exactly, against a CPU transpose
@@ -51,7 +52,9 @@
 
 #define BOOK_N 10000    /* the book's table: a 10000 x 10000 matrix           */
 #define TILE_DIM 32     /* the book's tile: 32 x 32 elements                  */
-#define ROWS_PER_PASS 8 /* 32 x 8 threads: each covers TILE_DIM / 8 = 4 rows */
+#define ROWS_PER_PASS 8 /* padded_multi and swizzled: 32 x 8 threads per block */
+/* padded_multi's tile is 256 bytes wide: 64 floats or 32 doubles, square. */
+#define WIDE_TILE(real) ((int)(256 / sizeof(real)))
 #define COPY_THREADS 256
 #define MAX_GRID_Y 65535 /* gridDim.y limit on every GPU; taller matrices loop */
 
@@ -76,7 +79,7 @@ enum {
     KERNEL_COUNT
 };
 static const char *const kernel_names[] = {"copy",        "naive_read", "naive_write", "shared", "padded",
-                                           "padded_32x8", "swizzled",   "cublas",      NULL};
+                                           "padded_multi", "swizzled",   "cublas",      NULL};
 
 // ---------------------------------------------------------------------------
 // Inputs and the expected answer, on the CPU.
@@ -224,92 +227,94 @@ template <typename real> __global__ void transpose_padded(const real *in, real *
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 6, padded_32x8: the same padded tile, moved by 32 x 8 threads, each
-// taking rows y, y + 8, y + 16, y + 24. Why: a memory-bound kernel is fast when
-// many bytes are in flight. Each thread now issues its 4 loads before it needs
-// any of them (4x the bytes in flight per thread), 4x fewer threads compute
-// indices, and smaller blocks (256 threads) wait at the barrier for fewer
-// warps. This is the step that reaches the copy bandwidth. (ptxas -v: 32
-// registers, so 8 blocks = 2048 threads, a full H100 SM, fit at once.)
+// Kernel 6, padded_multi: a padded tile moved by 32 x 8 threads, each taking
+// several elements: a thread issues all its loads before it uses one, so many
+// bytes are in flight per thread, and fewer threads compute indices and wait at
+// the barrier. The tile is 256 bytes wide whatever the type, 64 x 64 floats or
+// 32 x 32 doubles: every row segment the block reads or writes is then 256
+// contiguous bytes. (Measured on an H100: a 32 x 32 float tile, 128-byte
+// segments, stopped near 89 % of the copy however many floats each thread
+// took; 32 x 32 doubles reached it.) A float thread moves 2 columns x 8 rows,
+// a double thread 1 x 4. Padding: row r of a [64][65] float tile starts at bank
+// r mod 32, so a warp reading tile column c touches 32 different banks.
+//
+// The body is a device function shared with kernel 7, which differs only in
+// where tile element (r, c) lives in shared memory: tile_offset() below.
+
+/* Where tile element (row, col) lives: row * pitch + col with a padded pitch
+ * (kernel 6), or col XOR (row mod 32) in an unpadded row (kernel 7). */
+__device__ __forceinline__ int tile_offset(int row, int col, int pitch, bool swizzle) {
+    return row * pitch + (swizzle ? col ^ (row % TILE_DIM) : col);
+}
 
 template <typename real>
-__global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
-    transpose_padded_32x8(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
-    __shared__ real s_tile[TILE_DIM][TILE_DIM + 1];
-    const int per_thread = TILE_DIM / ROWS_PER_PASS;
-    const long long col0 = (long long)blockIdx.x * TILE_DIM;
-    /* How much of the tile lies inside the matrix: 32, except at the right
-     * (bottom) edge. Small ints, so the edge tests stay cheap 32-bit compares. */
-    const int cols_here = cols - col0 < TILE_DIM ? (int)(cols - col0) : TILE_DIM;
-    for (long long row0 = (long long)blockIdx.y * TILE_DIM; row0 < rows; row0 += (long long)gridDim.y * TILE_DIM) {
-        const int rows_here = rows - row0 < TILE_DIM ? (int)(rows - row0) : TILE_DIM;
-        /* All loads first, into registers: a thread's 4 loads are in flight
-         * together. Elements outside the matrix become 0, never written out. */
+__device__ __forceinline__ void transpose_wide_tiles(const real *__restrict__ in, real *__restrict__ out,
+                                                     long long rows, long long cols, real *s_tile, int pitch,
+                                                     bool swizzle) {
+    const int tile = WIDE_TILE(real);
+    const int per_x = WIDE_TILE(real) / TILE_DIM;      /* columns per thread */
+    const int per_y = WIDE_TILE(real) / ROWS_PER_PASS; /* rows per thread    */
+    const long long col0 = (long long)blockIdx.x * tile;
+    const int cols_here = cols - col0 < tile ? (int)(cols - col0) : tile;
+    for (long long row0 = (long long)blockIdx.y * tile; row0 < rows; row0 += (long long)gridDim.y * tile) {
+        const int rows_here = rows - row0 < tile ? (int)(rows - row0) : tile;
+        /* All loads first, into registers, so they are in flight together.
+         * Elements outside the matrix become 0 and are never written out. */
         const real *source = in + (row0 + threadIdx.y) * cols + col0 + threadIdx.x;
-        real v[per_thread];
+        real v[per_y][per_x];
 #pragma unroll
-        for (int i = 0; i < per_thread; ++i) {
-            const int tile_row = threadIdx.y + i * ROWS_PER_PASS;
-            v[i] = (tile_row < rows_here && (int)threadIdx.x < cols_here) ? source[i * ROWS_PER_PASS * cols] : (real)0;
-        }
+        for (int i = 0; i < per_y; ++i)
 #pragma unroll
-        for (int i = 0; i < per_thread; ++i)
-            s_tile[threadIdx.y + i * ROWS_PER_PASS][threadIdx.x] = v[i];
+            for (int j = 0; j < per_x; ++j) {
+                const int tile_row = threadIdx.y + i * ROWS_PER_PASS, tile_col = threadIdx.x + j * TILE_DIM;
+                v[i][j] = (tile_row < rows_here && tile_col < cols_here)
+                              ? source[i * ROWS_PER_PASS * cols + j * TILE_DIM]
+                              : (real)0;
+            }
+#pragma unroll
+        for (int i = 0; i < per_y; ++i)
+#pragma unroll
+            for (int j = 0; j < per_x; ++j)
+                s_tile[tile_offset(threadIdx.y + i * ROWS_PER_PASS, threadIdx.x + j * TILE_DIM, pitch, swizzle)] =
+                    v[i][j];
         __syncthreads();
-        /* Tile column j becomes output row col0 + j; thread x writes output column row0 + x. */
+        /* Tile column c becomes output row col0 + c; tile row r, output column row0 + r. */
         real *destination = out + (col0 + threadIdx.y) * rows + row0 + threadIdx.x;
 #pragma unroll
-        for (int i = 0; i < per_thread; ++i) {
-            const int tile_col = threadIdx.y + i * ROWS_PER_PASS;
-            if (tile_col < cols_here && (int)threadIdx.x < rows_here)
-                destination[i * ROWS_PER_PASS * rows] = s_tile[threadIdx.x][tile_col];
-        }
-        __syncthreads();
+        for (int i = 0; i < per_y; ++i)
+#pragma unroll
+            for (int j = 0; j < per_x; ++j) {
+                const int tile_col = threadIdx.y + i * ROWS_PER_PASS, tile_row = threadIdx.x + j * TILE_DIM;
+                if (tile_col < cols_here && tile_row < rows_here)
+                    destination[i * ROWS_PER_PASS * rows + j * TILE_DIM] =
+                        s_tile[tile_offset(tile_row, tile_col, pitch, swizzle)];
+            }
+        __syncthreads(); /* the tile is rewritten by the next iteration */
     }
 }
 
+template <typename real>
+__global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
+    transpose_padded_multi(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
+    __shared__ real s_tile[WIDE_TILE(real)][WIDE_TILE(real) + 1];
+    transpose_wide_tiles(in, out, rows, cols, &s_tile[0][0], WIDE_TILE(real) + 1, false);
+}
+
 // ---------------------------------------------------------------------------
-// Kernel 7, swizzled: conflict-free without the padding column. Element (i, j)
-// of the tile is stored in column j XOR i of row i. Reading column y means
-// thread x reads s_tile[x][y ^ x]: y ^ x takes 32 different values over the
-// warp, so 32 different banks (float); for double, (y ^ x) mod 16 differs across
-// each half-warp. Writing row i, thread x uses column x ^ i: also a permutation.
-// Same 32 x 8 threads as padded_32x8; the tile is exactly 4 (8) KiB and every
-// row stays aligned, which matters when a tile is read with vector loads. The
-// cost: XOR-ed addresses are not base + constant, so ptxas keeps more of them
-// in registers (40 instead of 32: 6 blocks per H100 SM instead of 8).
+// Kernel 7, swizzled: conflict-free without the padding column. Tile element
+// (r, c) is stored at column c XOR (r mod 32) of row r. A warp reading tile
+// column c (rows r = x, or x + 32) reads columns c ^ x: 32 different banks
+// for float, since a 64-float row spans the 32 banks exactly twice; for double,
+// (c ^ x) mod 16 differs across each half-warp. A warp writing row r, threads
+// x, uses columns x ^ r: also 32 different banks. Same tile and threads as
+// padded_multi; every row stays 256-byte aligned (no padding), which matters
+// when a tile is read with vector loads.
 
 template <typename real>
 __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
     transpose_swizzled(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
-    __shared__ real s_tile[TILE_DIM][TILE_DIM];
-    const int per_thread = TILE_DIM / ROWS_PER_PASS;
-    const long long col0 = (long long)blockIdx.x * TILE_DIM;
-    const int cols_here = cols - col0 < TILE_DIM ? (int)(cols - col0) : TILE_DIM;
-    for (long long row0 = (long long)blockIdx.y * TILE_DIM; row0 < rows; row0 += (long long)gridDim.y * TILE_DIM) {
-        const int rows_here = rows - row0 < TILE_DIM ? (int)(rows - row0) : TILE_DIM;
-        const real *source = in + (row0 + threadIdx.y) * cols + col0 + threadIdx.x;
-        real v[per_thread];
-#pragma unroll
-        for (int i = 0; i < per_thread; ++i) {
-            const int tile_row = threadIdx.y + i * ROWS_PER_PASS;
-            v[i] = (tile_row < rows_here && (int)threadIdx.x < cols_here) ? source[i * ROWS_PER_PASS * cols] : (real)0;
-        }
-#pragma unroll
-        for (int i = 0; i < per_thread; ++i) {
-            const int tile_row = threadIdx.y + i * ROWS_PER_PASS;
-            s_tile[tile_row][threadIdx.x ^ tile_row] = v[i]; /* element (tile_row, x) */
-        }
-        __syncthreads();
-        real *destination = out + (col0 + threadIdx.y) * rows + row0 + threadIdx.x;
-#pragma unroll
-        for (int i = 0; i < per_thread; ++i) {
-            const int tile_col = threadIdx.y + i * ROWS_PER_PASS;
-            if (tile_col < cols_here && (int)threadIdx.x < rows_here)
-                destination[i * ROWS_PER_PASS * rows] = s_tile[threadIdx.x][tile_col ^ threadIdx.x]; /* (x, tile_col) */
-        }
-        __syncthreads();
-    }
+    __shared__ real s_tile[WIDE_TILE(real)][WIDE_TILE(real)];
+    transpose_wide_tiles(in, out, rows, cols, &s_tile[0][0], WIDE_TILE(real), true);
 }
 
 // ---------------------------------------------------------------------------
@@ -323,6 +328,7 @@ typedef struct {
     int copy_blocks;
     dim3 grid_over_input;  /* x: tiles across the input's columns, y: down its rows */
     dim3 grid_over_output; /* x: tiles across the input's rows (naive_write)      */
+    dim3 grid_wide;        /* the same for the 256-byte-wide tiles of kernels 6, 7 */
     cublasHandle_t cublas;
 } transpose_run;
 
@@ -360,17 +366,17 @@ template <typename real> static void launch_padded(void *context) {
     CHECK_LAUNCH();
 }
 
-template <typename real> static void launch_padded_32x8(void *context) {
+template <typename real> static void launch_padded_multi(void *context) {
     transpose_run *t = (transpose_run *)context;
-    transpose_padded_32x8<real>
-        <<<t->grid_over_input, dim3(TILE_DIM, ROWS_PER_PASS)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
+    transpose_padded_multi<real>
+        <<<t->grid_wide, dim3(TILE_DIM, ROWS_PER_PASS)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
     CHECK_LAUNCH();
 }
 
 template <typename real> static void launch_swizzled(void *context) {
     transpose_run *t = (transpose_run *)context;
     transpose_swizzled<real>
-        <<<t->grid_over_input, dim3(TILE_DIM, ROWS_PER_PASS)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
+        <<<t->grid_wide, dim3(TILE_DIM, ROWS_PER_PASS)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
     CHECK_LAUNCH();
 }
 
@@ -403,7 +409,7 @@ template <typename real> static void launch_cublas(void *context) {
 // ---------------------------------------------------------------------------
 // Running, checking and timing each kernel.
 
-static long long tiles(long long elements) { return (elements + TILE_DIM - 1) / TILE_DIM; }
+static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
 
 /* x: `across` tiles (at most 2^31 - 1: checked by the caller); y: `down` tiles,
  * capped at the gridDim.y limit (the kernels loop over the rest). */
@@ -418,20 +424,22 @@ template <typename real> static int run_all(const cli_options *o, const struct c
     snprintf(size_label, sizeof size_label, "%lldx%lld", rows, cols);
 
     printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way; "
-           "%d x %d tiles; book kernels 32 x 32 threads, *_32x8 and swizzled 32 x %d threads\n\n",
-           rows, cols, element_type_name(o->type), cols, rows, bytes / 1e6, TILE_DIM, TILE_DIM, ROWS_PER_PASS);
+           "%d x %d tiles (padded_multi, swizzled: %d x %d); book kernels 32 x 32 threads, padded_multi and swizzled 32 x %d\n\n",
+           rows, cols, element_type_name(o->type), cols, rows, bytes / 1e6, TILE_DIM, TILE_DIM, WIDE_TILE(real),
+           WIDE_TILE(real), ROWS_PER_PASS);
 
     /* The input and the output, plus room for cuBLAS's workspace. */
     gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices");
-    if (tiles(rows) > 2147483647LL || tiles(cols) > 2147483647LL) { /* unreachable on today's GPUs */
+    if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL) { /* unreachable on today's GPUs */
         fprintf(stderr, "transpose: %s has more than 2^31 - 1 tiles in one direction\n", size_label);
         exit(EXIT_BAD_COMMAND_LINE);
     }
     transpose_run t;
     t.rows = rows;
     t.cols = cols;
-    t.grid_over_input = tile_grid(tiles(cols), tiles(rows));
-    t.grid_over_output = tile_grid(tiles(rows), tiles(cols));
+    t.grid_over_input = tile_grid(tiles(cols, TILE_DIM), tiles(rows, TILE_DIM));
+    t.grid_over_output = tile_grid(tiles(rows, TILE_DIM), tiles(cols, TILE_DIM));
+    t.grid_wide = tile_grid(tiles(cols, WIDE_TILE(real)), tiles(rows, WIDE_TILE(real)));
     int blocks_per_sm = 0;
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, copy_matrix<real>, COPY_THREADS, 0));
     const long long copy_needed = (n / vector16<real>::width + COPY_THREADS - 1) / COPY_THREADS;
@@ -453,7 +461,7 @@ template <typename real> static int run_all(const cli_options *o, const struct c
     }
 
     gpu_launch_fn launchers[KERNEL_COUNT] = {launch_copy<real>,     launch_naive_read<real>, launch_naive_write<real>,
-                                             launch_shared<real>,   launch_padded<real>,     launch_padded_32x8<real>,
+                                             launch_shared<real>,   launch_padded<real>,     launch_padded_multi<real>,
                                              launch_swizzled<real>, launch_cublas<real>};
 
     /* The two references, measured first whenever we time, whichever kernels

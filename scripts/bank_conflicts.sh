@@ -95,26 +95,28 @@ def number(row, metric):
         return float("nan")
 
 
+OURS = {"copy_matrix": "copy", "transpose_naive_read": "naive_read", "transpose_naive_write": "naive_write",
+        "transpose_shared": "shared", "transpose_padded": "padded", "transpose_padded_multi": "padded_multi",
+        "transpose_swizzled": "swizzled"}
+
+
 def short_name(full):
-    name = re.sub(r"^void ", "", full).split("(")[0]
-    name = re.sub(r"<.*", "", name)
-    if name.startswith("transpose_"):
-        return name[len("transpose_"):]
-    if name == "copy_matrix":
-        return "copy"
-    return "cublas: " + name[:32]
+    name = re.sub(r"<.*", "", re.sub(r"^void ", "", full).split("(")[0])
+    # cuBLAS's geam kernel is itself called transpose_...: match ours exactly.
+    return OURS.get(name, "cublas: " + name[:32])
 
 
-time_scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
-time_unit = units[column["gpu__time_duration.sum"]]
+time_scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,
+              "second": 1e6, "s": 1e6}
+time_unit = units[column["gpu__time_duration.sum"]].strip()
 print()
-print("%-24s %14s %14s %14s %16s %12s" % ("kernel", "ld conflicts", "st conflicts", "ld wavefronts",
+print("%-40s %14s %14s %14s %16s %12s" % ("kernel", "ld conflicts", "st conflicts", "ld wavefronts",
                                          "per shared load", "time (us)"))
 for row in data:
     loads = number(row, "smsp__sass_inst_executed_op_shared_ld.sum")
     wavefronts = number(row, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
     per_load = "%.1f" % (wavefronts / loads) if loads > 0 else "-"
-    print("%-24s %14.0f %14.0f %14.0f %16s %12.1f" % (
+    print("%-40s %14.0f %14.0f %14.0f %16s %12.1f" % (
         short_name(row[column["Kernel Name"]]),
         number(row, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
         number(row, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
