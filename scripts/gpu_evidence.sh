@@ -2,20 +2,23 @@
 # Everything the repository needs from a GPU machine, in one batched run:
 #   bash scripts/gpu_evidence.sh          (from anywhere; OUT=DIR chooses where the files go)
 #
-# 1. configures and builds for the local GPU (build-gpu, -DCMAKE_CUDA_ARCHITECTURES=native),
-# 2. runs the whole CTest suite (host, gpu and sanitizer labels)        -> $OUT/ctest.log
+# 1. records the machine (nvidia-smi, toolkit versions)                -> top of $OUT/examples.log
+# 2. configures and builds for the local GPU (build-gpu, -DCMAKE_CUDA_ARCHITECTURES=native),
+# 3. runs the whole CTest suite (host, gpu and sanitizer labels)        -> $OUT/ctest.log
 #    (the build log sits at its top; each label's tests are listed at its end),
-# 3. runs the benchmark sweep (scripts/benchmark.py)                   -> $OUT/benchmark.csv, benchmark.log
-# 4. runs each example's default (book) configuration                  -> $OUT/examples.log
-#    and saves the bitmap images                                        -> $OUT/shared_bitmap_*.png
-# 5. records the machine (nvidia-smi, toolkit versions)                -> $OUT/nvidia-smi.txt
-# 6. if scripts/bank_conflicts.sh and ncu exist and time is left        -> $OUT/bank_conflicts.txt
-#    (appended to examples.log instead when $OUT already holds 8 files).
-# At most 8 files under $OUT. Each phase runs under `timeout`, inside one overall budget
-# (EVIDENCE_BUDGET_S, default 540 s), so one hang does not lose the rest. The last lines
-# printed are a short summary. Then, on any machine (no GPU needed):
-#   cp $OUT/benchmark.csv $OUT/ctest.log docs/results/
-#   python3 scripts/make_results.py --csv docs/results/benchmark.csv --tests docs/results/ctest.log
+# 4. runs the benchmark sweep (scripts/benchmark.py)                   -> $OUT/benchmark.csv, benchmark.log
+# 5. runs each example's default (book) configuration                  -> $OUT/examples.log (after 1.)
+#    and saves the bitmap images                                        -> $OUT/shared_bitmap_*.png (3)
+# 6. if scripts/bank_conflicts.sh and ncu exist and time is left, counts -> $OUT/bank_conflicts.txt
+#    the transpose kernels' bank conflicts, float then double at 4096² (at most 90 s each), each
+#    run's output under a line '=== bank_conflicts TYPE 4096' (what make_results.py --banks reads).
+# At most 8 files under $OUT (what fetches $OUT returns no more): ctest.log, benchmark.csv,
+# benchmark.log, examples.log, bank_conflicts.txt and the 3 images. Each phase runs under
+# `timeout`, inside one overall budget (EVIDENCE_BUDGET_S, default 540 s), so one hang does not
+# lose the rest. The last lines printed are a short summary. Then, on any machine (no GPU needed):
+#   cp $OUT/benchmark.csv $OUT/ctest.log $OUT/bank_conflicts.txt docs/results/
+#   python3 scripts/make_results.py --csv docs/results/benchmark.csv --tests docs/results/ctest.log \
+#       --banks docs/results/bank_conflicts.txt
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-./gpu-out}
@@ -50,10 +53,11 @@ status_of() { # status_of EXIT_CODE
 }
 banner() { printf '\n===== %s (%s s left) =====\n' "$1" "$(left)"; }
 
-# --- 1. The machine -------------------------------------------------------------------
+# --- 1. The machine: it opens examples.log ---------------------------------------------
 banner "machine"
 phase_start=$SECONDS
 {
+    echo "=== machine (nvidia-smi, toolchain)"
     echo "date (UTC): $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "commit: ${EVIDENCE_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
     echo
@@ -70,8 +74,9 @@ phase_start=$SECONDS
     timeout 20 ncu --version 2>&1 | tail -n 1 || echo "ncu: not found"
     timeout 20 python3 -c 'import sys, matplotlib; print("python", sys.version.split()[0], "matplotlib", matplotlib.__version__)' \
         2>&1 || echo "python3 or matplotlib: not found"
-} >"$OUT/nvidia-smi.txt" 2>&1
-head -n 20 "$OUT/nvidia-smi.txt"
+    echo
+} >"$OUT/examples.log" 2>&1
+head -n 20 "$OUT/examples.log"
 GPU_LINE=$(timeout 30 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
 record machine ok $((SECONDS - phase_start))
 
@@ -140,7 +145,7 @@ banner "examples"
 phase_start=$SECONDS
 examples_failed=0
 examples_skipped=0
-: >"$OUT/examples.log"
+# examples.log already holds the machine's record (phase 1): the runs follow it.
 run_example() { # run_example BINARY ARGS...: one run, logged, under a timeout
     local binary=$1
     shift
@@ -187,23 +192,27 @@ elif [ "$examples_failed" -eq 0 ]; then record examples ok $((SECONDS - phase_st
 fi
 
 # --- 6. Bank conflicts under Nsight Compute (optional) -------------------------------------------------
+# Both runs go into one file, each under its own header line, for make_results.py --banks.
 if [ -f scripts/bank_conflicts.sh ] && command -v ncu >/dev/null 2>&1; then
-    if [ "$(left)" -gt 100 ]; then
-        banner "bank conflicts (ncu)"
-        phase_start=$SECONDS
-        target="$OUT/bank_conflicts.txt"
-        if [ "$(find "$OUT" -maxdepth 1 -type f | wc -l)" -ge 8 ]; then
-            target="$OUT/examples.log"
-            echo "=== scripts/bank_conflicts.sh $BUILD" >>"$target"
+    : >"$OUT/bank_conflicts.txt"
+    for type in float double; do
+        # Each run gets at most 90 s, and starts only while more than 40 s of the budget are left.
+        if [ "$(left)" -gt 40 ]; then
+            banner "bank conflicts, $type (ncu)"
+            phase_start=$SECONDS
+            echo "=== bank_conflicts $type 4096" >>"$OUT/bank_conflicts.txt"
+            limit=$(phase_limit 90 5)
+            bank_status=0
+            timeout --kill-after=5 "$limit" bash scripts/bank_conflicts.sh "$BUILD" --n 4096 --type "$type" \
+                >>"$OUT/bank_conflicts.txt" 2>&1 || bank_status=$?
+            [ "$bank_status" -ne 0 ] && echo "bank_conflicts.sh: exit $bank_status" >>"$OUT/bank_conflicts.txt"
+            echo >>"$OUT/bank_conflicts.txt"
+            sed -n '/^=== bank_conflicts '"$type"'/,$p' "$OUT/bank_conflicts.txt" | tail -n 15
+            record "banks $type" "$(status_of "$bank_status")" $((SECONDS - phase_start))
+        else
+            record "banks $type" "skipped (no time left)" 0
         fi
-        bank_status=0
-        BUILD_DIR="$BUILD" timeout --kill-after=5 90 bash scripts/bank_conflicts.sh "$BUILD" >>"$target" 2>&1 ||
-            bank_status=$?
-        tail -n 15 "$target"
-        record bank_conflicts "$(status_of "$bank_status")" $((SECONDS - phase_start))
-    else
-        record bank_conflicts "skipped (no time left)" 0
-    fi
+    done
 else
     record bank_conflicts "skipped (no script or ncu)" 0
 fi
@@ -230,6 +239,10 @@ echo
 echo "--- files in $OUT"
 find "$OUT" -maxdepth 1 -type f -printf '  %-32f %10s bytes\n' | sort
 echo
-echo "Next, on any machine: cp $OUT/benchmark.csv $OUT/ctest.log docs/results/ &&"
-echo "  python3 scripts/make_results.py --csv docs/results/benchmark.csv --tests docs/results/ctest.log"
+banks_copy="" banks_option=""
+if [ -s "$OUT/bank_conflicts.txt" ]; then
+    banks_copy=" $OUT/bank_conflicts.txt" banks_option=" --banks docs/results/bank_conflicts.txt"
+fi
+echo "Next, on any machine: cp $OUT/benchmark.csv $OUT/ctest.log$banks_copy docs/results/ &&"
+echo "  python3 scripts/make_results.py --csv docs/results/benchmark.csv --tests docs/results/ctest.log$banks_option"
 [ "$FAILED_PHASES" -eq 0 ]

@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
 """Draws the plots and writes the results pages from a benchmark CSV: no GPU needed.
 
-    python3 scripts/make_results.py --csv docs/results/benchmark.csv --tests docs/results/ctest.log
+    python3 scripts/make_results.py --csv docs/results/benchmark.csv --tests docs/results/ctest.log \
+        --banks docs/results/bank_conflicts.txt
 
 Reads the CSV scripts/benchmark.py wrote on a GPU machine (and, optionally, the ctest
-log of the same machine), then writes
+log and the Nsight Compute bank-conflict tables of scripts/bank_conflicts.sh, both as
+scripts/gpu_evidence.sh writes them on the same machine), then writes
   <out-dir>/results/<example>_<type>.png   achieved GB/s against size, one line per kernel,
                                            the measured copy ceiling dashed, the library bold,
                                            the launch-bound and fits-in-L2 ranges shaded;
   <out-dir>/RESULTS.md                     the results page: device, driver, date, the GPU
                                            test summary, tables at the headline sizes, the
                                            plots, and what the sizes teach, from the data;
-  the README's results table               between <!-- results:begin --> and <!-- results:end -->.
-Every figure comes from the CSV: nothing is typed by hand. A malformed CSV is rejected
-with one line 'FILE:LINE: problem' and exit code 2. Plotting needs matplotlib
+                                           with --banks, a table of bank conflicts per type;
+  the README's results table               between <!-- results:begin --> and <!-- results:end -->;
+  the README's bank-conflict tables        between <!-- banks:begin --> and <!-- banks:end -->
+                                           (only with --banks; without it they are left alone).
+Every figure comes from the input files: nothing is typed by hand. A malformed CSV, ctest
+log or banks file is rejected with one line 'FILE:LINE: problem' and exit code 2; missing
+README markers stop the script (exit 3) before anything is written. Plotting needs matplotlib
 (python3 -m pip install matplotlib); everything else is the standard library.
 """
 
@@ -26,6 +32,16 @@ import results_format as rf  # noqa: E402
 
 BEGIN_MARKER = "<!-- results:begin -->"
 END_MARKER = "<!-- results:end -->"
+BANKS_BEGIN_MARKER = "<!-- banks:begin -->"
+BANKS_END_MARKER = "<!-- banks:end -->"
+BANKS_TITLE = "Shared-memory bank conflicts (Nsight Compute)"
+BANKS_ANCHOR = "shared-memory-bank-conflicts-nsight-compute"  # GitHub's anchor for BANKS_TITLE
+BANKS_EXPLANATION = (
+    "\"Wavefronts per shared load\" is the number of passes one warp-wide shared-memory load takes: "
+    "32 is a 32-way bank conflict, where all 32 threads of the warp want the same bank and every one "
+    "waits its turn. Padding the tile by one column, or the XOR swizzle, brings it to 1 for float and "
+    "to 2 for double, which is conflict-free for 8-byte elements (a warp's 256 bytes always take two "
+    "passes); kernels that do not use shared memory show 0 and –.")
 # Sizes the tables show when the CSV has them (elements); the largest size always.
 HEADLINE_SIZES = {
     "dot": [33 * 1024, 2 ** 26],         # the book's N; the anchors' 2^26
@@ -460,7 +476,7 @@ def measured_on(rows):
     return text, reps
 
 
-def results_page(rows, grouped, plots, tests, args, out_dir):
+def results_page(rows, grouped, plots, tests, args, out_dir, banks=None):
     l2_mb = l2_megabytes(rows)
     where, reps = measured_on(rows)
     lines = ["# Results", "", GENERATED_NOTE % relative(args.csv, os.getcwd()), ""]
@@ -503,6 +519,8 @@ def results_page(rows, grouped, plots, tests, args, out_dir):
             teach = what_sizes_teach(series, l2_mb)
             if teach:
                 lines += ["", "What the sizes teach:", ""] + ["- " + sentence for sentence in teach]
+    if banks is not None:
+        lines += banks_page_section(banks, args.banks, out_dir)
     return "\n".join(lines) + "\n"
 
 
@@ -536,19 +554,99 @@ def readme_table(rows, grouped, tests, readme_path, page_path):
     return "\n".join(lines)
 
 
-def replace_between_markers(path, body):
+def format_count(value):
+    return "–" if value is None else "{:,}".format(int(round(value)))
+
+
+def banks_heading(section):
+    """'float, 4096²' (a square side), 'double, 4097×1023', or 'unknown'."""
+    size = section["size"]
+    if size.isdigit():
+        size = "%s²" % size
+    elif "x" in size and all(part.isdigit() for part in size.split("x", 1)):
+        size = "×".join(size.split("x", 1))
+    parts = [part for part in (section["type"], size) if part != "unknown"]
+    return ", ".join(parts) if parts else "type and size unknown"
+
+
+def banks_devices(banks):
+    return [d for d in dict.fromkeys(section["device"] for section in banks["sections"]) if d]
+
+
+def banks_table(section, compact=False):
+    if compact:
+        lines = ["| kernel | load conflicts | store conflicts | per load | µs |",
+                 "| --- | ---: | ---: | ---: | ---: |"]
+    else:
+        lines = ["| kernel | shared-load bank conflicts | shared-store bank conflicts | wavefronts per shared load "
+                 "| time (µs) |", "| --- | ---: | ---: | ---: | ---: |"]
+    for row in section["rows"]:
+        lines.append("| %s | %s | %s | %s | %s |" % (
+            row["kernel"], format_count(row["ld_conflicts"]), format_count(row["st_conflicts"]),
+            format_number(row["per_load"]), format_number(row["us"])))
+    return lines
+
+
+def banks_page_section(banks, banks_path, out_dir):
+    """The RESULTS.md section: the explanation, then one table per type (and size)."""
+    devices = banks_devices(banks)
+    lines = ["", "## " + BANKS_TITLE, "",
+             "Counted by Nsight Compute on %s with `scripts/bank_conflicts.sh`: every ch08_transpose kernel "
+             "runs once (`--check`) and `ncu` reads its shared-memory counters and its time. "
+             "Data: [`%s`](%s)." % ("**%s**" % " / ".join(devices) if devices else "the GPU machine",
+                                    os.path.basename(banks_path), relative(banks_path, out_dir)),
+             "", BANKS_EXPLANATION]
+    for section in banks["sections"]:
+        lines += ["", "### %s" % banks_heading(section), ""] + banks_table(section)
+    for section in banks["missing"]:
+        lines += ["", "### %s" % banks_heading(section), "",
+                  "No table: the run printed `%s`." % section["note"].replace("`", "'")]
+    return lines
+
+
+def banks_readme(banks, readme_path, page_path):
+    """The README's compact version: one table per type, and a link to the page."""
+    devices = banks_devices(banks)
+    link = relative(page_path, os.path.dirname(os.path.abspath(readme_path)))
+    lines = ["Shared-memory bank conflicts of the transpose kernels, counted by Nsight Compute%s "
+             "(`scripts/bank_conflicts.sh`). \"Per load\" is the wavefronts (passes) per warp-wide shared "
+             "load: 32 is a 32-way conflict, 1 for float and 2 for double are conflict-free." % (
+                 " on %s" % " / ".join(devices) if devices else "")]
+    for section in banks["sections"]:
+        lines += ["", "**%s**" % banks_heading(section), ""] + banks_table(section, compact=True)
+    for section in banks["missing"]:
+        lines += ["", "**%s**: no table (see the page)." % banks_heading(section)]
+    lines += ["", "What the counts mean: [%s](%s#%s)." % (link, link, BANKS_ANCHOR)]
+    return "\n".join(lines)
+
+
+MARKERS = {  # what: (begin, end, what belongs between them)
+    "results": (BEGIN_MARKER, END_MARKER, "the results table"),
+    "banks": (BANKS_BEGIN_MARKER, BANKS_END_MARKER, "the bank-conflict tables"),
+}
+
+
+def check_markers(path, text, what):
+    """Raises UsageError unless the README text has the markers of `what` once each, in order."""
+    begin_marker, end_marker, content = MARKERS[what]
+    begin, end = text.find(begin_marker), text.find(end_marker)
+    if begin < 0 or end < 0 or end < begin:
+        raise UsageError("%s: the %s markers are missing: add a line %s and, below it, a line %s where %s "
+                         "belongs" % (path, what, begin_marker, end_marker, content))
+    if text.count(begin_marker) > 1 or text.count(end_marker) > 1:
+        raise UsageError("%s: the %s markers appear more than once" % (path, what))
+    return begin, end
+
+
+def replace_between_markers(path, body, what="results"):
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as error:
         raise UsageError("%s: cannot read the README: %s" % (path, error.strerror))
-    begin, end = text.find(BEGIN_MARKER), text.find(END_MARKER)
-    if begin < 0 or end < 0 or end < begin:
-        raise UsageError("%s: the results markers are missing: add a line %s and, below it, a line %s where the "
-                         "results table belongs" % (path, BEGIN_MARKER, END_MARKER))
-    if text.count(BEGIN_MARKER) > 1 or text.count(END_MARKER) > 1:
-        raise UsageError("%s: the results markers appear more than once" % path)
-    updated = text[:begin + len(BEGIN_MARKER)] + "\n" + body + "\n" + text[end:]
+    begin, end = check_markers(path, text, what)
+    begin_marker = MARKERS[what][0]
+    updated = text[:begin + len(begin_marker)] + "\n" + body + "\n" + text[end:]
     if updated != text:
         with open(path, "w", encoding="utf-8") as f:
             f.write(updated)
@@ -558,6 +656,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--csv", required=True, help="the benchmark CSV (from scripts/benchmark.py)")
     parser.add_argument("--tests", default=None, help="the GPU machine's ctest log (optional)")
+    parser.add_argument("--banks", default=None,
+                        help="the bank-conflict tables of scripts/bank_conflicts.sh (optional; "
+                             "docs/results/bank_conflicts.txt as scripts/gpu_evidence.sh writes it)")
     parser.add_argument("--out-dir", default="docs", help="where RESULTS.md and results/*.png go (default docs)")
     parser.add_argument("--readme", default="README.md", help="the README whose results table is rewritten")
     parser.add_argument("--no-readme", action="store_true", help="leave the README alone")
@@ -567,6 +668,7 @@ def main(argv=None):
     try:
         rows = rf.read_csv(args.csv)
         tests = rf.parse_ctest_log(args.tests) if args.tests else None
+        banks = rf.parse_banks(args.banks) if args.banks else None
     except rf.FormatError as error:
         print("make_results: error: %s" % error, file=sys.stderr)
         return 2
@@ -574,9 +676,9 @@ def main(argv=None):
         if args.readme:  # check the markers before writing anything
             with open(args.readme, encoding="utf-8") as f:
                 text = f.read()
-            if BEGIN_MARKER not in text or END_MARKER not in text:
-                raise UsageError("%s: the results markers are missing: add a line %s and, below it, a line %s "
-                                 "where the results table belongs" % (args.readme, BEGIN_MARKER, END_MARKER))
+            check_markers(args.readme, text, "results")
+            if banks is not None:
+                check_markers(args.readme, text, "banks")
         plt = import_matplotlib()
         measured = [row for row in rows if row["status"] != "SKIP"]
         if not any(row["gbps"] is not None for row in measured):
@@ -598,11 +700,14 @@ def main(argv=None):
                 print("wrote %s" % path)
         page_path = os.path.join(args.out_dir, "RESULTS.md")
         with open(page_path, "w", encoding="utf-8") as f:
-            f.write(results_page(measured, grouped, plots, tests, args, args.out_dir))
+            f.write(results_page(measured, grouped, plots, tests, args, args.out_dir, banks))
         print("wrote %s" % page_path)
         if args.readme:
             replace_between_markers(args.readme, readme_table(measured, grouped, tests, args.readme, page_path))
             print("rewrote the results table in %s" % args.readme)
+            if banks is not None:
+                replace_between_markers(args.readme, banks_readme(banks, args.readme, page_path), "banks")
+                print("rewrote the bank-conflict tables in %s" % args.readme)
     except UsageError as error:
         print("make_results: error: %s" % error, file=sys.stderr)
         return 3

@@ -3,6 +3,7 @@
 Both scripts import this module: scripts/benchmark.py (on the GPU machine)
 parses what the example programs print and writes the CSV; scripts/make_results.py
 (anywhere, no GPU) reads the CSV back, checks it, and draws the plots and pages.
+It also reads the ctest log and the tables of scripts/bank_conflicts.sh.
 Python 3 standard library only.
 
 What the programs print (common/report.c, common/gpu.c):
@@ -330,3 +331,121 @@ def parse_ctest_log(path):
                 counts[log["outcomes"].get(name, "not run")] += 1
             entry.update(counts)
     return log
+
+
+# --- scripts/bank_conflicts.sh's tables ---------------------------------------------------
+#
+# scripts/gpu_evidence.sh runs bank_conflicts.sh once per type and puts each output
+# under a header line '=== bank_conflicts TYPE N'. Each output holds one table:
+#   kernel            ld conflicts   st conflicts  ld wavefronts  per shared load    time (us)
+#   shared                16388937          31434       16913225             32.3        131.6
+#   cublas: transpose_readWrite_alignment_ke  10427  2598  534715  1.0  45.3
+# ending at the first blank line. The kernel name may hold spaces: the five figures are
+# the last five fields. 'nan' (a counter ncu did not report) reads as not measured.
+
+BANKS_HEADER = re.compile(r"^===\s*bank_conflicts\s+(?P<type>\S+)\s+(?P<size>\S+)\s*$")
+BANKS_TABLE_HEADER = re.compile(r"^\s*kernel\s+ld conflicts\s+st conflicts\s+ld wavefronts\s+per shared load\s+time")
+BANKS_TRANSPOSE_LINE = re.compile(r"^transpose: (?P<rows>\d+) x (?P<cols>\d+) (?P<type>\w+)")
+BANKS_DEVICE_LINE = re.compile(r"^Device \d+: (?P<name>.+?), compute capability")
+BANKS_FIGURES = (("ld_conflicts", "ld conflicts"), ("st_conflicts", "st conflicts"),
+                 ("ld_wavefronts", "ld wavefronts"), ("per_load", "per shared load"), ("us", "time (us)"))
+
+
+def banks_figure(path, line_number, kernel, label, text):
+    """One figure of a table row: a float, or None for '-' (no shared loads) or 'nan'."""
+    if text in MISSING or text.lower() == "nan":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise FormatError(path, line_number, "kernel '%s': %s '%s' is not a number" % (kernel, label, text))
+    if not math.isfinite(value) or value < 0:
+        raise FormatError(path, line_number, "kernel '%s': %s '%s' is not a count" % (kernel, label, text))
+    return value
+
+
+def parse_banks_section(path, lines, start, type_name, size):
+    """One section: lines [(line_number, text)] after its header (or the whole file).
+    Returns a dict: type, size, line, device, rows [{kernel, line, ld_conflicts,
+    st_conflicts, ld_wavefronts, per_load, us}], note (for a section without a
+    table: the script's message, else the last line printed)."""
+    section = {"type": type_name, "size": size, "line": start, "device": None, "rows": [], "note": None}
+    in_table = False
+    table_line = None
+    other = []  # the lines that are neither the table nor the Device or transpose line
+    for number, text in lines:
+        if in_table:
+            if not text.strip():
+                break
+            fields = text.split()
+            if len(fields) < 6:
+                raise FormatError(path, number, "table row '%s': expected a kernel name and 5 figures (%s), "
+                                  "found %d fields" % (text.strip(), ", ".join(l for _, l in BANKS_FIGURES),
+                                                       len(fields)))
+            kernel = " ".join(fields[:-5])
+            row = {"kernel": kernel, "line": number}
+            for (key, label), field in zip(BANKS_FIGURES, fields[-5:]):
+                row[key] = banks_figure(path, number, kernel, label, field)
+            section["rows"].append(row)
+            continue
+        if BANKS_TABLE_HEADER.match(text):
+            in_table, table_line = True, number
+            continue
+        match = BANKS_DEVICE_LINE.match(text)
+        if match and section["device"] is None:
+            section["device"] = match.group("name")
+            continue
+        match = BANKS_TRANSPOSE_LINE.match(text)
+        if match:
+            if section["type"] is None:
+                section["type"] = match.group("type")
+            if section["size"] is None:
+                rows, cols = match.group("rows"), match.group("cols")
+                section["size"] = rows if rows == cols else "%sx%s" % (rows, cols)
+            continue
+        if text.strip():
+            other.append(text.strip())
+    if in_table and not section["rows"]:
+        raise FormatError(path, table_line, "the table has no kernel rows")
+    # Why a section has no table: the script's own message, else the last line printed.
+    messages = [text for text in other if text.startswith("bank_conflicts.sh:")]
+    section["note"] = messages[0] if messages else (other[-1] if other else "no output")
+    section["type"] = section["type"] or "unknown"
+    section["size"] = section["size"] or "unknown"
+    return section
+
+
+def parse_banks(path):
+    """Reads the output of scripts/bank_conflicts.sh: one table per '=== bank_conflicts
+    TYPE N' section, or a single table without a header (type and size then from the
+    program's 'transpose: N x N TYPE' line, else 'unknown'). Returns the sections that
+    hold a table, in file order, plus (as 'missing') those that do not, e.g. a run that
+    timed out. Raises FormatError naming the file and line when no table is found or a
+    row is malformed."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError as error:
+        raise FormatError(path, 0, "cannot read: %s" % error.strerror)
+    if not any(line.strip() for line in lines):
+        raise FormatError(path, 1, "empty file: expected the output of scripts/bank_conflicts.sh")
+    # Split at the section headers; text before the first one is a section of its own.
+    parts = [(None, None, 1, [])]
+    for number, text in enumerate(lines, 1):
+        match = BANKS_HEADER.match(text)
+        if match:
+            parts.append((match.group("type"), match.group("size"), number, []))
+        else:
+            parts[-1][3].append((number, text))
+    sections, missing = [], []
+    for index, (type_name, size, start, body) in enumerate(parts):
+        section = parse_banks_section(path, body, start, type_name, size)
+        if section["rows"]:
+            sections.append(section)
+        elif index > 0:  # a header whose run printed no table
+            missing.append(section)
+    if not sections:
+        raise FormatError(path, 1, "no bank-conflict table found (expected a line 'kernel  ld conflicts  "
+                          "st conflicts  ld wavefronts  per shared load  time (us)' as scripts/bank_conflicts.sh "
+                          "prints, then one row per kernel)")
+    return {"sections": sections, "missing": missing}

@@ -1,7 +1,8 @@
 """Tests of the results tooling, no GPU needed (label host):
-scripts/results_format.py (parsing the programs' output, the CSV, a ctest log),
-scripts/benchmark.py (against stand-in programs) and scripts/make_results.py
-(plots, the results page, the README table, malformed CSVs rejected).
+scripts/results_format.py (parsing the programs' output, the CSV, a ctest log,
+bank_conflicts.sh's tables), scripts/benchmark.py (against stand-in programs) and
+scripts/make_results.py (plots, the results page, the README tables, malformed input
+rejected).
 
     python3 -m unittest discover -s tests -p 'test_make_results.py' -v
 
@@ -91,6 +92,43 @@ LABELS host: test_cli
 LABELS sanitizer: dot_racecheck
 """
 
+# What scripts/bank_conflicts.sh printed on an H100 (float, 4096²).
+BANKS_OUTPUT = """\
+Device 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs, 79.2 GiB, L2 50 MB, driver CUDA 13.0, runtime 13.0
+transpose: 4096 x 4096 float (rows x cols, row-major) into 4096 x 4096, 67.1 MB each way; 32 x 8 threads
+all 8 checks passed
+
+kernel                                     ld conflicts   st conflicts  ld wavefronts  per shared load    time (us)
+copy                                                  0              0              0                -         43.1
+naive_read                                            0              0              0                -        287.7
+naive_write                                           0              0              0                -        104.7
+shared                                         16388937          31434       16913225             32.3        131.6
+padded                                            12149          36553         536437              1.0         86.7
+padded_multi                                      64945          15224         589233              1.1         42.4
+swizzled                                          14537           2771         538825              1.0         43.3
+cublas: transpose_readWrite_alignment_ke          10427           2598         534715              1.0         45.3
+
+per shared load: wavefronts (shared-memory passes) per warp-wide shared load; 1 is
+conflict-free for float, 2 for double (a warp's 256 bytes take two passes), 32 is
+a 32-way conflict. Kernels without shared memory show 0 and '-'.
+"""
+
+# The same for double (invented figures, for the tests only).
+BANKS_DOUBLE_OUTPUT = """\
+transpose: 4096 x 4096 double (rows x cols, row-major) into 4096 x 4096, 134.2 MB each way
+all 8 checks passed
+
+kernel                                     ld conflicts   st conflicts  ld wavefronts  per shared load    time (us)
+copy                                                  0              0              0                -         84.0
+shared                                         16777216          60000       33554432             64.0        250.0
+padded                                            20000          40000        1073741              2.0        160.0
+swizzled                                          18000           3000        1073741              2.0         85.0
+"""
+
+# As scripts/gpu_evidence.sh writes them: one section per type.
+BANKS_TWO_SECTIONS = ("=== bank_conflicts float 4096\n" + BANKS_OUTPUT + "\n=== bank_conflicts double 4096\n" +
+                      BANKS_DOUBLE_OUTPUT)
+
 
 # --- Synthetic measurements ------------------------------------------------
 
@@ -156,6 +194,16 @@ Intro text that must survive.
 ## After
 
 Closing text that must survive.
+"""
+
+README_WITH_BANKS = README_TEXT + """
+## Bank conflicts
+
+<!-- banks:begin -->
+(old bank tables)
+<!-- banks:end -->
+
+The end.
 """
 
 
@@ -237,6 +285,120 @@ class ParseProgramOutput(unittest.TestCase):
         finally:
             os.unlink(f.name)
         self.assertIn("no ctest summary line", str(caught.exception))
+
+
+# --- bank_conflicts.sh's tables ---------------------------------------------------
+
+class ParseBanks(TempDirTest):
+    def parse(self, text):
+        path = self.path("banks.txt")
+        with open(path, "w") as f:
+            f.write(text)
+        return rf.parse_banks(path)
+
+    def rejected(self, text, *fragments):
+        with self.assertRaises(rf.FormatError) as caught:
+            self.parse(text)
+        message = str(caught.exception)
+        self.assertTrue(message.startswith(self.path("banks.txt") + ":"), message)
+        for fragment in fragments:
+            self.assertIn(fragment, message)
+        return message
+
+    def test_single_table_without_header(self):
+        banks = self.parse(BANKS_OUTPUT)
+        self.assertEqual(banks["missing"], [])
+        (section,) = banks["sections"]
+        self.assertEqual((section["type"], section["size"]), ("float", "4096"))  # from the transpose: line
+        self.assertEqual(section["device"], "NVIDIA H100 80GB HBM3")
+        kernels = [row["kernel"] for row in section["rows"]]
+        self.assertEqual(kernels, ["copy", "naive_read", "naive_write", "shared", "padded", "padded_multi",
+                                   "swizzled", "cublas: transpose_readWrite_alignment_ke"])
+        shared = section["rows"][3]
+        self.assertEqual((shared["ld_conflicts"], shared["st_conflicts"], shared["ld_wavefronts"]),
+                         (16388937, 31434, 16913225))
+        self.assertEqual((shared["per_load"], shared["us"], shared["line"]), (32.3, 131.6, 9))
+        copy = section["rows"][0]
+        self.assertIsNone(copy["per_load"])  # '-': no shared loads
+        self.assertEqual((copy["ld_conflicts"], copy["us"]), (0, 43.1))
+        self.assertEqual(section["rows"][-1]["us"], 45.3)
+
+    def test_the_table_ends_at_the_blank_line(self):
+        banks = self.parse(BANKS_OUTPUT)
+        self.assertNotIn("per", [row["kernel"].split()[0] for row in banks["sections"][0]["rows"]])
+
+    def test_two_sections(self):
+        banks = self.parse(BANKS_TWO_SECTIONS)
+        self.assertEqual([(s["type"], s["size"], len(s["rows"])) for s in banks["sections"]],
+                         [("float", "4096", 8), ("double", "4096", 4)])
+        double = banks["sections"][1]
+        self.assertEqual([row["per_load"] for row in double["rows"]], [None, 64.0, 2.0, 2.0])
+        self.assertEqual(double["line"], BANKS_TWO_SECTIONS.splitlines().index("=== bank_conflicts double 4096") + 1)
+
+    def test_header_names_the_type_and_size(self):
+        text = "=== bank_conflicts double 2048\n" + BANKS_OUTPUT.split("\n", 3)[3]  # no Device or transpose line
+        (section,) = self.parse(text)["sections"]
+        self.assertEqual((section["type"], section["size"]), ("double", "2048"))
+
+    def test_no_header_and_no_transpose_line(self):
+        (section,) = self.parse(BANKS_OUTPUT.split("\n", 3)[3])["sections"]
+        self.assertEqual((section["type"], section["size"]), ("unknown", "unknown"))
+        self.assertIsNone(section["device"])
+
+    def test_rectangular_size_from_the_transpose_line(self):
+        text = BANKS_OUTPUT.replace("transpose: 4096 x 4096 float", "transpose: 4097 x 1023 double")
+        (section,) = self.parse(text)["sections"]
+        self.assertEqual((section["type"], section["size"]), ("double", "4097x1023"))
+
+    def test_section_without_a_table_is_listed_as_missing(self):
+        text = ("=== bank_conflicts float 4096\n" + BANKS_OUTPUT + "\n=== bank_conflicts double 4096\n"
+                "/usr/local/cuda/bin/ncu --metrics <...> build-gpu/ch08_transpose/transpose --check\n"
+                "bank_conflicts.sh: ncu or the program exited with 124; their messages:\n"
+                "==PROF== Connected to process 1234\n")
+        banks = self.parse(text)
+        self.assertEqual([s["type"] for s in banks["sections"]], ["float"])
+        (missing,) = banks["missing"]
+        self.assertEqual((missing["type"], missing["size"]), ("double", "4096"))
+        self.assertIn("exited with 124", missing["note"])
+
+    def test_nan_reads_as_not_measured(self):
+        text = BANKS_OUTPUT.replace("131.6", "nan")
+        (section,) = self.parse(text)["sections"]
+        self.assertIsNone(section["rows"][3]["us"])
+
+    def test_empty_file(self):
+        self.rejected("", ":1:", "empty file")
+
+    def test_no_table(self):
+        self.rejected("=== bank_conflicts float 4096\nbank_conflicts.sh: Nsight Compute (ncu) is not installed\n",
+                      ":1:", "no bank-conflict table found")
+
+    def test_non_numeric_count(self):
+        text = BANKS_OUTPUT.replace("16388937", "lots")
+        self.rejected(text, ":9:", "kernel 'shared': ld conflicts 'lots' is not a number")
+
+    def test_non_numeric_count_in_the_second_section(self):
+        text = BANKS_TWO_SECTIONS.replace("60000", "6e4x")
+        line = BANKS_TWO_SECTIONS.splitlines().index(
+            [l for l in BANKS_TWO_SECTIONS.splitlines() if "60000" in l][0]) + 1
+        self.rejected(text, ":%d:" % line, "st conflicts '6e4x' is not a number")
+
+    def test_negative_count(self):
+        self.rejected(BANKS_OUTPUT.replace(" 31434 ", " -31434 "), ":9:", "'-31434' is not a count")
+
+    def test_row_with_too_few_fields(self):
+        text = BANKS_OUTPUT.replace("padded                                            12149          36553",
+                                    "padded 12149")
+        self.rejected(text, ":10:", "expected a kernel name and 5 figures")
+
+    def test_table_header_without_rows(self):
+        header = [line for line in BANKS_OUTPUT.splitlines() if line.startswith("kernel")][0]
+        self.rejected("=== bank_conflicts float 4096\n" + header + "\n\n", ":2:", "no kernel rows")
+
+    def test_unreadable_file(self):
+        with self.assertRaises(rf.FormatError) as caught:
+            rf.parse_banks(self.path("missing.txt"))
+        self.assertIn("cannot read", str(caught.exception))
 
 
 # --- The CSV ------------------------------------------------------------------
@@ -491,6 +653,86 @@ class MakeResults(TempDirTest):
         with open(self.path("README.md")) as f:
             self.assertEqual(f.read(), "# no markers here\n")
 
+    def write_banks(self, text=BANKS_TWO_SECTIONS):
+        with open(self.path("banks.txt"), "w") as f:
+            f.write(text)
+
+    def test_banks_section_and_readme(self):
+        self.write_banks()
+        with open(self.path("README.md"), "w") as f:
+            f.write(README_WITH_BANKS)
+        arguments = ("--csv", "bench.csv", "--tests", "ctest.log", "--banks", "banks.txt")
+        done = self.make_results(*arguments)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(self.path("docs", "RESULTS.md")) as f:
+            page = f.read()
+        section = page.split("## Shared-memory bank conflicts (Nsight Compute)\n", 1)[1]
+        self.assertIn("32-way bank conflict", section)
+        self.assertIn("conflict-free for 8-byte elements", section)
+        self.assertIn("[`banks.txt`](../banks.txt)", section)
+        self.assertIn("NVIDIA H100 80GB HBM3", section)
+        self.assertIn("| kernel | shared-load bank conflicts | shared-store bank conflicts | "
+                      "wavefronts per shared load | time (µs) |", section)
+        float_table, double_table = section.split("### float, 4096²\n", 1)[1].split("### double, 4096²\n", 1)
+        self.assertIn("| shared | 16,388,937 | 31,434 | 32.3 | 131.6 |", float_table)
+        self.assertIn("| copy | 0 | 0 | – | 43.1 |", float_table)
+        self.assertIn("| cublas: transpose_readWrite_alignment_ke | 10,427 | 2,598 | 1.0 | 45.3 |", float_table)
+        self.assertIn("| padded | 20,000 | 40,000 | 2.0 | 160.0 |", double_table)
+        self.assertNotIn("16,388,937", double_table)
+
+        with open(self.path("README.md")) as f:
+            readme = f.read()
+        self.assertNotIn("(old bank tables)", readme)
+        self.assertNotIn("(old table)", readme)
+        self.assertTrue(readme.endswith("<!-- banks:end -->\n\nThe end.\n"))
+        between = readme.split("<!-- banks:begin -->")[1].split("<!-- banks:end -->")[0]
+        self.assertIn("**float, 4096²**", between)
+        self.assertIn("**double, 4096²**", between)
+        self.assertIn("| shared | 16,388,937 | 31,434 | 32.3 | 131.6 |", between)
+        self.assertIn("| swizzled | 18,000 | 3,000 | 2.0 | 85.0 |", between)
+        self.assertIn("docs/RESULTS.md#shared-memory-bank-conflicts-nsight-compute", between)
+        self.assertNotIn("| dot |", between)
+
+        # Regenerating gives the same README; without --banks the bank tables stay as they are.
+        self.assertEqual(self.make_results(*arguments).returncode, 0)
+        with open(self.path("README.md")) as f:
+            self.assertEqual(f.read(), readme)
+        done = self.make_results("--csv", "bench.csv")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(self.path("README.md")) as f:
+            self.assertEqual(f.read().split("<!-- banks:begin -->")[1], readme.split("<!-- banks:begin -->")[1])
+        with open(self.path("docs", "RESULTS.md")) as f:
+            self.assertNotIn("bank conflicts", f.read())
+
+    def test_banks_without_markers_in_the_readme(self):
+        self.write_banks()
+        done = self.make_results("--csv", "bench.csv", "--banks", "banks.txt")
+        self.assertEqual(done.returncode, 3, done.stderr)
+        self.assertIn("README.md: the banks markers are missing", done.stderr)
+        self.assertIn("<!-- banks:begin -->", done.stderr)
+        self.assertIn("<!-- banks:end -->", done.stderr)
+        with open(self.path("README.md")) as f:
+            self.assertEqual(f.read(), README_TEXT)  # nothing written
+        self.assertFalse(os.path.exists(self.path("docs", "RESULTS.md")))
+
+    def test_banks_markers_not_needed_without_banks_or_readme(self):
+        self.write_banks()
+        done = self.make_results("--csv", "bench.csv", "--banks", "banks.txt", "--no-readme")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(self.path("docs", "RESULTS.md")) as f:
+            self.assertIn("## Shared-memory bank conflicts (Nsight Compute)", f.read())
+        with open(self.path("README.md")) as f:
+            self.assertEqual(f.read(), README_TEXT)
+
+    def test_banks_section_without_a_table(self):
+        self.write_banks("=== bank_conflicts float 4096\n" + BANKS_OUTPUT + "\n=== bank_conflicts double 4096\n"
+                         "bank_conflicts.sh: exit 124\n")
+        done = self.make_results("--csv", "bench.csv", "--banks", "banks.txt", "--no-readme")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(self.path("docs", "RESULTS.md")) as f:
+            page = f.read()
+        self.assertIn("### double, 4096²\n\nNo table: the run printed `bank_conflicts.sh: exit 124`.", page)
+
     def test_csv_with_only_skipped_runs(self):
         rows = synthetic_rows(examples=("dot",), quick=True)
         for row in rows:
@@ -561,6 +803,24 @@ class MakeResultsRejects(TempDirTest):
         self.assertEqual(done.returncode, 3, done.stderr)
         self.assertIn("matplotlib is not installed", done.stderr)
         self.assertIn("python3 -m pip install matplotlib", done.stderr)
+
+    def test_malformed_banks_file(self):
+        with open(self.path("good.csv"), "w") as f:
+            f.write(self.good_text())
+        for text, fragments in (
+                (BANKS_OUTPUT.replace("36553", "many"), ("banks.txt:10:", "st conflicts 'many' is not a number")),
+                ("=== bank_conflicts float 4096\nno table here\n", ("banks.txt:1:", "no bank-conflict table")),
+                ("", ("banks.txt:1:", "empty file"))):
+            with open(self.path("banks.txt"), "w") as f:
+                f.write(text)
+            done = self.make_results("--csv", "good.csv", "--banks", "banks.txt", "--no-readme")
+            self.assertEqual(done.returncode, 2, done.stderr)
+            message = done.stderr.strip()
+            self.assertEqual(len(message.splitlines()), 1, message)
+            self.assertTrue(message.startswith("make_results: error: banks.txt:"), message)
+            for fragment in fragments:
+                self.assertIn(fragment, message)
+            self.assertFalse(os.path.exists(self.path("docs", "RESULTS.md")))
 
     def test_bad_ctest_log(self):
         with open(self.path("good.csv"), "w") as f:
