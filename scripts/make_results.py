@@ -626,16 +626,27 @@ MARKERS = {  # what: (begin, end, what belongs between them)
 }
 
 
+def marker_lines(text, marker):
+    """Offsets of the lines that hold `marker` alone (prose that quotes it does not count)."""
+    offsets, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        if line.strip() == marker:
+            offsets.append(offset)
+        offset += len(line)
+    return offsets
+
+
 def check_markers(path, text, what):
-    """Raises UsageError unless the README text has the markers of `what` once each, in order."""
+    """Raises UsageError unless the README text has the markers of `what`, each
+    alone on its line, once each, in order. Returns their offsets."""
     begin_marker, end_marker, content = MARKERS[what]
-    begin, end = text.find(begin_marker), text.find(end_marker)
-    if begin < 0 or end < 0 or end < begin:
+    begins, ends = marker_lines(text, begin_marker), marker_lines(text, end_marker)
+    if not begins or not ends or ends[0] < begins[0]:
         raise UsageError("%s: the %s markers are missing: add a line %s and, below it, a line %s where %s "
                          "belongs" % (path, what, begin_marker, end_marker, content))
-    if text.count(begin_marker) > 1 or text.count(end_marker) > 1:
+    if len(begins) > 1 or len(ends) > 1:
         raise UsageError("%s: the %s markers appear more than once" % (path, what))
-    return begin, end
+    return begins[0], ends[0]
 
 
 def replace_between_markers(path, body, what="results"):

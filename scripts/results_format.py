@@ -231,7 +231,10 @@ def parse_data_kinds(help_text):
 # --- A ctest log -------------------------------------------------------------
 
 TEST_LINE = re.compile(r"^\s*\d+/\d+\s+Test\s+#\d+:\s+(?P<name>\S+)\s+\.*\s*\**(?P<status>[^*]*?)\s+[\d.]+\s+sec\s*$")
-SUMMARY_LINE = re.compile(r"^(?P<percent>\d+)% tests passed, (?P<failed>\d+) tests? failed out of (?P<total>\d+)")
+# CMake 3 writes "100% tests passed, 0 tests failed out of 57"; CMake 4 leaves
+# out the failed count when it is 0: "100% tests passed out of 190".
+SUMMARY_LINE = re.compile(
+    r"^(?P<percent>\d+)% tests passed(?:, (?P<failed>\d+) tests? failed)? out of (?P<total>\d+)")
 LABEL_LINE = re.compile(r"^(?P<label>\S+)\s+=\s+(?P<seconds>[\d.]+) sec\*proc \((?P<tests>\d+) tests?\)")
 LIST_LINE = re.compile(r"^\s*\d+ - (?P<name>\S+) \((?P<why>[^)]*)\)")
 # Written by scripts/gpu_evidence.sh next to ctest's own output.
@@ -310,7 +313,7 @@ def parse_ctest_log(path):
     if summary is None:
         raise FormatError(path, 0, "no ctest summary line ('N% tests passed, F tests failed out of T') found")
     log["percent"] = int(summary.group("percent"))
-    log["failed"] = int(summary.group("failed"))
+    log["failed"] = int(summary.group("failed") or 0)
     log["total"] = int(summary.group("total"))
     # Tests listed as not run because they were skipped do not count as failures.
     skipped_names = {name for name, why in log["skipped_tests"] if why.startswith("Skipped") or why == "Disabled"}

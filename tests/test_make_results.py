@@ -224,6 +224,24 @@ class TempDirTest(unittest.TestCase):
 
 # --- Parsing what the programs print ------------------------------------------------
 
+class ReadmeMarkers(unittest.TestCase):
+    """Markers count only alone on their line: prose may quote them."""
+
+    def test_quoted_markers_are_not_markers(self):
+        import make_results as mr  # noqa: E402
+        text = ("Prose: the table between `<!-- results:begin -->` and `<!-- results:end -->`.\n"
+                "<!-- results:begin -->\nold\n<!-- results:end -->\n")
+        begin, end = mr.check_markers("README.md", text, "results")
+        self.assertEqual(text[begin:].splitlines()[0], "<!-- results:begin -->")
+        self.assertEqual(text[end:].splitlines()[0], "<!-- results:end -->")
+
+    def test_two_marker_lines_are_rejected(self):
+        import make_results as mr  # noqa: E402
+        text = "<!-- banks:begin -->\n<!-- banks:end -->\n<!-- banks:begin -->\n<!-- banks:end -->\n"
+        with self.assertRaises(mr.UsageError):
+            mr.check_markers("README.md", text, "banks")
+
+
 class ParseProgramOutput(unittest.TestCase):
     def test_device_line(self):
         device = rf.parse_device_line(SAMPLE_OUTPUT)
@@ -275,6 +293,17 @@ class ParseProgramOutput(unittest.TestCase):
         self.assertEqual(log["labels"]["sanitizer"]["skipped"], 1)
         self.assertEqual(log["failed_tests"], [("reduce_double", "Failed")])
         self.assertEqual(log["evidence"]["gpu"], "NVIDIA H100 80GB HBM3, 580.95.05")
+
+    def test_ctest_log_cmake4_summary(self):
+        # CMake 4 leaves out "0 tests failed" when nothing failed.
+        text = CTEST_LOG.replace("75% tests passed, 1 tests failed out of 4", "100% tests passed out of 4")
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(text)
+        try:
+            log = rf.parse_ctest_log(f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual((log["percent"], log["failed"], log["total"]), (100, 0, 4))
 
     def test_ctest_log_without_summary_is_rejected(self):
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
