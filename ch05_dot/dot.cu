@@ -352,7 +352,7 @@ int main(int argc, char **argv) {
         "--block sets the threads per block of book and one_launch: a power of two from 32 to 1024,\n"
         "because the halving tree halves blockDim.x until 1. fast always uses 256 threads.\n"
         "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"
-        "exact in float at any n. --seed is accepted but unused: both data sets are deterministic."};
+        "exact in float at any n."};
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
     if (!is_power_of_two(o.block) || o.block < 32) {

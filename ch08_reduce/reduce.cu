@@ -642,7 +642,7 @@ int main(int argc, char **argv) {
     /* clang-format off */
     static const cli_spec spec = {
         "reduce", "summing an array: global memory, shared memory, atomics, and the bandwidth limit (Fan, ch. 8)",
-        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA,
+        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_SEED,
         kernel_names, data_names, BOOK_N, 0, 0, BOOK_BLOCK,
         "--block sets the threads per block of global, static, dynamic, atomic, shared_atomic and shuffle:\n"
         "a power of two from 32 to 1024 (the halving tree halves blockDim.x down to 1, shuffles need whole\n"

@@ -80,8 +80,8 @@ static void print_usage(const cli_spec *spec, FILE *out) {
     if (a & CLI_DATA) {
         join_names(names, sizeof names, spec->data_kinds);
         fprintf(out, "  --data KIND          input data: %s (default %s)\n", names, spec->data_kinds[0]);
-        fprintf(out, "  --seed S             seed for random data (default 1)\n");
     }
+    if (a & CLI_SEED) fprintf(out, "  --seed S             seed for random data (default 1)\n");
     if (a & CLI_REPS) fprintf(out, "  --reps R             timed repeats; the median is reported (default 20)\n");
     if (a & CLI_CHECK) fprintf(out, "  --check              verify only, no timing (what the tests use)\n");
     if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
@@ -187,7 +187,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE 
         int known = TAKES(CLI_N, "--n") || TAKES(CLI_ROWS_COLS, "--n") || TAKES(CLI_ROWS_COLS, "--rows") ||
                     TAKES(CLI_ROWS_COLS, "--cols") || TAKES(CLI_KERNEL, "--kernel") || TAKES(CLI_TYPE, "--type") ||
                     TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
-                    TAKES(CLI_DATA, "--data") || TAKES(CLI_DATA, "--seed") || TAKES(CLI_BITMAP, "--save") ||
+                    TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
                     TAKES(CLI_BITMAP, "--save-diff");
         if (!known) return fail(spec, err, "unknown option '%s' (try --help)%s", arg, "");
         if (!value) {

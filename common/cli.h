@@ -22,9 +22,10 @@ enum cli_accepts {
     CLI_CHECK = 1 << 4,     /* --check                            */
     CLI_DEVICE = 1 << 5,    /* --device D                         */
     CLI_BLOCK = 1 << 6,     /* --block B                          */
-    CLI_DATA = 1 << 7,      /* --data KIND, --seed S              */
+    CLI_DATA = 1 << 7,      /* --data KIND                        */
     CLI_ROWS_COLS = 1 << 8, /* --rows R --cols C (--n N = square) */
-    CLI_BITMAP = 1 << 9     /* --no-sync --save F --save-diff F --no-window */
+    CLI_BITMAP = 1 << 9,    /* --no-sync --save F --save-diff F --no-window */
+    CLI_SEED = 1 << 10      /* --seed S (random data)             */
 };
 
 typedef enum { ELEMENT_FLOAT = 0, ELEMENT_DOUBLE = 1 } element_type;

@@ -7,7 +7,8 @@
 static const char *const kernels[] = {"book", "fast", "cublas", NULL};
 static const char *const data_kinds[] = {"const", "ramp", "random", NULL};
 static const cli_spec spec = {"demo", "a test program",
-                              CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA,
+                              CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
+                                  CLI_SEED,
                               kernels, data_kinds, 33792, 0, 0, 256, NULL};
 static const cli_spec matrix_spec = {"matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL,
                                      0, 10000, 10000, 256, NULL};
@@ -80,6 +81,8 @@ static void test_bad(void) {
     CHECK(PARSE(&spec, &o, "--data", "zeros") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--rows", "5") == CLI_EXIT_ERROR); /* not accepted by this spec */
     CHECK(PARSE(&spec, &o, "--no-sync") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--seed", "-1") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&matrix_spec, &o, "--seed", "3") == CLI_EXIT_ERROR); /* not accepted by this spec */
     CHECK(PARSE(&spec, &o, "stray") == CLI_EXIT_ERROR);
 }
 
