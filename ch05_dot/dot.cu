@@ -39,9 +39,9 @@
 // ---------------------------------------------------------------------------
 // Constants: the book's, and ours.
 
-#define BOOK_N (33 * 1024)      /* 33792 elements                          */
-#define BOOK_THREADS 256        /* threadsPerBlock                         */
-#define BOOK_MAX_BLOCKS 32      /* blocksPerGrid = min(32, ceil(N / 256))  */
+#define BOOK_N (33 * 1024) /* 33792 elements                          */
+#define BOOK_THREADS 256   /* threadsPerBlock                         */
+#define BOOK_MAX_BLOCKS 32 /* blocksPerGrid = min(32, ceil(N / 256))  */
 #define FAST_THREADS 256
 
 enum { KERNEL_BOOK, KERNEL_ONE_LAUNCH, KERNEL_FAST, KERNEL_CUBLAS };
@@ -87,12 +87,10 @@ template <typename real> __device__ void halving_tree(real *s_cache) {
     }
 }
 
-template <typename real>
-__global__ void dot_book(const real *a, const real *b, real *partials, long long n) {
+template <typename real> __global__ void dot_book(const real *a, const real *b, real *partials, long long n) {
     real *s_cache = dynamic_shared<real>();
     real sum = 0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)blockDim.x * gridDim.x)
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
         sum += a[i] * b[i];
     s_cache[threadIdx.x] = sum;
     __syncthreads(); /* every thread's value is in s_cache before anyone reads it */
@@ -108,12 +106,11 @@ __global__ void dot_book(const real *a, const real *b, real *partials, long long
 // the result is the same on every run.
 
 template <typename real>
-__global__ void dot_one_launch(const real *a, const real *b, real *partials, unsigned int *blocks_done,
-                               real *result, long long n) {
+__global__ void dot_one_launch(const real *a, const real *b, real *partials, unsigned int *blocks_done, real *result,
+                               long long n) {
     real *s_cache = dynamic_shared<real>();
     real sum = 0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)blockDim.x * gridDim.x)
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
         sum += a[i] * b[i];
     s_cache[threadIdx.x] = sum;
     __syncthreads();
@@ -180,9 +177,9 @@ __global__ void __launch_bounds__(FAST_THREADS)
 
 typedef struct {
     long long n;
-    int threads, blocks;    /* book and one_launch            */
-    int fast_blocks;        /* fast                           */
-    const void *a, *b;      /* device inputs                  */
+    int threads, blocks; /* book and one_launch            */
+    int fast_blocks;     /* fast                           */
+    const void *a, *b;   /* device inputs                  */
     void *partials, *result;
     unsigned int *blocks_done;
     cublasHandle_t cublas;
@@ -233,16 +230,14 @@ template <typename real> static void launch_cublas(void *context) {
  * bound is chain * u relative to the exact dot (all terms have one sign). */
 static long long summation_chain(int kernel, const dot_run *r) {
     long long per_thread = (r->n + (long long)r->threads * r->blocks - 1) / ((long long)r->threads * r->blocks);
-    long long per_fast_thread = (r->n + (long long)FAST_THREADS * r->fast_blocks - 1) /
-                                ((long long)FAST_THREADS * r->fast_blocks);
+    long long per_fast_thread =
+        (r->n + (long long)FAST_THREADS * r->fast_blocks - 1) / ((long long)FAST_THREADS * r->fast_blocks);
     switch (kernel) {
     case KERNEL_BOOK: return per_thread + ceil_log2(r->threads) + r->blocks; /* CPU adds partials in a row */
-    case KERNEL_ONE_LAUNCH:
-        return per_thread + 2 * ceil_log2(r->threads) + (r->blocks + r->threads - 1) / r->threads;
+    case KERNEL_ONE_LAUNCH: return per_thread + 2 * ceil_log2(r->threads) + (r->blocks + r->threads - 1) / r->threads;
     case KERNEL_FAST:
         return per_fast_thread + 2 * ceil_log2(FAST_THREADS) + (r->fast_blocks + FAST_THREADS - 1) / FAST_THREADS;
-    default: /* cuBLAS does not document its order: allow 1024 serial chains */
-        return (r->n + 1023) / 1024 + 64;
+    default: return (r->n + 1023) / 1024 + 64; /* cuBLAS's order is undocumented: 1024 serial chains */
     }
 }
 
@@ -252,8 +247,8 @@ template <typename real> static int run_all(const cli_options *o, const struct c
     dot_run r;
     r.n = n;
     r.threads = o->block;
-    r.blocks = (int)((n + r.threads - 1) / r.threads < BOOK_MAX_BLOCKS ? (n + r.threads - 1) / r.threads
-                                                                        : BOOK_MAX_BLOCKS);
+    r.blocks =
+        (int)((n + r.threads - 1) / r.threads < BOOK_MAX_BLOCKS ? (n + r.threads - 1) / r.threads : BOOK_MAX_BLOCKS);
     int blocks_per_sm = 0;
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, dot_fast<real>, FAST_THREADS, 0));
     long long needed = (n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
@@ -263,8 +258,7 @@ template <typename real> static int run_all(const cli_options *o, const struct c
 
     printf("dot: n = %lld, type = %s, data = %s, book/one_launch: %d blocks x %d threads, fast: %d blocks x %d "
            "threads\n\n",
-           n, element_type_name(o->type), data_names[o->data_kind], r.blocks, r.threads, r.fast_blocks,
-           FAST_THREADS);
+           n, element_type_name(o->type), data_names[o->data_kind], r.blocks, r.threads, r.fast_blocks, FAST_THREADS);
 
     gpu_require_memory("dot", 2.0 * bytes + 1e6, "the two input vectors");
     real *a = (real *)host_alloc("dot", bytes, "the input vector a");
@@ -305,7 +299,8 @@ template <typename real> static int run_all(const cli_options *o, const struct c
         if (k == KERNEL_BOOK) { /* the book adds the partials on the CPU, in the element type */
             real *partials = (real *)host_alloc("dot", r.blocks * sizeof(real), "the partial sums");
             HANDLE_ERROR(cudaMemcpy(partials, r.partials, r.blocks * sizeof(real), cudaMemcpyDeviceToHost));
-            for (int i = 0; i < r.blocks; ++i) value += partials[i];
+            for (int i = 0; i < r.blocks; ++i)
+                value += partials[i];
             free(partials);
             /* The book's own line: its closed form, evaluated in the element type
              * (it holds for the book's data only). */
@@ -346,9 +341,15 @@ template <typename real> static int run_all(const cli_options *o, const struct c
 
 int main(int argc, char **argv) {
     static const cli_spec spec = {
-        "dot", "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)",
+        "dot",
+        "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)",
         CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA,
-        kernel_names, data_names, BOOK_N, 0, 0, BOOK_THREADS,
+        kernel_names,
+        data_names,
+        BOOK_N,
+        0,
+        0,
+        BOOK_THREADS,
         "--block sets the threads per block of book and one_launch: a power of two from 32 to 1024,\n"
         "because the halving tree halves blockDim.x until 1. fast always uses 256 threads.\n"
         "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"

@@ -78,7 +78,7 @@ enum {
     KERNEL_CUBLAS,
     KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"copy",        "naive_read", "naive_write", "shared", "padded",
+static const char *const kernel_names[] = {"copy",         "naive_read", "naive_write", "shared", "padded",
                                            "padded_multi", "swizzled",   "cublas",      NULL};
 
 // ---------------------------------------------------------------------------
@@ -424,13 +424,15 @@ template <typename real> static int run_all(const cli_options *o, const struct c
     snprintf(size_label, sizeof size_label, "%lldx%lld", rows, cols);
 
     printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way; "
-           "%d x %d tiles (padded_multi, swizzled: %d x %d); book kernels 32 x 32 threads, padded_multi and swizzled 32 x %d\n\n",
+           "%d x %d tiles (padded_multi, swizzled: %d x %d); book kernels 32 x 32 threads, padded_multi and swizzled "
+           "32 x %d\n\n",
            rows, cols, element_type_name(o->type), cols, rows, bytes / 1e6, TILE_DIM, TILE_DIM, WIDE_TILE(real),
            WIDE_TILE(real), ROWS_PER_PASS);
 
     /* The input and the output, plus room for cuBLAS's workspace. */
     gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices");
-    if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL) { /* unreachable on today's GPUs */
+    if (tiles(rows, TILE_DIM) > 2147483647LL ||
+        tiles(cols, TILE_DIM) > 2147483647LL) { /* unreachable on today's GPUs */
         fprintf(stderr, "transpose: %s has more than 2^31 - 1 tiles in one direction\n", size_label);
         exit(EXIT_BAD_COMMAND_LINE);
     }

@@ -35,7 +35,8 @@ __device__ __forceinline__ double sum_of_products(double2 x, double2 y) { return
  * no barrier. Since Volta the _sync form and its full mask are required. The
  * total ends up in lane 0. */
 template <typename real> __device__ __forceinline__ real warp_sum(real value) {
-    for (int offset = 16; offset > 0; offset /= 2) value += __shfl_down_sync(0xffffffffu, value, offset);
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffffu, value, offset);
     return value;
 }
 
@@ -78,7 +79,8 @@ __device__ __forceinline__ bool store_partial_and_check_last(real block_total, r
  * L2, where the other blocks' stores are, never a stale L1 line. */
 template <typename real> __device__ __forceinline__ real sum_my_partials(const real *partials, unsigned int count) {
     real sum = 0;
-    for (unsigned int i = threadIdx.x; i < count; i += blockDim.x) sum += __ldcg(&partials[i]);
+    for (unsigned int i = threadIdx.x; i < count; i += blockDim.x)
+        sum += __ldcg(&partials[i]);
     return sum;
 }
 

@@ -108,14 +108,16 @@ static int parse_kernels(const cli_spec *spec, const char *list, unsigned *mask,
     char names[512], item[128];
     *mask = 0;
     if (strcmp(list, "all") == 0) {
-        for (int i = 0; spec->kernels[i]; ++i) *mask |= 1u << i;
+        for (int i = 0; spec->kernels[i]; ++i)
+            *mask |= 1u << i;
         return CLI_OK;
     }
     const char *start = list;
     for (;;) {
         const char *comma = strchr(start, ',');
         size_t length = comma ? (size_t)(comma - start) : strlen(start);
-        if (length == 0 || length >= sizeof item) return fail(spec, err, "%s: empty or too long kernel name in '%s'", "--kernel", list);
+        if (length == 0 || length >= sizeof item)
+            return fail(spec, err, "%s: empty or too long kernel name in '%s'", "--kernel", list);
         memcpy(item, start, length);
         item[length] = '\0';
         int index = index_in(spec->kernels, item);
@@ -130,8 +132,8 @@ static int parse_kernels(const cli_spec *spec, const char *list, unsigned *mask,
     }
 }
 
-static int parse_int_option(const cli_spec *spec, const char *option, const char *value, long long min,
-                            long long max, long long *out, FILE *err) {
+static int parse_int_option(const cli_spec *spec, const char *option, const char *value, long long min, long long max,
+                            long long *out, FILE *err) {
     long long number;
     if (value[0] == '0' && value[1] == '\0' && min == 0) {
         *out = 0;
@@ -159,7 +161,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE 
     o->reps = 20;
     o->block = spec->default_block;
     o->seed = 1;
-    for (int i = 0; spec->kernels && spec->kernels[i] && i < CLI_MAX_KERNELS; ++i) o->kernel_mask |= 1u << i;
+    for (int i = 0; spec->kernels && spec->kernels[i] && i < CLI_MAX_KERNELS; ++i)
+        o->kernel_mask |= 1u << i;
 
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -168,9 +171,18 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE 
             print_usage(spec, out);
             return CLI_EXIT_HELP;
         }
-        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) { o->check_only = 1; continue; }
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) { o->no_sync = 1; continue; }
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) { o->no_window = 1; continue; }
+        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) {
+            o->check_only = 1;
+            continue;
+        }
+        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) {
+            o->no_sync = 1;
+            continue;
+        }
+        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) {
+            o->no_window = 1;
+            continue;
+        }
 
         /* Options that take a value: --name VALUE or --name=VALUE. */
         char name[64];
@@ -199,15 +211,25 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE 
         if (strcmp(name, "--n") == 0 || strcmp(name, "--rows") == 0 || strcmp(name, "--cols") == 0) {
             if (cli_parse_count(value, &number) != 0)
                 return fail(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name, value);
-            if (strcmp(name, "--rows") == 0) { o->rows = number; rows_given = 1; }
-            else if (strcmp(name, "--cols") == 0) { o->cols = number; cols_given = 1; }
-            else { o->n = number; n_given = 1; }
+            if (strcmp(name, "--rows") == 0) {
+                o->rows = number;
+                rows_given = 1;
+            } else if (strcmp(name, "--cols") == 0) {
+                o->cols = number;
+                cols_given = 1;
+            } else {
+                o->n = number;
+                n_given = 1;
+            }
         } else if (strcmp(name, "--kernel") == 0) {
             if (parse_kernels(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
         } else if (strcmp(name, "--type") == 0) {
-            if (strcmp(value, "float") == 0) o->type = ELEMENT_FLOAT;
-            else if (strcmp(value, "double") == 0) o->type = ELEMENT_DOUBLE;
-            else return fail(spec, err, "%s must be float or double, got '%s'", name, value);
+            if (strcmp(value, "float") == 0)
+                o->type = ELEMENT_FLOAT;
+            else if (strcmp(value, "double") == 0)
+                o->type = ELEMENT_DOUBLE;
+            else
+                return fail(spec, err, "%s must be float or double, got '%s'", name, value);
         } else if (strcmp(name, "--reps") == 0) {
             if (parse_int_option(spec, name, value, 1, 100000, &number, err)) return CLI_EXIT_ERROR;
             o->reps = (int)number;
@@ -241,8 +263,7 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE 
         if (n_given && (rows_given || cols_given))
             return fail(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
         if (n_given) o->rows = o->cols = o->n;
-        if (o->rows > CLI_MAX_COUNT / o->cols)
-            return fail(spec, err, "the matrix %s is too large%s", "", "");
+        if (o->rows > CLI_MAX_COUNT / o->cols) return fail(spec, err, "the matrix %s is too large%s", "", "");
         o->n = o->rows * o->cols;
     }
     return CLI_OK;

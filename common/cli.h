@@ -33,28 +33,28 @@ typedef enum { ELEMENT_FLOAT = 0, ELEMENT_DOUBLE = 1 } element_type;
 #define CLI_MAX_KERNELS 32
 
 typedef struct {
-    const char *program;         /* "dot"                                 */
-    const char *summary;         /* one line for --help                   */
-    unsigned accepts;            /* enum cli_accepts, or-ed               */
-    const char *const *kernels;  /* NULL-terminated kernel names         */
+    const char *program;           /* "dot"                                 */
+    const char *summary;           /* one line for --help                   */
+    unsigned accepts;              /* enum cli_accepts, or-ed               */
+    const char *const *kernels;    /* NULL-terminated kernel names         */
     const char *const *data_kinds; /* NULL-terminated, first = default   */
     long long default_n;
     long long default_rows, default_cols;
     int default_block;
-    const char *extra_help;      /* printed after the options, or NULL   */
+    const char *extra_help; /* printed after the options, or NULL   */
 } cli_spec;
 
 typedef struct {
-    long long n;             /* elements (rows * cols with CLI_ROWS_COLS) */
+    long long n; /* elements (rows * cols with CLI_ROWS_COLS) */
     long long rows, cols;
-    unsigned kernel_mask;    /* bit i set: spec->kernels[i] selected      */
+    unsigned kernel_mask; /* bit i set: spec->kernels[i] selected      */
     element_type type;
     int reps;
     int check_only;
     int device;
     int block;
-    int block_given;         /* 1 if --block was on the command line     */
-    int data_kind;           /* index into spec->data_kinds               */
+    int block_given; /* 1 if --block was on the command line     */
+    int data_kind;   /* index into spec->data_kinds               */
     unsigned long long seed;
     int no_sync, no_window;
     const char *save_path, *save_diff_path;
@@ -64,8 +64,7 @@ enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
 
 /* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
  * CLI_EXIT_ERROR: one line printed to err, exit 2. */
-int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *options,
-              FILE *out, FILE *err);
+int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *options, FILE *out, FILE *err);
 
 /* The usual main() prologue: parse, and exit 0 or 2 when parsing says so. */
 void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv, cli_options *options);

@@ -7,8 +7,8 @@
 #include "report.h"
 
 void cuda_fail(cudaError_t error, const char *call, const char *file, int line) {
-    fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(error),
-            cudaGetErrorString(error), call);
+    fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(error), cudaGetErrorString(error),
+            call);
     if (error == cudaErrorNoKernelImageForDevice || error == cudaErrorUnsupportedPtxVersion)
         fprintf(stderr, "This build has no code for this GPU: rebuild with "
                         "-DCMAKE_CUDA_ARCHITECTURES=native (or the GPU's compute capability).\n");
@@ -34,8 +34,10 @@ void gpu_select_device(const char *program, int device, struct cudaDeviceProp *p
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status == cudaErrorInsufficientDriver) {
-        fprintf(stderr, "%s: no CUDA device was found: the NVIDIA driver is missing or older than this CUDA "
-                        "runtime (%s). Nothing was run.\n", program, cudaGetErrorString(status));
+        fprintf(stderr,
+                "%s: no CUDA device was found: the NVIDIA driver is missing or older than this CUDA "
+                "runtime (%s). Nothing was run.\n",
+                program, cudaGetErrorString(status));
         exit(EXIT_NO_DEVICE);
     }
     if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {

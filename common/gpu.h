@@ -26,11 +26,10 @@ enum exit_code {
 void cuda_fail(cudaError_t error, const char *call, const char *file, int line);
 
 /* HANDLE_ERROR(cudaMalloc(&p, bytes)); every CUDA runtime call goes through it. */
-#define HANDLE_ERROR(call)                                                  \
-    do {                                                                    \
-        cudaError_t handle_error_status_ = (call);                          \
-        if (handle_error_status_ != cudaSuccess)                            \
-            cuda_fail(handle_error_status_, #call, __FILE__, __LINE__);     \
+#define HANDLE_ERROR(call)                                                                                             \
+    do {                                                                                                               \
+        cudaError_t handle_error_status_ = (call);                                                                     \
+        if (handle_error_status_ != cudaSuccess) cuda_fail(handle_error_status_, #call, __FILE__, __LINE__);           \
     } while (0)
 
 /* After every <<<...>>> launch: a bad configuration is reported here. */
@@ -38,9 +37,9 @@ void cuda_fail(cudaError_t error, const char *call, const char *file, int line);
 
 /* A host allocation that returned NULL: out of host memory, exit 3. */
 void host_alloc_failed(const char *what, const char *file, int line);
-#define HANDLE_NULL(pointer)                                                          \
-    do {                                                                              \
-        if ((pointer) == NULL) host_alloc_failed(#pointer, __FILE__, __LINE__);       \
+#define HANDLE_NULL(pointer)                                                                                           \
+    do {                                                                                                               \
+        if ((pointer) == NULL) host_alloc_failed(#pointer, __FILE__, __LINE__);                                        \
     } while (0)
 
 /* malloc that never returns NULL: on failure it says how much `what` needed

@@ -11,7 +11,8 @@ double sum_error_bound(element_type type, long long chain, int extra) {
 
 int ceil_log2(long long x) {
     int depth = 0;
-    while ((1LL << depth) < x) ++depth;
+    while ((1LL << depth) < x)
+        ++depth;
     return depth;
 }
 
@@ -36,8 +37,10 @@ float dot_periodic_b(long long i) { return (float)(DOT_PERIOD - 1 - i % DOT_PERI
 
 void kahan_add(kahan_sum *k, double x) {
     double t = k->sum + x;
-    if (fabs(k->sum) >= fabs(x)) k->compensation += (k->sum - t) + x;
-    else k->compensation += (x - t) + k->sum;
+    if (fabs(k->sum) >= fabs(x))
+        k->compensation += (k->sum - t) + x;
+    else
+        k->compensation += (x - t) + k->sum;
     k->sum = t;
 }
 

@@ -59,15 +59,17 @@ void report_begin(report *r, const char *example, FILE *out) {
 
 /* Formats x with a printf format, or "-" when the field is not meaningful. */
 static const char *field(char *buffer, size_t size, const char *format, int meaningful, double x) {
-    if (!meaningful || isnan(x)) snprintf(buffer, size, "-");
-    else snprintf(buffer, size, format, x);
+    if (!meaningful || isnan(x))
+        snprintf(buffer, size, "-");
+    else
+        snprintf(buffer, size, format, x);
     return buffer;
 }
 
 void report_add(report *r, const result_row *row) {
     char value[32], expected[32], rel_err[32], ms[32], gbps[32], pct[32];
-    fprintf(r->out, "%-14s %-6s %12lld %18s %18s %9s %9s %9s %8s  %s%s%s\n", row->kernel,
-            row->type ? row->type : "-", row->n, field(value, sizeof value, "%.10g", row->has_value, row->value),
+    fprintf(r->out, "%-14s %-6s %12lld %18s %18s %9s %9s %9s %8s  %s%s%s\n", row->kernel, row->type ? row->type : "-",
+            row->n, field(value, sizeof value, "%.10g", row->has_value, row->value),
             field(expected, sizeof expected, "%.10g", row->has_value, row->expected),
             field(rel_err, sizeof rel_err, "%.2e", row->has_value, row->rel_err),
             field(ms, sizeof ms, "%.4f", row->timed, row->ms), field(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
@@ -98,8 +100,10 @@ int report_end(report *r) {
         report_write_result_line(r->out, r->example, &r->rows[i]);
         failures += !r->rows[i].pass;
     }
-    if (failures) fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
-    else fprintf(r->out, "all %d checks passed\n", r->count);
+    if (failures)
+        fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
+    else
+        fprintf(r->out, "all %d checks passed\n", r->count);
     fflush(r->out);
     return failures ? 1 : 0;
 }

@@ -35,15 +35,15 @@ int within_tolerance(double value, double expected, double rel_tolerance);
 
 typedef struct {
     const char *kernel;
-    const char *type;      /* "float", "double", or NULL            */
-    long long n;           /* elements                              */
-    const char *size;      /* optional size label, e.g. "8192x8192" */
-    int has_value;         /* value / expected / rel_err meaningful  */
+    const char *type; /* "float", "double", or NULL            */
+    long long n;      /* elements                              */
+    const char *size; /* optional size label, e.g. "8192x8192" */
+    int has_value;    /* value / expected / rel_err meaningful  */
     double value, expected, rel_err, tolerance;
-    int timed;             /* ms / gbps / pct_copy meaningful         */
+    int timed; /* ms / gbps / pct_copy meaningful         */
     double ms, gbps, pct_copy;
     int pass;
-    const char *note;      /* optional short word for the table      */
+    const char *note; /* optional short word for the table      */
 } result_row;
 
 /* Prints the bandwidth ceiling this run measured, for people and scripts:

@@ -6,19 +6,27 @@
 
 static const char *const kernels[] = {"book", "fast", "cublas", NULL};
 static const char *const data_kinds[] = {"const", "ramp", "random", NULL};
-static const cli_spec spec = {"demo", "a test program",
+static const cli_spec spec = {"demo",
+                              "a test program",
                               CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
                                   CLI_SEED,
-                              kernels, data_kinds, 33792, 0, 0, 256, NULL};
-static const cli_spec matrix_spec = {"matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL,
-                                     0, 10000, 10000, 256, NULL};
+                              kernels,
+                              data_kinds,
+                              33792,
+                              0,
+                              0,
+                              256,
+                              NULL};
+static const cli_spec matrix_spec = {
+    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
     char *argv[32];
     int argc = 0;
     argv[argc++] = (char *)"demo";
-    for (int i = 0; args[i]; ++i) argv[argc++] = (char *)args[i];
+    for (int i = 0; args[i]; ++i)
+        argv[argc++] = (char *)args[i];
     FILE *sink = fopen("/dev/null", "w");
     int status = cli_parse(s, argc, argv, o, sink, sink);
     fclose(sink);
@@ -35,8 +43,11 @@ static void test_counts(void) {
     CHECK(cli_parse_count("2.5e3", &v) == 0 && v == 2500);
     CHECK(cli_parse_count("2^26", &v) == 0 && v == 67108864);
     CHECK(cli_parse_count("1e+3", &v) == 0 && v == 1000);
-    const char *bad[] = {"", "0", "-1", "-5", "1.5", "abc", "12abc", "1e-3", "0x10", " 5", "2^", "^3", "2^-1",
-                         "1e300", "99999999999999999999", "+5", ".5", "e5", "0^3", "2^63", NULL};
+    const char *bad[] = {"",    "0",     "-1",   "-5",    "1.5",
+                         "abc", "12abc", "1e-3", "0x10",  " 5",
+                         "2^",  "^3",    "2^-1", "1e300", "99999999999999999999",
+                         "+5",  ".5",    "e5",   "0^3",   "2^63",
+                         NULL};
     for (int i = 0; bad[i]; ++i) {
         int rejected = cli_parse_count(bad[i], &v) != 0;
         if (!rejected) fprintf(stderr, "accepted bad count '%s'\n", bad[i]);

@@ -31,8 +31,8 @@ static void test_result_lines(void) {
     FILE *out = open_memstream(&text, &size);
     report r;
     report_begin(&r, "reduce", out);
-    result_row pass = {"static", "double", 100000000, NULL, 1, 123000000.0, 123000000.0, 0.0, 1e-12,
-                       1, 0.501, 1597.0, 57.0, 1, NULL};
+    result_row pass = {"static", "double", 100000000, NULL,   1,    123000000.0, 123000000.0, 0.0,
+                       1e-12,    1,        0.501,     1597.0, 57.0, 1,           NULL};
     result_row fail = pass;
     fail.kernel = "broken";
     fail.pass = 0;
