@@ -70,6 +70,9 @@ __device__ __forceinline__ bool store_partial_and_check_last(real block_total, r
         partials[blockIdx.x] = block_total;
         __threadfence();
         s_is_last_block = atomicAdd(blocks_done, 1u) == gridDim.x - 1;
+        /* The matching fence on the reading side: the last block's reads of
+         * the partials are ordered after the ticket that proved them stored. */
+        if (s_is_last_block) __threadfence();
     }
     __syncthreads();
     return s_is_last_block;
