@@ -53,8 +53,8 @@ void report_begin(report *r, const char *example, FILE *out) {
     r->example = example;
     r->out = out;
     r->count = 0;
-    fprintf(out, "%-14s %-6s %12s %18s %18s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
-            "rel_err", "ms", "GB/s", "%copy", "status");
+    fprintf(out, "%-14s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
+            "rel_err", "tolerance", "ms", "GB/s", "%copy", "status");
 }
 
 /* Formats x with a printf format, or "-" when the field is not meaningful. */
@@ -67,11 +67,12 @@ static const char *field(char *buffer, size_t size, const char *format, int mean
 }
 
 void report_add(report *r, const result_row *row) {
-    char value[32], expected[32], rel_err[32], ms[32], gbps[32], pct[32];
-    fprintf(r->out, "%-14s %-6s %12lld %18s %18s %9s %9s %9s %8s  %s%s%s\n", row->kernel, row->type ? row->type : "-",
-            row->n, field(value, sizeof value, "%.10g", row->has_value, row->value),
+    char value[32], expected[32], rel_err[32], tolerance[32], ms[32], gbps[32], pct[32];
+    fprintf(r->out, "%-14s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s\n", row->kernel,
+            row->type ? row->type : "-", row->n, field(value, sizeof value, "%.10g", row->has_value, row->value),
             field(expected, sizeof expected, "%.10g", row->has_value, row->expected),
             field(rel_err, sizeof rel_err, "%.2e", row->has_value, row->rel_err),
+            field(tolerance, sizeof tolerance, "%.2e", row->has_value, row->tolerance),
             field(ms, sizeof ms, "%.4f", row->timed, row->ms), field(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
             field(pct, sizeof pct, "%.1f", row->timed, row->pct_copy), row->pass ? "PASS" : "FAIL",
             row->note ? "  " : "", row->note ? row->note : "");
@@ -87,6 +88,7 @@ void report_write_result_line(FILE *out, const char *example, const result_row *
     fprintf(out, " value=%s", field(buffer, sizeof buffer, "%.17g", row->has_value, row->value));
     fprintf(out, " expected=%s", field(buffer, sizeof buffer, "%.17g", row->has_value, row->expected));
     fprintf(out, " rel_err=%s", field(buffer, sizeof buffer, "%.3g", row->has_value, row->rel_err));
+    fprintf(out, " tolerance=%s", field(buffer, sizeof buffer, "%.3g", row->has_value, row->tolerance));
     fprintf(out, " ms=%s", field(buffer, sizeof buffer, "%.5f", row->timed, row->ms));
     fprintf(out, " gbps=%s", field(buffer, sizeof buffer, "%.1f", row->timed, row->gbps));
     fprintf(out, " pct_copy=%s", field(buffer, sizeof buffer, "%.1f", row->timed, row->pct_copy));

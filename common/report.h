@@ -3,7 +3,7 @@
  * One row per kernel: an aligned table line as soon as the kernel is done,
  * and at the end one machine-readable RESULT line per kernel, e.g.
  *   RESULT example=reduce kernel=static type=double n=100000000 value=123000000
- *          expected=123000000 rel_err=0 ms=0.501 gbps=1597 pct_copy=57 status=PASS */
+ *          expected=123000000 rel_err=0 tolerance=1.1e-15 ms=0.501 gbps=1597 pct_copy=57 status=PASS */
 #ifndef COMMON_REPORT_H
 #define COMMON_REPORT_H
 
@@ -35,12 +35,12 @@ int within_tolerance(double value, double expected, double rel_tolerance);
 
 typedef struct {
     const char *kernel;
-    const char *type; /* "float", "double", or NULL            */
-    long long n;      /* elements                              */
-    const char *size; /* optional size label, e.g. "8192x8192" */
-    int has_value;    /* value / expected / rel_err meaningful  */
-    double value, expected, rel_err, tolerance;
-    int timed; /* ms / gbps / pct_copy meaningful         */
+    const char *type;                           /* "float", "double", or NULL            */
+    long long n;                                /* elements                              */
+    const char *size;                           /* optional size label, e.g. "8192x8192" */
+    int has_value;                              /* value / expected / rel_err meaningful  */
+    double value, expected, rel_err, tolerance; /* pass needs rel_err <= tolerance */
+    int timed;                                  /* ms / gbps / pct_copy meaningful         */
     double ms, gbps, pct_copy;
     int pass;
     const char *note; /* optional short word for the table      */

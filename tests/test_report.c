@@ -42,8 +42,10 @@ static void test_result_lines(void) {
     int code = report_end(&r);
     fclose(out);
     CHECK(code == 1);
-    CHECK(strstr(text, "RESULT example=reduce kernel=static type=double n=100000000 value=123000000 "
-                       "expected=123000000 rel_err=0 ms=0.50100 gbps=1597.0 pct_copy=57.0 status=PASS\n") != NULL);
+    CHECK(strstr(text,
+                 "RESULT example=reduce kernel=static type=double n=100000000 value=123000000 "
+                 "expected=123000000 rel_err=0 tolerance=1e-12 ms=0.50100 gbps=1597.0 pct_copy=57.0 status=PASS\n") !=
+          NULL);
     CHECK(strstr(text, "kernel=broken") != NULL && strstr(text, "ms=- gbps=- pct_copy=- status=FAIL") != NULL);
     CHECK(strstr(text, "1 of 2 checks FAILED") != NULL);
     free(text);
