@@ -38,6 +38,14 @@ function(add_bad_input_test name target)
   set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT 60)
 endfunction()
 
+# add_help_test(<name> <target>): --help exits 0 and prints the usage.
+function(add_help_test name target)
+  add_test(NAME ${name}
+           COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 0 --stdout-matches "^Usage: ${target} "
+                   $<TARGET_FILE:${target}> --help)
+  set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT 60)
+endfunction()
+
 # add_gpu_bad_input_test(<name> <target> args...): input that only the GPU can
 # judge (a size larger than device memory): exit 2 with one line; skipped
 # without a device.

@@ -1,24 +1,45 @@
 #!/bin/sh
-# expect_exit.sh CODE PROGRAM ARGS...: passes when PROGRAM exits with CODE and,
-# for a command-line error, says why in exactly one line on stderr.
+# expect_exit.sh CODE [--stdout-matches REGEX]... [--stdout-lacks REGEX]... PROGRAM ARGS...
+# Passes when PROGRAM exits with CODE and its standard output has a line
+# matching every --stdout-matches pattern and none matching a --stdout-lacks
+# pattern (grep -E). A command-line error (CODE 2) must also say why in
+# exactly one line on stderr. Exit 77 from the program (no CUDA device) is
+# passed on as "skipped" unless 77 was the expected code.
 expected=$1
 shift
+checks=$(mktemp)
+while [ "$1" = "--stdout-matches" ] || [ "$1" = "--stdout-lacks" ]; do
+    printf '%s\t%s\n' "$1" "$2" >>"$checks"
+    shift 2
+done
+output=$(mktemp)
 errors=$(mktemp)
-"$@" >/dev/null 2>"$errors"
+"$@" >"$output" 2>"$errors"
 status=$?
 lines=$(wc -l <"$errors")
 echo "exit $status, stderr: $(cat "$errors")"
-rm -f "$errors"
+verdict=0
 if [ "$status" -eq 77 ] && [ "$expected" -ne 77 ]; then
     echo "no CUDA device: skipped"
-    exit 77
-fi
-if [ "$status" -ne "$expected" ]; then
+    verdict=77
+elif [ "$status" -ne "$expected" ]; then
     echo "FAIL: expected exit $expected"
-    exit 1
-fi
-if [ "$expected" -eq 2 ] && [ "$lines" -ne 1 ]; then
+    verdict=1
+elif [ "$expected" -eq 2 ] && [ "$lines" -ne 1 ]; then
     echo "FAIL: expected one line on stderr, got $lines"
-    exit 1
+    verdict=1
+else
+    while IFS="$(printf '\t')" read -r kind pattern; do
+        if [ "$kind" = "--stdout-matches" ] && ! grep -Eq -- "$pattern" "$output"; then
+            echo "FAIL: no line of the output matches: $pattern"
+            verdict=1
+        elif [ "$kind" = "--stdout-lacks" ] && grep -Eq -- "$pattern" "$output"; then
+            echo "FAIL: the output has a line matching: $pattern"
+            verdict=1
+        fi
+    done <"$checks"
 fi
-echo "ok"
+[ "$verdict" -eq 1 ] && { echo "--- the program's output:"; cat "$output"; }
+rm -f "$checks" "$output" "$errors"
+[ "$verdict" -eq 0 ] && echo "ok"
+exit "$verdict"
