@@ -39,7 +39,8 @@ int cli_parse_count(const char *text, long long *value) {
         result = strtod(text, &end);
         if (*end || errno) return -1;
     }
-    if (!(result >= 1.0) || result > (double)CLI_MAX_COUNT || result != floor(result)) return -1;
+    if (!(result >= 1.0) || result != floor(result)) return -1;
+    if (result > (double)CLI_MAX_COUNT) return -2; /* a whole number, but too large */
     *value = (long long)result;
     return 0;
 }
@@ -209,7 +210,10 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE 
         if (value[0] == '\0') return fail(spec, err, "%s needs a value, got an empty one%s", name, "");
 
         if (strcmp(name, "--n") == 0 || strcmp(name, "--rows") == 0 || strcmp(name, "--cols") == 0) {
-            if (cli_parse_count(value, &number) != 0)
+            int parsed = cli_parse_count(value, &number);
+            if (parsed == -2)
+                return fail(spec, err, "%s %s is too large: at most 2^50, far beyond any GPU's memory", name, value);
+            if (parsed != 0)
                 return fail(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name, value);
             if (strcmp(name, "--rows") == 0) {
                 o->rows = number;

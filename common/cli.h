@@ -69,7 +69,8 @@ int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *options,
 /* The usual main() prologue: parse, and exit 0 or 2 when parsing says so. */
 void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv, cli_options *options);
 
-/* A positive whole number: "100000000", "1e8", "2.5e3", "2^26". 0 on success. */
+/* A positive whole number: "100000000", "1e8", "2.5e3", "2^26". 0 on success,
+ * -2 for a whole number above 2^50, -1 for anything else. */
 int cli_parse_count(const char *text, long long *value);
 
 int cli_kernel_selected(const cli_options *options, int kernel_index);

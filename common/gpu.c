@@ -16,8 +16,8 @@ void cuda_fail(cudaError_t error, const char *call, const char *file, int line) 
 }
 
 void host_alloc_failed(const char *what, const char *file, int line) {
-    fprintf(stderr, "%s:%d: out of host memory (%s is NULL)\n", file, line, what);
-    exit(EXIT_CUDA_ERROR);
+    fprintf(stderr, "%s:%d: out of host memory (%s is NULL): the size asked for does not fit\n", file, line, what);
+    exit(EXIT_BAD_COMMAND_LINE);
 }
 
 void *host_alloc(const char *program, size_t bytes, const char *what) {

@@ -35,7 +35,8 @@ void cuda_fail(cudaError_t error, const char *call, const char *file, int line);
 /* After every <<<...>>> launch: a bad configuration is reported here. */
 #define CHECK_LAUNCH() HANDLE_ERROR(cudaGetLastError())
 
-/* A host allocation that returned NULL: out of host memory, exit 3. */
+/* A host allocation that returned NULL: out of host memory, exit 2 (the size
+ * asked for does not fit, like host_alloc below). */
 void host_alloc_failed(const char *what, const char *file, int line);
 #define HANDLE_NULL(pointer)                                                                                           \
     do {                                                                                                               \

@@ -23,8 +23,9 @@ double sum_error_bound(element_type type, long long chain, int extra);
 int ceil_log2(long long x);
 
 /* ch05_dot, book data a[i] = i, b[i] = 2i: sum of 2 i^2 for i < n,
- * = 2 (n-1) n (2n-1) / 6, exact for every n the GPU can hold (long double
- * keeps 64 bits of mantissa; below n = 2^21 it is an exact integer). */
+ * = 2 (n-1) n (2n-1) / 6, evaluated in long double (64-bit significand): an
+ * exact integer below n = 2^21, within 2^-64 relative beyond, far below any
+ * float or double rounding it is compared with. */
 long double dot_book_closed_form(long long n);
 
 /* ch05_dot, periodic data a[i] = i mod P, b[i] = (P-1) - (i mod P), P = 4093:

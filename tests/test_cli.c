@@ -43,6 +43,8 @@ static void test_counts(void) {
     CHECK(cli_parse_count("2.5e3", &v) == 0 && v == 2500);
     CHECK(cli_parse_count("2^26", &v) == 0 && v == 67108864);
     CHECK(cli_parse_count("1e+3", &v) == 0 && v == 1000);
+    CHECK(cli_parse_count("2^50", &v) == 0 && v == 1LL << 50);
+    CHECK(cli_parse_count("1e16", &v) == -2 && cli_parse_count("2^51", &v) == -2);
     const char *bad[] = {"",    "0",     "-1",   "-5",    "1.5",
                          "abc", "12abc", "1e-3", "0x10",  " 5",
                          "2^",  "^3",    "2^-1", "1e300", "99999999999999999999",
