@@ -42,6 +42,7 @@
 #define BOOK_N (33 * 1024) /* 33792 elements                          */
 #define BOOK_THREADS 256   /* threadsPerBlock                         */
 #define BOOK_MAX_BLOCKS 32 /* blocksPerGrid = min(32, ceil(N / 256))  */
+#define MAX_THREADS 1024   /* the largest block --block allows */
 #define FAST_THREADS 256
 
 enum { KERNEL_BOOK, KERNEL_ONE_LAUNCH, KERNEL_FAST, KERNEL_CUBLAS };
@@ -72,10 +73,10 @@ static long double exact_dot(long long n, int data) {
 // Kernel 1, book: each thread sums its products in a register, the block meets
 // in shared memory, and a halving tree leaves the block's sum in s_cache[0].
 
-/* The book sizes the cache with its constant threadsPerBlock; we size it at
- * launch (the third <<<>>> parameter) so that --block can change it, and view
- * that dynamic shared memory as the element type: dynamic_shared<real>() in
- * common/block_reduce.cuh. */
+/* The cache: one entry per thread of the block. The book sizes it with its
+ * constant threadsPerBlock (256); a static array's size must be a compile-time
+ * constant, so ours covers the largest block --block allows, and a block uses
+ * its first blockDim.x entries. */
 
 /* The halving tree: at each step the lower half adds the upper half. It needs
  * blockDim.x to be a power of two. The barrier sits outside the if: every
@@ -88,7 +89,7 @@ template <typename real> __device__ void halving_tree(real *s_cache) {
 }
 
 template <typename real> __global__ void dot_book(const real *a, const real *b, real *partials, long long n) {
-    real *s_cache = dynamic_shared<real>();
+    __shared__ real s_cache[MAX_THREADS];
     real sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
         sum += a[i] * b[i];
@@ -108,7 +109,7 @@ template <typename real> __global__ void dot_book(const real *a, const real *b, 
 template <typename real>
 __global__ void dot_one_launch(const real *a, const real *b, real *partials, unsigned int *blocks_done, real *result,
                                long long n) {
-    real *s_cache = dynamic_shared<real>();
+    __shared__ real s_cache[MAX_THREADS];
     real sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
         sum += a[i] * b[i];
@@ -187,15 +188,14 @@ typedef struct {
 
 template <typename real> static void launch_book(void *context) {
     dot_run *r = (dot_run *)context;
-    dot_book<real><<<r->blocks, r->threads, r->threads * sizeof(real)>>>((const real *)r->a, (const real *)r->b,
-                                                                         (real *)r->partials, r->n);
+    dot_book<real><<<r->blocks, r->threads>>>((const real *)r->a, (const real *)r->b, (real *)r->partials, r->n);
     CHECK_LAUNCH();
 }
 
 template <typename real> static void launch_one_launch(void *context) {
     dot_run *r = (dot_run *)context;
-    dot_one_launch<real><<<r->blocks, r->threads, r->threads * sizeof(real)>>>(
-        (const real *)r->a, (const real *)r->b, (real *)r->partials, r->blocks_done, (real *)r->result, r->n);
+    dot_one_launch<real><<<r->blocks, r->threads>>>((const real *)r->a, (const real *)r->b, (real *)r->partials,
+                                                    r->blocks_done, (real *)r->result, r->n);
     CHECK_LAUNCH();
 }
 
@@ -260,7 +260,7 @@ template <typename real> static int run_all(const cli_options *o, const struct c
            "threads\n\n",
            n, element_type_name(o->type), data_names[o->data_kind], r.blocks, r.threads, r.fast_blocks, FAST_THREADS);
 
-    gpu_require_memory("dot", 2.0 * bytes + 1e6, "the two input vectors");
+    gpu_require_memory("dot", 2.0 * bytes + 64.0 * (1 << 20), "the two input vectors (and cuBLAS's workspace)");
     real *a = (real *)host_alloc("dot", bytes, "the input vector a");
     real *b = (real *)host_alloc("dot", bytes, "the input vector b");
     fill_inputs(a, b, n, o->data_kind);

@@ -149,10 +149,13 @@ template <typename real> __global__ void reduce_static(const real *x, real *part
 // size; the third <<<>>> parameter gives it in bytes at launch, so the array
 // is exactly one block long whatever --block is. Same speed as static.
 
-/* dynamic_shared<real>() (common/block_reduce.cuh) views the extern array as
- * the element type. */
 template <typename real> __global__ void reduce_dynamic(const real *x, real *partials, long long n) {
-    real *s_y = dynamic_shared<real>();
+    /* No size in the declaration. It is declared as bytes and viewed as real:
+     * the float and the double kernel share one extern __shared__ symbol, and
+     * it may have only one type. (The later kernels get the same view from
+     * dynamic_shared<real>() in common/block_reduce.cuh.) */
+    extern __shared__ __align__(16) unsigned char s_bytes[];
+    real *s_y = reinterpret_cast<real *>(s_bytes);
     const unsigned int tid = threadIdx.x;
     const long long i = (long long)blockIdx.x * blockDim.x + tid;
     s_y[tid] = i < n ? x[i] : (real)0;
@@ -184,7 +187,7 @@ template <typename real> __global__ void reduce_atomic(const real *x, double *to
 // result may change from run to run (the double total keeps that tiny).
 
 template <typename real> __global__ void reduce_shared_atomic(const real *x, double *total, long long n) {
-    real *s_y = dynamic_shared<real>();
+    real *s_y = dynamic_shared<real>(); /* extern __shared__, as in reduce_dynamic */
     const unsigned int tid = threadIdx.x;
     const long long i = (long long)blockIdx.x * blockDim.x + tid;
     s_y[tid] = i < n ? x[i] : (real)0;

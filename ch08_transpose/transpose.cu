@@ -73,7 +73,7 @@ enum {
     KERNEL_NAIVE_WRITE,
     KERNEL_SHARED,
     KERNEL_PADDED,
-    KERNEL_PADDED_32X8,
+    KERNEL_PADDED_MULTI,
     KERNEL_SWIZZLED,
     KERNEL_CUBLAS,
     KERNEL_COUNT
@@ -232,11 +232,13 @@ template <typename real> __global__ void transpose_padded(const real *in, real *
 // bytes are in flight per thread, and fewer threads compute indices and wait at
 // the barrier. The tile is 256 bytes wide whatever the type, 64 x 64 floats or
 // 32 x 32 doubles: every row segment the block reads or writes is then 256
-// contiguous bytes. (Measured on an H100: a 32 x 32 float tile, 128-byte
-// segments, stopped near 89 % of the copy however many floats each thread
-// took; 32 x 32 doubles reached it.) A float thread moves 2 columns x 8 rows,
-// a double thread 1 x 4. Padding: row r of a [64][65] float tile starts at bank
-// r mod 32, so a warp reading tile column c touches 32 different banks.
+// contiguous bytes, where a 32-float row is only 128. (Measured on an H100
+// while this chapter was written: the same kernel with 32 x 32 float tiles,
+// commit 4b8c2ec's padded_32x8, stopped near 89 % of the copy, while 32 x 32
+// doubles reached it; 256-byte float rows closed the gap.) A float thread
+// moves 2 columns x 8 rows, a double thread 1 x 4. Padding: row r of a
+// [64][65] float tile starts at bank r mod 32, so a warp reading tile column c
+// touches 32 different banks.
 //
 // The body is a device function shared with kernel 7, which differs only in
 // where tile element (r, c) lives in shared memory: tile_offset() below.
