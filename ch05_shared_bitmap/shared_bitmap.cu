@@ -8,6 +8,10 @@
  * write: the thread may read the shared memory before its partner has written
  * it, and draws whatever was there. The picture shows the race as noise.
  *
+ * Build this file alone, from its folder (the second line: without freeglut, PNG only):
+ *   nvcc -O3 -I../common shared_bitmap.cu -o shared_bitmap -lpng -lglut -lGL
+ *   nvcc -O3 -I../common -DBITMAP_NO_WINDOW shared_bitmap.cu -o shared_bitmap -lpng
+ *
  * Build and run (from the repository root):
  *   cmake -S . -B build && cmake --build build -j
  *   build/ch05_shared_bitmap/shared_bitmap               # correct image, in a window

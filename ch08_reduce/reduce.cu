@@ -9,6 +9,9 @@
  * the way, the book's precision lesson: how the order of float additions
  * decides whether 1e8 x 1.23 comes out as 33554432, 123633392 or 123000000.
  *
+ * Build this file alone, from its folder:
+ *   nvcc -O3 -I../common reduce.cu -o reduce
+ *
  * Build and run (from the repository root):
  *   cmake -S . -B build && cmake --build build -j
  *   build/ch08_reduce/reduce                    # the book's run: 1e8 x 1.23, float
@@ -612,7 +615,8 @@ template <typename real> static int run_all(const cli_options *o, const struct c
              * per step in place; we count the useful traffic, like the others. */
             const double written = answer_kind(k) == ANSWER_PARTIALS ? (double)r.blocks : 1.0;
             row.gbps = gigabytes_per_second(bytes_moved((double)n, written, sizeof(real)), row.ms);
-            row.pct_copy = percent_of(row.gbps, copy_gbps);
+            row.pct_ceiling = percent_of(row.gbps, copy_gbps);
+            row.ceiling = "memcpy";
         }
         if (answer_kind(k) == ANSWER_PARTIALS) row.note = "(kernel only: the CPU adds the partials)";
         if (k == KERNEL_ATOMIC && !o->check_only) row.note = "(median of at most 3 runs: it is slow)";

@@ -10,6 +10,9 @@
  * float tile hits one shared-memory bank 32 times (a 32-way bank conflict);
  * a [32][33] tile shifts every row by one bank and the conflict is gone.
  *
+ * Build this file alone, from its folder:
+ *   nvcc -O3 -I../common transpose.cu -o transpose -lcublas
+ *
  * Build and run (from the repository root):
  *   cmake -S . -B build && cmake --build build -j
  *   build/ch08_transpose/transpose                    # the book's 10000 x 10000 float, every kernel
@@ -513,7 +516,8 @@ template <typename real> static int run_all(const cli_options *o, const struct c
                      : k == KERNEL_CUBLAS ? geam_ms
                                           : gpu_time_median_ms(launchers[k], &t, o->reps);
             row.gbps = gigabytes_per_second(bytes_per_run, row.ms);
-            row.pct_copy = percent_of(row.gbps, copy_gbps);
+            row.pct_ceiling = percent_of(row.gbps, copy_gbps);
+            row.ceiling = "memcpy";
             snprintf(notes[k], sizeof notes[k], "%.2fx geam", geam_ms / row.ms);
         }
         if (wrong) {

@@ -1,36 +1,75 @@
 # Which GPU architectures to compile for, and why; printed at configure time.
 #  1. A value the user gave (-DCMAKE_CUDA_ARCHITECTURES=..., or the CUDAARCHS
-#     environment variable) always wins.
+#     environment variable) always wins. "native" needs a visible GPU: without
+#     one, configuring stops with one line saying what to give instead.
 #  2. Otherwise "native" when a GPU is visible now: quickest build, exact fit.
-#  3. Otherwise (a machine with no GPU, like CI) Turing through Hopper as machine
-#     code, plus PTX of the newest so that later GPUs can compile it at load time.
-#     CUDA 13 dropped every architecture before sm_75.
-function(choose_cuda_architectures)
-  if(DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT CMAKE_CUDA_ARCHITECTURES STREQUAL "")
-    message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (given by the user)")
-    return()
-  endif()
-  if(DEFINED ENV{CUDAARCHS} AND NOT "$ENV{CUDAARCHS}" STREQUAL "")
-    message(STATUS "CUDA architectures: $ENV{CUDAARCHS} (from the CUDAARCHS environment variable)")
-    return()
-  endif()
-  set(gpu_caps "")
+#  3. Otherwise (a machine with no GPU, like CI) every major architecture as
+#     machine code plus PTX of the newest ("all-major"), which later GPUs
+#     compile at load time.
+# CMake before 3.24 knows neither native nor all-major: there the GPU's own
+# compute capability, or Turing to Hopper, is spelled out instead.
+
+# The compute capabilities nvidia-smi sees ("9.0;8.6"), or "" when none.
+function(visible_gpu_capabilities out)
+  set(caps "")
   find_program(NVIDIA_SMI nvidia-smi)
   if(NVIDIA_SMI)
     execute_process(COMMAND ${NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
-                    OUTPUT_VARIABLE gpu_caps RESULT_VARIABLE smi_status
-                    ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE TIMEOUT 20)
-    if(NOT smi_status EQUAL 0)
-      set(gpu_caps "")
+                    OUTPUT_VARIABLE caps RESULT_VARIABLE status ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE
+                    TIMEOUT 20)
+    if(NOT status EQUAL 0 OR NOT caps MATCHES "^[0-9]")
+      set(caps "")
     endif()
   endif()
-  if(gpu_caps MATCHES "^[0-9]")
-    string(REPLACE "\n" ", " gpu_caps "${gpu_caps}")
-    set(arch native)
-    set(reason "a GPU is visible, compute capability ${gpu_caps}")
+  string(REPLACE "\n" ";" caps "${caps}")
+  set(${out} "${caps}" PARENT_SCOPE)
+endfunction()
+
+function(choose_cuda_architectures)
+  set(given "")
+  if(DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT CMAKE_CUDA_ARCHITECTURES STREQUAL "")
+    set(given "${CMAKE_CUDA_ARCHITECTURES}")
+    set(source "given by the user")
+  elseif(DEFINED ENV{CUDAARCHS} AND NOT "$ENV{CUDAARCHS}" STREQUAL "")
+    set(given "$ENV{CUDAARCHS}")
+    set(source "from the CUDAARCHS environment variable")
+  endif()
+  visible_gpu_capabilities(caps)
+  string(REPLACE "." "" arch_numbers "${caps}")
+  list(REMOVE_DUPLICATES arch_numbers)
+
+  if(given STREQUAL "native")
+    if(NOT caps)
+      message(FATAL_ERROR "CUDA architectures: 'native' builds for the GPUs visible now, and nvidia-smi sees none "
+                          "on this machine. Give the target GPU's compute capability instead, e.g. "
+                          "-DCMAKE_CUDA_ARCHITECTURES=90 for an H100 or H200, or leave the option out to build "
+                          "for every major architecture.")
+    endif()
+    if(CMAKE_VERSION VERSION_LESS 3.24)
+      set(CMAKE_CUDA_ARCHITECTURES "${arch_numbers}" CACHE STRING "GPU architectures to build for" FORCE)
+      message(STATUS "CUDA architectures: ${arch_numbers} (native, ${source}; spelled out for CMake ${CMAKE_VERSION})")
+      return()
+    endif()
+  endif()
+  if(given)
+    message(STATUS "CUDA architectures: ${given} (${source})")
+    return()
+  endif()
+
+  if(caps)
+    set(reason "a GPU is visible, compute capability ${caps}")
+    if(CMAKE_VERSION VERSION_LESS 3.24)
+      set(arch "${arch_numbers}")
+    else()
+      set(arch native)
+    endif()
   else()
-    set(arch "75-real;80-real;86-real;89-real;90-real;90-virtual")
-    set(reason "no GPU visible: Turing to Hopper, plus PTX for newer GPUs")
+    set(reason "no GPU visible: every major architecture, plus PTX for newer GPUs")
+    if(CMAKE_VERSION VERSION_LESS 3.24)
+      set(arch "75-real;80-real;86-real;89-real;90-real;90-virtual")
+    else()
+      set(arch all-major)
+    endif()
   endif()
   set(CMAKE_CUDA_ARCHITECTURES "${arch}" CACHE STRING "GPU architectures to build for" FORCE)
   message(STATUS "CUDA architectures: ${arch} (${reason})")

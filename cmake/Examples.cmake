@@ -1,26 +1,38 @@
 # Helpers every chapter uses to build its program and register its tests.
 # Labels: host (no GPU needed), gpu (needs a CUDA device: exit 77 = skipped),
-# sanitizer (compute-sanitizer on a small size).
+# sanitizer (compute-sanitizer on a small size), large (past 2^31 elements).
 
 set(EXAMPLES_TEST_DIR ${CMAKE_SOURCE_DIR}/tests)
 
-# Warnings on for everything we compile.
+option(EXAMPLES_DEVICE_DEBUG "Build device code for cuda-gdb (-G: slow, no optimisation)" OFF)
+
+# Warnings on for everything we compile; errors with -DCMAKE_COMPILE_WARNING_AS_ERROR=ON
+# (CI turns it on). CMake 3.24+ adds its own flag for that too; ours also
+# covers the host compiler that nvcc drives.
 function(examples_warnings target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra -lineinfo>)
-  if(EXAMPLES_WARNINGS_AS_ERRORS)
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+  if(EXAMPLES_DEVICE_DEBUG)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-G>)
+  else()
+    # Source lines in compute-sanitizer and Nsight reports (-G implies them).
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  endif()
+  if(CMAKE_COMPILE_WARNING_AS_ERROR)
     target_compile_options(${target} PRIVATE
       $<$<COMPILE_LANGUAGE:C>:-Werror>
       $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
   endif()
 endfunction()
 
-# add_cuda_example(<target> <source.cu> [libraries...])
-function(add_cuda_example target source)
+# add_chapter_program(<target> <source.cu> [libraries...]): the chapter's one
+# program, header-only common/ on its include path, installed by cmake --install.
+function(add_chapter_program target source)
   add_executable(${target} ${source})
-  target_link_libraries(${target} PRIVATE examples_gpu examples_host ${ARGN})
+  target_link_libraries(${target} PRIVATE examples_common ${ARGN})
   examples_warnings(${target})
+  install(TARGETS ${target} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()
 
 # add_gpu_test(<name> <target> args...): passes when the program exits 0,
@@ -30,20 +42,38 @@ function(add_gpu_test name target)
   set_tests_properties(${name} PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
-# add_bad_input_test(<name> <target> args...): the program must reject the
-# command line with exit 2 and one message on stderr, before touching the GPU.
-function(add_bad_input_test name target)
+# add_large_test(<name> <target> args...): a size past 2^31 elements. Skipped
+# (77) without a GPU, and with a clear line where the GPU has too little memory.
+function(add_large_test name target)
   add_test(NAME ${name}
-           COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 2 $<TARGET_FILE:${target}> ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT 60)
+           COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 0 --skip-on-exit 2 $<TARGET_FILE:${target}> ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS large SKIP_RETURN_CODE 77 TIMEOUT 900)
 endfunction()
 
-# add_help_test(<name> <target>): --help exits 0 and prints the usage.
-function(add_help_test name target)
-  add_test(NAME ${name}
+# add_bad_input_tests(<target> "<args of case 1>" "<args of case 2>" ...): one
+# test, a table of command lines the program must reject with exit 2 and one
+# line on stderr, before touching the GPU. Each case is split at spaces.
+function(add_bad_input_tests target)
+  add_test(NAME ${target}_bad_input
+           COMMAND sh ${EXAMPLES_TEST_DIR}/expect_bad_input.sh $<TARGET_FILE:${target}> ${ARGN})
+  set_tests_properties(${target}_bad_input PROPERTIES LABELS host TIMEOUT 120)
+endfunction()
+
+# add_help_test(<target>): --help exits 0 and prints the usage.
+function(add_help_test target)
+  add_test(NAME ${target}_help
            COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 0 --stdout-matches "^Usage: ${target} "
                    $<TARGET_FILE:${target}> --help)
-  set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT 60)
+  set_tests_properties(${target}_help PROPERTIES LABELS host TIMEOUT 60)
+endfunction()
+
+# add_builds_alone_test(<target> <source.cu>): the chapter folder and common/,
+# copied alone, build with exactly the nvcc line the source's header gives.
+function(add_builds_alone_test target source)
+  add_test(NAME ${target}_builds_alone
+           COMMAND sh ${EXAMPLES_TEST_DIR}/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR} ${source}
+                   ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER})
+  set_tests_properties(${target}_builds_alone PROPERTIES LABELS host TIMEOUT 900 SKIP_RETURN_CODE 77)
 endfunction()
 
 # add_gpu_bad_input_test(<name> <target> args...): input that only the GPU can
@@ -56,9 +86,11 @@ function(add_gpu_bad_input_test name target)
 endfunction()
 
 # add_sanitizer_test(<name> <tool> <expect> <target> args...): runs the program
-# under compute-sanitizer --tool <tool>. <expect> is "clean" (no error may be
-# reported) or "hazards" (racecheck must report at least one hazard).
-# Skipped (77) when compute-sanitizer or a CUDA device is missing.
+# under compute-sanitizer --tool <tool>. <expect> is "clean" (no error and no
+# warning may be reported, and the program must pass) or "hazards" (the tool
+# must report at least one: a deliberately wrong kernel), or "reports:REGEX"
+# (the tool's output must match REGEX). Skipped (77) when compute-sanitizer or
+# a CUDA device is missing.
 function(add_sanitizer_test name tool expect target)
   add_test(NAME ${name}
            COMMAND sh ${EXAMPLES_TEST_DIR}/run_sanitizer.sh ${tool} ${expect}

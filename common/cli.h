@@ -3,15 +3,15 @@
  * Each example describes which options it takes in a cli_spec; cli_parse()
  * fills a cli_options or explains in one line on stderr what is wrong.
  * Every check happens here, before any CUDA call, so bad input gets exit 2
- * even on a machine without a GPU. */
+ * even on a machine without a GPU. Header-only: every function is static inline. */
 #ifndef COMMON_CLI_H
 #define COMMON_CLI_H
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <stdlib.h>
+#include <string.h>
 
 /* Which options an example accepts (bit flags for cli_spec.accepts). */
 enum cli_accepts {
@@ -62,23 +62,288 @@ typedef struct {
 
 enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
 
-/* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
- * CLI_EXIT_ERROR: one line printed to err, exit 2. */
-int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *options, FILE *out, FILE *err);
+static inline const char *element_type_name(element_type type) { return type == ELEMENT_DOUBLE ? "double" : "float"; }
 
-/* The usual main() prologue: parse, and exit 0 or 2 when parsing says so. */
-void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv, cli_options *options);
+static inline size_t element_size(element_type type) { return type == ELEMENT_DOUBLE ? sizeof(double) : sizeof(float); }
+
+static inline int is_power_of_two(long long value) { return value > 0 && (value & (value - 1)) == 0; }
+
+static inline int cli_kernel_selected(const cli_options *options, int kernel_index) {
+    return (options->kernel_mask >> kernel_index) & 1u;
+}
+
+/* Largest count we accept: beyond any GPU's memory, far below overflow. */
+#define CLI_MAX_COUNT (1LL << 50)
 
 /* A positive whole number: "100000000", "1e8", "2.5e3", "2^26". 0 on success,
- * -2 for a whole number above 2^50, -1 for anything else. */
-int cli_parse_count(const char *text, long long *value);
-
-int cli_kernel_selected(const cli_options *options, int kernel_index);
-const char *element_type_name(element_type type);
-size_t element_size(element_type type);
-int is_power_of_two(long long value);
-
-#ifdef __cplusplus
+ * -2 for a whole number above 2^50 (or too large for a double), -1 for anything else. */
+static inline int cli_parse_count(const char *text, long long *value) {
+    if (text == NULL || *text == '\0') return -1;
+    for (const char *c = text; *c; ++c) /* no sign, no spaces, no hex */
+        if (!strchr("0123456789.eE^+", *c)) return -1;
+    const char *caret = strchr(text, '^');
+    double result;
+    char *end;
+    if (caret) { /* base^exponent, both whole numbers */
+        errno = 0;
+        long long base = strtoll(text, &end, 10);
+        if (end != caret || errno || base < 1) return -1;
+        long long exponent = strtoll(caret + 1, &end, 10);
+        if (*end || caret[1] == '\0' || caret[1] == '+' || caret[1] == '-') return -1;
+        if (base == 1) exponent = 0;           /* 1^anything = 1 */
+        if (errno || exponent > 62) return -2; /* 2^64, 10^99999999999999999999 */
+        result = pow((double)base, (double)exponent);
+    } else {
+        if (text[0] == '+' || text[0] == '.' || text[0] == 'e' || text[0] == 'E') return -1;
+        errno = 0;
+        result = strtod(text, &end);
+        if (*end) return -1;
+        if (errno == ERANGE) return result > 1 ? -2 : -1; /* 1e400 is too large; 1e-400 is no whole number */
+    }
+    if (!(result >= 1.0) || result != floor(result)) return -1;
+    if (result > (double)CLI_MAX_COUNT) return -2; /* a whole number, but too large */
+    *value = (long long)result;
+    return 0;
 }
-#endif
+
+static inline int cli_index_in_(const char *const *names, const char *name) {
+    for (int i = 0; names && names[i]; ++i)
+        if (strcmp(names[i], name) == 0) return i;
+    return -1;
+}
+
+static inline void cli_join_names_(char *buffer, size_t size, const char *const *names) {
+    buffer[0] = '\0';
+    for (int i = 0; names && names[i]; ++i) {
+        if (i) strncat(buffer, ", ", size - strlen(buffer) - 1);
+        strncat(buffer, names[i], size - strlen(buffer) - 1);
+    }
+}
+
+static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
+    char names[512];
+    unsigned a = spec->accepts;
+    fprintf(out, "%s: %s\n\nUsage: %s [options]\n\nOptions:\n", spec->program, spec->summary, spec->program);
+    fprintf(out, "  --help               print this help and exit\n");
+    if (a & CLI_N)
+        fprintf(out, "  --n N                number of elements (default %lld; 1e8 and 2^26 forms work)\n",
+                spec->default_n);
+    if (a & CLI_ROWS_COLS) {
+        fprintf(out, "  --rows R, --cols C   matrix size (default %lld x %lld)\n", spec->default_rows,
+                spec->default_cols);
+        fprintf(out, "  --n N                square N x N matrix\n");
+    }
+    if (a & CLI_KERNEL) {
+        cli_join_names_(names, sizeof names, spec->kernels);
+        fprintf(out, "  --kernel NAME        one or more of: %s (comma-separated), or all (default)\n", names);
+    }
+    if (a & CLI_TYPE) fprintf(out, "  --type T             float (default) or double\n");
+    if (a & CLI_BLOCK) fprintf(out, "  --block B            threads per block (default %d)\n", spec->default_block);
+    if (a & CLI_DATA) {
+        cli_join_names_(names, sizeof names, spec->data_kinds);
+        fprintf(out, "  --data KIND          input data: %s (default %s)\n", names, spec->data_kinds[0]);
+    }
+    if (a & CLI_SEED) fprintf(out, "  --seed S             seed for random data (default 1)\n");
+    if (a & CLI_REPS) fprintf(out, "  --reps R             timed repeats; the median is reported (default 20)\n");
+    if (a & CLI_CHECK) fprintf(out, "  --check              verify only, no timing (what the tests use)\n");
+    if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
+    if (a & CLI_BITMAP) {
+        fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n");
+        fprintf(out, "  --save FILE.png      save the image as PNG\n");
+        fprintf(out, "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n");
+        fprintf(out, "  --no-window          do not open a window (save PNG instead)\n");
+    }
+    fprintf(out, "\nExit codes: 0 all checks passed, 1 a GPU result was wrong, 2 bad command line,\n"
+                 "            3 a CUDA call failed, 77 no usable CUDA device.\n");
+    if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
+}
+
+/* Prints "<program>: <message>" and returns CLI_EXIT_ERROR. */
+static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *message, const char *option,
+                            const char *value) {
+    fprintf(err, "%s: ", spec->program);
+    fprintf(err, message, option, value);
+    fprintf(err, "\n");
+    return CLI_EXIT_ERROR;
+}
+
+static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
+    char names[512], item[128];
+    *mask = 0;
+    if (strcmp(list, "all") == 0) {
+        for (int i = 0; spec->kernels[i]; ++i)
+            *mask |= 1u << i;
+        return CLI_OK;
+    }
+    const char *start = list;
+    for (;;) {
+        const char *comma = strchr(start, ',');
+        size_t length = comma ? (size_t)(comma - start) : strlen(start);
+        if (length == 0 || length >= sizeof item)
+            return cli_fail_(spec, err, "%s: empty or too long kernel name in '%s'", "--kernel", list);
+        memcpy(item, start, length);
+        item[length] = '\0';
+        int index = cli_index_in_(spec->kernels, item);
+        if (index < 0) {
+            cli_join_names_(names, sizeof names, spec->kernels);
+            fprintf(err, "%s: unknown kernel '%s' (choose from %s, or all)\n", spec->program, item, names);
+            return CLI_EXIT_ERROR;
+        }
+        *mask |= 1u << index;
+        if (!comma) return CLI_OK;
+        start = comma + 1;
+    }
+}
+
+static inline int cli_parse_int_option_(const cli_spec *spec, const char *option, const char *value, long long min,
+                                        long long max, long long *out, FILE *err) {
+    long long number;
+    if (value[0] == '0' && value[1] == '\0' && min == 0) {
+        *out = 0;
+        return CLI_OK;
+    }
+    if (cli_parse_count(value, &number) != 0 || number < min || number > max) {
+        fprintf(err, "%s: %s needs a whole number from %lld to %lld, got '%s'\n", spec->program, option, min, max,
+                value);
+        return CLI_EXIT_ERROR;
+    }
+    *out = number;
+    return CLI_OK;
+}
+
+/* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
+ * CLI_EXIT_ERROR: one line printed to err, exit 2. */
+static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE *out, FILE *err) {
+    unsigned a = spec->accepts;
+    long long number;
+    int rows_given = 0, cols_given = 0, n_given = 0;
+
+    memset(o, 0, sizeof *o);
+    o->n = spec->default_n;
+    o->rows = spec->default_rows;
+    o->cols = spec->default_cols;
+    o->type = ELEMENT_FLOAT;
+    o->reps = 20;
+    o->block = spec->default_block;
+    o->seed = 1;
+    for (int i = 0; spec->kernels && spec->kernels[i] && i < CLI_MAX_KERNELS; ++i)
+        o->kernel_mask |= 1u << i;
+
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        /* Options that take no value. */
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            cli_print_usage_(spec, out);
+            return CLI_EXIT_HELP;
+        }
+        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) {
+            o->check_only = 1;
+            continue;
+        }
+        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) {
+            o->no_sync = 1;
+            continue;
+        }
+        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) {
+            o->no_window = 1;
+            continue;
+        }
+
+        /* Options that take a value: --name VALUE or --name=VALUE. */
+        char name[64];
+        const char *value = NULL;
+        const char *equals = strchr(arg, '=');
+        if (strncmp(arg, "--", 2) == 0 && equals && (size_t)(equals - arg) < sizeof name) {
+            memcpy(name, arg, (size_t)(equals - arg));
+            name[equals - arg] = '\0';
+            value = equals + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
+#define TAKES(flag, option) ((a & (flag)) && strcmp(name, option) == 0)
+        int known = TAKES(CLI_N, "--n") || TAKES(CLI_ROWS_COLS, "--n") || TAKES(CLI_ROWS_COLS, "--rows") ||
+                    TAKES(CLI_ROWS_COLS, "--cols") || TAKES(CLI_KERNEL, "--kernel") || TAKES(CLI_TYPE, "--type") ||
+                    TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
+                    TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
+                    TAKES(CLI_BITMAP, "--save-diff");
+        if (!known) return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
+        if (!value) {
+            if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)%s", name, "");
+            value = argv[++i];
+        }
+        if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one%s", name, "");
+
+        if (strcmp(name, "--n") == 0 || strcmp(name, "--rows") == 0 || strcmp(name, "--cols") == 0) {
+            int parsed = cli_parse_count(value, &number);
+            if (parsed == -2)
+                return cli_fail_(spec, err, "%s %s is too large: at most 2^50, far beyond any GPU's memory", name,
+                                 value);
+            if (parsed != 0)
+                return cli_fail_(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name,
+                                 value);
+            if (strcmp(name, "--rows") == 0) {
+                o->rows = number;
+                rows_given = 1;
+            } else if (strcmp(name, "--cols") == 0) {
+                o->cols = number;
+                cols_given = 1;
+            } else {
+                o->n = number;
+                n_given = 1;
+            }
+        } else if (strcmp(name, "--kernel") == 0) {
+            if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
+        } else if (strcmp(name, "--type") == 0) {
+            if (strcmp(value, "float") == 0)
+                o->type = ELEMENT_FLOAT;
+            else if (strcmp(value, "double") == 0)
+                o->type = ELEMENT_DOUBLE;
+            else
+                return cli_fail_(spec, err, "%s must be float or double, got '%s'", name, value);
+        } else if (strcmp(name, "--reps") == 0) {
+            if (cli_parse_int_option_(spec, name, value, 1, 100000, &number, err)) return CLI_EXIT_ERROR;
+            o->reps = (int)number;
+        } else if (strcmp(name, "--device") == 0) {
+            if (cli_parse_int_option_(spec, name, value, 0, 1023, &number, err)) return CLI_EXIT_ERROR;
+            o->device = (int)number;
+        } else if (strcmp(name, "--block") == 0) {
+            if (cli_parse_int_option_(spec, name, value, 1, 1024, &number, err)) return CLI_EXIT_ERROR;
+            o->block = (int)number;
+            o->block_given = 1;
+        } else if (strcmp(name, "--data") == 0) {
+            int index = cli_index_in_(spec->data_kinds, value);
+            if (index < 0) {
+                char names[256];
+                cli_join_names_(names, sizeof names, spec->data_kinds);
+                fprintf(err, "%s: --data must be one of %s, got '%s'\n", spec->program, names, value);
+                return CLI_EXIT_ERROR;
+            }
+            o->data_kind = index;
+        } else if (strcmp(name, "--seed") == 0) {
+            if (cli_parse_int_option_(spec, name, value, 0, CLI_MAX_COUNT, &number, err)) return CLI_EXIT_ERROR;
+            o->seed = (unsigned long long)number;
+        } else if (strcmp(name, "--save") == 0) {
+            o->save_path = value;
+        } else if (strcmp(name, "--save-diff") == 0) {
+            o->save_diff_path = value;
+        }
+#undef TAKES
+    }
+    if (a & CLI_ROWS_COLS) {
+        if (n_given && (rows_given || cols_given))
+            return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
+        if (n_given) o->rows = o->cols = o->n;
+        if (o->rows > CLI_MAX_COUNT / o->cols) return cli_fail_(spec, err, "the matrix %s is too large%s", "", "");
+        o->n = o->rows * o->cols;
+    }
+    return CLI_OK;
+}
+
+/* The usual main() prologue: parse, and exit 0 or 2 when parsing says so. */
+static inline void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv, cli_options *options) {
+    int status = cli_parse(spec, argc, argv, options, stdout, stderr);
+    if (status == CLI_EXIT_HELP) exit(0);
+    if (status != CLI_OK) exit(2);
+}
+
 #endif

@@ -1,54 +1,89 @@
 /* Closed forms, reference sums and error bounds the examples check against
- * (plain C, unit tested without a GPU). */
+ * (plain C, header-only, unit tested without a GPU). */
 #ifndef COMMON_NUMERICS_H
 #define COMMON_NUMERICS_H
 
+#include <math.h>
+
 #include "cli.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* Unit roundoff u of the element type: 2^-24 (float), 2^-53 (double). */
-double unit_roundoff(element_type type);
+static inline double unit_roundoff(element_type type) {
+    return type == ELEMENT_DOUBLE ? ldexp(1.0, -53) : ldexp(1.0, -24);
+}
 
 /* Rounding-error bound for a sum of non-negative terms, relative to the sum:
  * if every term passes through at most `chain` additions in a row, the computed
  * sum is within chain * u of the exact one (Higham, Accuracy and Stability of
  * Numerical Algorithms, 2nd ed., section 4.2). `extra` covers rounding that
  * happens before the sum (inputs, products); one u each. */
-double sum_error_bound(element_type type, long long chain, int extra);
+static inline double sum_error_bound(element_type type, long long chain, int extra) {
+    return (double)(chain + extra) * unit_roundoff(type);
+}
 
 /* ceil(log2(x)) for x >= 1: the depth of a halving tree over x values. */
-int ceil_log2(long long x);
+static inline int ceil_log2(long long x) {
+    int depth = 0;
+    while ((1LL << depth) < x)
+        ++depth;
+    return depth;
+}
 
 /* ch05_dot, book data a[i] = i, b[i] = 2i: sum of 2 i^2 for i < n,
  * = 2 (n-1) n (2n-1) / 6, evaluated in long double (64-bit significand): an
  * exact integer below n = 2^21, within 2^-64 relative beyond, far below any
  * float or double rounding it is compared with. */
-long double dot_book_closed_form(long long n);
+static inline long double dot_book_closed_form(long long n) {
+    long double m = (long double)n;
+    return 2.0L * (m - 1) * m * (2 * m - 1) / 6.0L;
+}
 
 /* ch05_dot, periodic data a[i] = i mod P, b[i] = (P-1) - (i mod P), P = 4093:
  * every input and product is an exact float, and the exact dot is
  * (n / P) * S(P) + S(n mod P) with S(m) = sum of k (P-1-k) for k < m. */
 #define DOT_PERIOD 4093
-long double dot_periodic_closed_form(long long n);
-float dot_periodic_a(long long i);
-float dot_periodic_b(long long i);
+
+/* S(m) = sum_{k<m} k (P-1-k) = (P-1) m(m-1)/2 - (m-1) m (2m-1)/6, exact in 64 bits. */
+static inline long long dot_periodic_partial_(long long m) {
+    long long p = DOT_PERIOD;
+    return (p - 1) * (m * (m - 1) / 2) - (m - 1) * m * (2 * m - 1) / 6;
+}
+
+static inline long double dot_periodic_closed_form(long long n) {
+    return (long double)(n / DOT_PERIOD) * (long double)dot_periodic_partial_(DOT_PERIOD) +
+           (long double)dot_periodic_partial_(n % DOT_PERIOD);
+}
+
+static inline float dot_periodic_a(long long i) { return (float)(i % DOT_PERIOD); }
+static inline float dot_periodic_b(long long i) { return (float)(DOT_PERIOD - 1 - i % DOT_PERIOD); }
 
 /* Compensated (Kahan-Babuska / Neumaier) running sum in double. */
 typedef struct {
     double sum, compensation;
 } kahan_sum;
-void kahan_add(kahan_sum *k, double x);
-double kahan_result(const kahan_sum *k);
+
+static inline void kahan_add(kahan_sum *k, double x) {
+    double t = k->sum + x;
+    if (fabs(k->sum) >= fabs(x))
+        k->compensation += (k->sum - t) + x;
+    else
+        k->compensation += (x - t) + k->sum;
+    k->sum = t;
+}
+
+static inline double kahan_result(const kahan_sum *k) { return k->sum + k->compensation; }
 
 /* Deterministic pseudo-random numbers (splitmix64) for seeded test data. */
-unsigned long long splitmix64(unsigned long long *state);
-/* Uniform in [0, 1), 53 random bits. */
-double random_unit(unsigned long long *state);
-
-#ifdef __cplusplus
+static inline unsigned long long splitmix64(unsigned long long *state) {
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
-#endif
+
+/* Uniform in [0, 1), 53 random bits. */
+static inline double random_unit(unsigned long long *state) {
+    return (double)(splitmix64(state) >> 11) * ldexp(1.0, -53);
+}
+
 #endif

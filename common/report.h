@@ -1,58 +1,117 @@
-/* Measurement arithmetic and the output every example prints (plain C).
+/* Measurement arithmetic and the output every example prints (plain C,
+ * header-only, unit tested without a GPU).
  *
- * One row per kernel: an aligned table line as soon as the kernel is done,
- * and at the end one machine-readable RESULT line per kernel, e.g.
+ * One row per kernel: an aligned table line as soon as the kernel is done, and
+ * at the end one machine-readable RESULT line per kernel, e.g.
  *   RESULT example=reduce kernel=static type=double n=100000000 value=123000000
- *          expected=123000000 rel_err=0 tolerance=1.1e-15 ms=0.501 gbps=1597 pct_copy=57 status=PASS */
+ *          expected=123000000 rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501
+ *          gbps=1597 pct_ceiling=57 ceiling=read status=PASS
+ * bytes is what the GB/s figure counts (printed in --check runs too, so a test
+ * can compare it with the chapter's formula); ceiling names the ceiling the
+ * percentage is of (memcpy for kernels that read and write, read for kernels
+ * that only read). */
 #ifndef COMMON_REPORT_H
 #define COMMON_REPORT_H
 
-#include <stddef.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+// ---------------------------------------------------------------------------
+// Arithmetic.
+
+static inline int compare_doubles_(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
 
 /* Median of count values (sorts them in place). NAN when count is 0. */
-double median_of(double *values, int count);
+static inline double median_of(double *values, int count) {
+    if (count <= 0) return NAN;
+    qsort(values, (size_t)count, sizeof *values, compare_doubles_);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
 
 /* The one place bytes are counted: every element read once plus every
- * element written once, sizeof(element) bytes each. */
-double bytes_moved(double elements_read, double elements_written, size_t element_bytes);
+ * element written once, element_bytes each. */
+static inline double bytes_moved(double elements_read, double elements_written, size_t element_bytes) {
+    return (elements_read + elements_written) * (double)element_bytes;
+}
 
 /* GB/s with GB = 1e9 bytes. */
-double gigabytes_per_second(double bytes, double milliseconds);
+static inline double gigabytes_per_second(double bytes, double milliseconds) {
+    return milliseconds > 0 ? bytes / (milliseconds * 1e-3) / 1e9 : NAN;
+}
 
 /* 100 * value / reference; NAN when the reference is not positive. */
-double percent_of(double value, double reference);
+static inline double percent_of(double value, double reference) {
+    return reference > 0 ? 100.0 * value / reference : NAN;
+}
 
 /* |value - expected| / |expected| (absolute error when expected is 0). */
-double relative_error(double value, double expected);
+static inline double relative_error(double value, double expected) {
+    double difference = fabs(value - expected);
+    return expected != 0 ? difference / fabs(expected) : difference;
+}
 
-/* 1 when value is finite and within rel_tolerance of expected. */
-int within_tolerance(double value, double expected, double rel_tolerance);
+// ---------------------------------------------------------------------------
+// Rows, the table and the RESULT lines.
 
 typedef struct {
     const char *kernel;
-    const char *type;                           /* "float", "double", or NULL            */
+    const char *type;                           /* "float", "double", "int", or NULL     */
     long long n;                                /* elements                              */
     const char *size;                           /* optional size label, e.g. "8192x8192" */
-    int has_value;                              /* value / expected / rel_err meaningful  */
-    double value, expected, rel_err, tolerance; /* pass needs rel_err <= tolerance */
-    int timed;                                  /* ms / gbps / pct_copy meaningful         */
-    double ms, gbps, pct_copy;
+    int has_value;                              /* value / expected / rel_err meaningful */
+    double value, expected, rel_err, tolerance; /* pass needs rel_err <= tolerance       */
+    double bytes;                               /* bytes the GB/s figure counts (0: none) */
+    int timed;                                  /* ms / gbps / pct_ceiling meaningful    */
+    double ms, gbps, pct_ceiling;
+    const char *ceiling; /* "memcpy" or "read": what pct_ceiling is a percentage of */
     int pass;
-    const char *note; /* optional short word for the table      */
+    const char *note; /* optional short words for the table */
 } result_row;
 
-/* Prints the bandwidth ceiling this run measured, for people and scripts:
- *   copy ceiling (cudaMemcpy device to device, 512 MiB): 2990.1 GB/s
- *   CEILING example=dot name=memcpy gbps=2990.1 */
-void report_ceiling(FILE *out, const char *example, const char *name, const char *description, double gbps);
+/* A row with every field cleared (status FAIL until a check sets pass). */
+static inline result_row result_row_for(const char *kernel, const char *type, long long n) {
+    result_row row;
+    memset(&row, 0, sizeof row);
+    row.kernel = kernel;
+    row.type = type;
+    row.n = n;
+    return row;
+}
 
-/* A row with every field cleared (status FAIL until the check sets pass). */
-result_row result_row_for(const char *kernel, const char *type, long long n);
+/* Fills the check: value against expected, within a relative tolerance
+ * (0 means bit for bit). A NaN or infinite value never passes. */
+static inline void row_check(result_row *row, double value, double expected, double tolerance) {
+    row->has_value = 1;
+    row->value = value;
+    row->expected = expected;
+    row->rel_err = relative_error(value, expected);
+    row->tolerance = tolerance;
+    row->pass = isfinite(value) && row->rel_err <= tolerance;
+}
+
+/* Fills the timing: ms for `row->bytes`, as GB/s and as a percentage of the
+ * ceiling named `ceiling` measured at ceiling_gbps in the same run. */
+static inline void row_time(result_row *row, double ms, const char *ceiling, double ceiling_gbps) {
+    row->timed = 1;
+    row->ms = ms;
+    row->gbps = gigabytes_per_second(row->bytes, ms);
+    row->pct_ceiling = percent_of(row->gbps, ceiling_gbps);
+    row->ceiling = ceiling;
+}
+
+/* Prints the bandwidth ceiling this run measured, for people and scripts:
+ *   ceiling memcpy (cudaMemcpy device to device, >= 256 MiB): 2990.1 GB/s
+ *   CEILING example=dot name=memcpy gbps=2990.1 */
+static inline void report_ceiling(FILE *out, const char *example, const char *name, const char *description,
+                                  double gbps) {
+    fprintf(out, "ceiling %s (%s): %.1f GB/s\nCEILING example=%s name=%s gbps=%.1f\n\n", name, description, gbps,
+            example, name, gbps);
+}
 
 #define REPORT_MAX_ROWS 64
 
@@ -64,15 +123,72 @@ typedef struct {
 } report;
 
 /* Prints the table header. */
-void report_begin(report *r, const char *example, FILE *out);
-/* Prints the row as a table line and keeps it for report_end(). */
-void report_add(report *r, const result_row *row);
-/* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1. */
-int report_end(report *r);
-/* Writes one RESULT line for the row (exposed for tests). */
-void report_write_result_line(FILE *out, const char *example, const result_row *row);
-
-#ifdef __cplusplus
+static inline void report_begin(report *r, const char *example, FILE *out) {
+    r->example = example;
+    r->out = out;
+    r->count = 0;
+    fprintf(out, "%-18s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
+            "rel_err", "tolerance", "ms", "GB/s", "%ceil", "status");
 }
-#endif
+
+/* x with a printf format, or "-" when the field is not meaningful. */
+static inline const char *report_field_(char *buffer, size_t size, const char *format, int meaningful, double x) {
+    if (!meaningful || isnan(x))
+        snprintf(buffer, size, "-");
+    else
+        snprintf(buffer, size, format, x);
+    return buffer;
+}
+
+/* Prints the row as a table line and keeps it for report_end(). */
+static inline void report_add(report *r, const result_row *row) {
+    char value[32], expected[32], rel_err[32], tolerance[32], ms[32], gbps[32], pct[32];
+    fprintf(r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s\n", row->kernel,
+            row->type ? row->type : "-", row->n,
+            report_field_(value, sizeof value, "%.10g", row->has_value, row->value),
+            report_field_(expected, sizeof expected, "%.10g", row->has_value, row->expected),
+            report_field_(rel_err, sizeof rel_err, "%.2e", row->has_value, row->rel_err),
+            report_field_(tolerance, sizeof tolerance, "%.2e", row->has_value, row->tolerance),
+            report_field_(ms, sizeof ms, "%.4f", row->timed, row->ms),
+            report_field_(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
+            report_field_(pct, sizeof pct, "%.1f", row->timed, row->pct_ceiling), row->pass ? "PASS" : "FAIL",
+            row->note ? "  " : "", row->note ? row->note : "");
+    fflush(r->out);
+    if (r->count < REPORT_MAX_ROWS) r->rows[r->count++] = *row;
+}
+
+/* Writes one RESULT line for the row. */
+static inline void report_write_result_line(FILE *out, const char *example, const result_row *row) {
+    char buffer[32];
+    fprintf(out, "RESULT example=%s kernel=%s type=%s n=%lld", example, row->kernel, row->type ? row->type : "-",
+            row->n);
+    if (row->size) fprintf(out, " size=%s", row->size);
+    fprintf(out, " value=%s", report_field_(buffer, sizeof buffer, "%.17g", row->has_value, row->value));
+    fprintf(out, " expected=%s", report_field_(buffer, sizeof buffer, "%.17g", row->has_value, row->expected));
+    fprintf(out, " rel_err=%s", report_field_(buffer, sizeof buffer, "%.3g", row->has_value, row->rel_err));
+    fprintf(out, " tolerance=%s", report_field_(buffer, sizeof buffer, "%.3g", row->has_value, row->tolerance));
+    fprintf(out, " bytes=%s", report_field_(buffer, sizeof buffer, "%.0f", row->bytes > 0, row->bytes));
+    fprintf(out, " ms=%s", report_field_(buffer, sizeof buffer, "%.5f", row->timed, row->ms));
+    fprintf(out, " gbps=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->gbps));
+    fprintf(out, " pct_ceiling=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->pct_ceiling));
+    fprintf(out, " ceiling=%s", row->timed && row->ceiling ? row->ceiling : "-");
+    fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
+}
+
+/* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1. */
+static inline int report_end(report *r) {
+    int failures = 0;
+    fprintf(r->out, "\n");
+    for (int i = 0; i < r->count; ++i) {
+        report_write_result_line(r->out, r->example, &r->rows[i]);
+        failures += !r->rows[i].pass;
+    }
+    if (failures)
+        fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
+    else
+        fprintf(r->out, "all %d checks passed\n", r->count);
+    fflush(r->out);
+    return failures ? 1 : 0;
+}
+
 #endif

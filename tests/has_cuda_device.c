@@ -1,14 +1,10 @@
-/* Exits 0 when a usable CUDA device exists, 77 otherwise (the test wrappers' probe). */
-#include <cuda_runtime_api.h>
-#include <stdio.h>
+/* The test wrappers' probe: exits 0 when a usable CUDA device exists, 77 when
+ * there is none (or no driver at all), 3 when the GPU or its driver is broken,
+ * with the same classification as every example (common/book.h). */
+#include "book.h"
 
 int main(void) {
-    int count = 0;
-    cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0) {
-        printf("no usable CUDA device (%s)\n", status != cudaSuccess ? cudaGetErrorString(status) : "count is 0");
-        return 77;
-    }
-    printf("%d CUDA device(s)\n", count);
+    struct cudaDeviceProp properties;
+    gpu_select_device("has_cuda_device", 0, &properties); /* exits 77 or 3 when it cannot */
     return 0;
 }

@@ -19,10 +19,13 @@ static void test_statistics(void) {
     CHECK(isnan(percent_of(1, 0)));
     CHECK_NEAR(relative_error(123633392.0, 123000000.0), 0.0051495284552845, 1e-12);
     CHECK(relative_error(0.5, 0.0) == 0.5);
-    CHECK(within_tolerance(1.0 + 1e-7, 1.0, 1e-6));
-    CHECK(!within_tolerance(1.0 + 1e-5, 1.0, 1e-6));
-    CHECK(!within_tolerance(NAN, 1.0, 1.0));
-    CHECK(!within_tolerance(INFINITY, 1.0, 1.0));
+    result_row row = result_row_for("k", "float", 1);
+    row_check(&row, 1.0 + 1e-7, 1.0, 1e-6);
+    CHECK(row.pass);
+    row_check(&row, 1.0 + 1e-5, 1.0, 1e-6);
+    CHECK(!row.pass);
+    row_check(&row, INFINITY, 1.0, 1.0);
+    CHECK(!row.pass);
 }
 
 static void test_result_lines(void) {
@@ -31,8 +34,13 @@ static void test_result_lines(void) {
     FILE *out = open_memstream(&text, &size);
     report r;
     report_begin(&r, "reduce", out);
-    result_row pass = {"static", "double", 100000000, NULL,   1,    123000000.0, 123000000.0, 0.0,
-                       1e-12,    1,        0.501,     1597.0, 57.0, 1,           NULL};
+    result_row pass = result_row_for("static", "double", 100000000);
+    row_check(&pass, 123000000.0, 123000000.0, 1e-12);
+    pass.bytes = 800000000;
+    row_time(&pass, 0.5, "read", 2800.0);
+    pass.ms = 0.501; /* as printed: the RESULT line keeps 5 decimals */
+    pass.gbps = 1597.0;
+    pass.pct_ceiling = 57.0;
     result_row fail = pass;
     fail.kernel = "broken";
     fail.pass = 0;
@@ -44,9 +52,10 @@ static void test_result_lines(void) {
     CHECK(code == 1);
     CHECK(strstr(text,
                  "RESULT example=reduce kernel=static type=double n=100000000 value=123000000 "
-                 "expected=123000000 rel_err=0 tolerance=1e-12 ms=0.50100 gbps=1597.0 pct_copy=57.0 status=PASS\n") !=
-          NULL);
-    CHECK(strstr(text, "kernel=broken") != NULL && strstr(text, "ms=- gbps=- pct_copy=- status=FAIL") != NULL);
+                 "expected=123000000 rel_err=0 tolerance=1e-12 bytes=800000000 ms=0.50100 gbps=1597.0 pct_ceiling=57.0 "
+                 "ceiling=read status=PASS\n") != NULL);
+    CHECK(strstr(text, "kernel=broken") != NULL &&
+          strstr(text, "ms=- gbps=- pct_ceiling=- ceiling=- status=FAIL") != NULL);
     CHECK(strstr(text, "1 of 2 checks FAILED") != NULL);
     free(text);
 
@@ -67,6 +76,19 @@ static void test_ceiling(void) {
     fclose(out);
     CHECK(strstr(text, "CEILING example=dot name=memcpy gbps=2990.1\n") != NULL);
     free(text);
+
+    /* The checks: a NaN never passes, tolerance 0 means bit for bit. */
+    result_row row = result_row_for("k", "float", 1);
+    row_check(&row, NAN, 1.0, 1.0);
+    CHECK(!row.pass);
+    row_check(&row, 1.0, 1.0, 0.0);
+    CHECK(row.pass);
+    row_check(&row, nextafter(1.0, 2.0), 1.0, 0.0);
+    CHECK(!row.pass);
+    row.bytes = 2e9;
+    row_time(&row, 1.0, "memcpy", 4000.0);
+    CHECK_NEAR(row.gbps, 2000.0, 1e-9);
+    CHECK_NEAR(row.pct_ceiling, 50.0, 1e-9);
 }
 
 int main(void) {

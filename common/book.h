@@ -1,0 +1,231 @@
+/* The book's header, modern: what CUDA by Example's book.h and Fan Zheyong's
+ * error.cuh give every program, plus what a measurement needs.
+ *   - exit codes, HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, host_alloc;
+ *   - gpu_select_device: says plainly when there is no GPU (exit 77) and when
+ *     the GPU or its driver is there but broken (exit 3);
+ *   - gpu_require_memory, gpu_poison;
+ *   - TIME_MEDIAN_MS: CUDA events around a launch, median of repeats;
+ *   - gpu_memcpy_gbps: the device-to-device copy ceiling of this run.
+ * Header-only and plain C (usable from C and CUDA): every function is static
+ * inline, so any number of files may include it. Link with the CUDA runtime. */
+#ifndef COMMON_BOOK_H
+#define COMMON_BOOK_H
+
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report.h"
+
+/* Exit codes of every example (the README's table says the same). */
+enum exit_code {
+    EXIT_ALL_PASSED = 0,
+    EXIT_WRONG_RESULT = 1,
+    EXIT_BAD_COMMAND_LINE = 2,
+    EXIT_CUDA_ERROR = 3, /* a CUDA call failed: the GPU or its driver is there but broken */
+    EXIT_DEADLOCK = 4,   /* a deliberately wrong kernel hung its block (ch05_dot --kernel barrier_deadlock) */
+    EXIT_NO_DEVICE = 77  /* no CUDA device, or no driver at all: CTest reads it as "skipped" */
+};
+
+// ---------------------------------------------------------------------------
+// Errors.
+
+/* Prints file:line, the call, the error's name and text, and exits 3. */
+static inline void cuda_fail(cudaError_t error, const char *call, const char *file, int line) {
+    fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(error), cudaGetErrorString(error),
+            call);
+    if (error == cudaErrorNoKernelImageForDevice || error == cudaErrorUnsupportedPtxVersion)
+        fprintf(stderr, "This build has no code for this GPU: rebuild with "
+                        "-DCMAKE_CUDA_ARCHITECTURES=native (or the GPU's compute capability).\n");
+    exit(EXIT_CUDA_ERROR);
+}
+
+/* HANDLE_ERROR(cudaMalloc(&p, bytes)); every CUDA runtime call goes through it. */
+#define HANDLE_ERROR(call)                                                                                             \
+    do {                                                                                                               \
+        cudaError_t handle_error_status_ = (call);                                                                     \
+        if (handle_error_status_ != cudaSuccess) cuda_fail(handle_error_status_, #call, __FILE__, __LINE__);           \
+    } while (0)
+
+/* After every <<<...>>> launch: a bad configuration is reported here. */
+#define CHECK_LAUNCH() HANDLE_ERROR(cudaGetLastError())
+
+/* A host allocation that returned NULL: the size asked for does not fit on
+ * this machine, which is a matter of the command line (exit 2). */
+#define HANDLE_NULL(pointer)                                                                                           \
+    do {                                                                                                               \
+        if ((pointer) == NULL) {                                                                                       \
+            fprintf(stderr, "%s:%d: out of host memory (%s is NULL): the size asked for does not fit\n", __FILE__,     \
+                    __LINE__, #pointer);                                                                               \
+            exit(EXIT_BAD_COMMAND_LINE);                                                                               \
+        }                                                                                                              \
+    } while (0)
+
+/* malloc that never returns NULL: on failure it says how much `what` needed
+ * and exits 2. */
+static inline void *host_alloc(const char *program, size_t bytes, const char *what) {
+    void *pointer = malloc(bytes ? bytes : 1);
+    if (pointer == NULL) {
+        fprintf(stderr, "%s: %s needs %.2f GiB of host memory, which could not be allocated\n", program, what,
+                (double)bytes / (1 << 30));
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    return pointer;
+}
+
+// ---------------------------------------------------------------------------
+// The device.
+
+/* What the first CUDA call's error means for the exit code: 77 only when
+ * there is no GPU to run on (no device, or no driver installed at all);
+ * anything else (a driver too old, a driver/module mismatch, devices busy or
+ * unavailable, "system not ready", an unknown error) is a broken machine, 3,
+ * so that a test suite never reports a broken GPU as "skipped". */
+static inline int exit_code_for_init_error(cudaError_t error, int driver_library_present) {
+    if (error == cudaErrorNoDevice) return EXIT_NO_DEVICE;
+    if (error == cudaErrorInsufficientDriver && !driver_library_present) return EXIT_NO_DEVICE;
+    return EXIT_CUDA_ERROR;
+}
+
+/* 1 when the driver library (libcuda.so.1) can be loaded: it tells "no
+ * driver at all" from "a driver older than this runtime", which the runtime
+ * reports with the same error. */
+static inline int cuda_driver_library_present(void) {
+    void *library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (library == NULL) return 0;
+    dlclose(library);
+    return 1;
+}
+
+/* Selects device `device`, prints "Device 0: NAME, compute capability X.Y,
+ * ..." and fills *properties. No GPU: a plain sentence and exit 77; a broken
+ * one: the error and exit 3; --device out of range: exit 2. */
+static inline void gpu_select_device(const char *program, int device, struct cudaDeviceProp *properties) {
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaSuccess && count == 0) status = cudaErrorNoDevice;
+    if (status != cudaSuccess) {
+        int driver_present = cuda_driver_library_present();
+        int code = exit_code_for_init_error(status, driver_present);
+        if (code == EXIT_NO_DEVICE)
+            fprintf(stderr, "%s: no CUDA device was found: %s. Nothing was run.\n", program,
+                    status == cudaErrorNoDevice ? "the driver is present but sees no GPU"
+                                                : "no NVIDIA driver is installed (libcuda.so.1 is missing)");
+        else
+            fprintf(stderr, "%s: the CUDA device or driver is broken: %s (%s). Nothing was run.\n", program,
+                    cudaGetErrorName(status), cudaGetErrorString(status));
+        exit(code);
+    }
+    if (device >= count) {
+        fprintf(stderr, "%s: --device %d, but this machine has %d CUDA device%s (0 to %d)\n", program, device, count,
+                count == 1 ? "" : "s", count - 1);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    HANDLE_ERROR(cudaSetDevice(device));
+    HANDLE_ERROR(cudaGetDeviceProperties(properties, device));
+    int driver = 0, runtime = 0;
+    HANDLE_ERROR(cudaDriverGetVersion(&driver));
+    HANDLE_ERROR(cudaRuntimeGetVersion(&runtime));
+    printf("Device %d: %s, compute capability %d.%d, %d SMs, %.1f GiB, L2 %.0f MB, driver CUDA %d.%d, runtime %d.%d\n",
+           device, properties->name, properties->major, properties->minor, properties->multiProcessorCount,
+           (double)properties->totalGlobalMem / (1 << 30), properties->l2CacheSize / 1e6, driver / 1000,
+           (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+}
+
+/* Exits 2 with a clear line when `bytes` of device memory (what the run needs
+ * in all) are more than the device has free. `what` names the request. */
+static inline void gpu_require_memory(const char *program, double bytes, const char *what) {
+    size_t free_bytes = 0, total_bytes = 0;
+    HANDLE_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > (double)free_bytes) {
+        fprintf(stderr, "%s: %s needs %.2f GiB of device memory, but only %.2f GiB of %.2f GiB are free\n", program,
+                what, bytes / (1 << 30), (double)free_bytes / (1 << 30), (double)total_bytes / (1 << 30));
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+}
+
+/* Fills device memory with 0xFF bytes: NaN for float and double, -1 for
+ * integers, so an output element that a kernel forgot to write fails its check. */
+static inline void gpu_poison(void *device_pointer, size_t bytes) {
+    HANDLE_ERROR(cudaMemset(device_pointer, 0xFF, bytes));
+}
+
+// ---------------------------------------------------------------------------
+// Timing: CUDA events around the launch only, after two warm-up runs, the
+// median of `reps` runs.
+//
+//   double ms;
+//   TIME_MEDIAN_MS(ms, reps, my_kernel<<<blocks, threads>>>(a, b, n));
+//   TIME_MEDIAN_MS_AFTER(ms, reps, restore_input(), my_kernel<<<blocks, threads>>>(x, n));
+//
+// The second form runs a setup statement before each launch, outside the
+// timed region (the book's global-memory reduction destroys its input).
+
+typedef struct {
+    cudaEvent_t start, stop;
+    double *times;
+} gpu_timer;
+
+static inline void gpu_timer_create(gpu_timer *timer, int reps) {
+    timer->times = (double *)host_alloc("timer", sizeof(double) * (size_t)reps, "the timings");
+    HANDLE_ERROR(cudaEventCreate(&timer->start));
+    HANDLE_ERROR(cudaEventCreate(&timer->stop));
+}
+
+/* Records the stop event; rep < 0 is a warm-up and is not kept. */
+static inline void gpu_timer_stop(gpu_timer *timer, int rep) {
+    float ms = 0;
+    HANDLE_ERROR(cudaEventRecord(timer->stop, 0));
+    HANDLE_ERROR(cudaEventSynchronize(timer->stop));
+    HANDLE_ERROR(cudaEventElapsedTime(&ms, timer->start, timer->stop));
+    if (rep >= 0) timer->times[rep] = ms;
+}
+
+/* The median of the kept times; frees the timer. */
+static inline double gpu_timer_finish(gpu_timer *timer, int reps) {
+    double median = median_of(timer->times, reps);
+    HANDLE_ERROR(cudaEventDestroy(timer->start));
+    HANDLE_ERROR(cudaEventDestroy(timer->stop));
+    free(timer->times);
+    return median;
+}
+
+#define TIME_MEDIAN_MS_AFTER(ms_out, reps, setup, ...)                                                                 \
+    do {                                                                                                               \
+        gpu_timer timer_;                                                                                              \
+        gpu_timer_create(&timer_, (reps));                                                                             \
+        for (int rep_ = -2; rep_ < (reps); ++rep_) {                                                                   \
+            setup;                                                                                                     \
+            HANDLE_ERROR(cudaEventRecord(timer_.start, 0));                                                            \
+            __VA_ARGS__;                                                                                               \
+            CHECK_LAUNCH();                                                                                            \
+            gpu_timer_stop(&timer_, rep_);                                                                             \
+        }                                                                                                              \
+        (ms_out) = gpu_timer_finish(&timer_, (reps));                                                                  \
+    } while (0)
+
+#define TIME_MEDIAN_MS(ms_out, reps, ...) TIME_MEDIAN_MS_AFTER(ms_out, reps, (void)0, __VA_ARGS__)
+
+/* The copy ceiling of this run: a device-to-device cudaMemcpy of at least
+ * 256 MiB (far over any L2 today, so it measures DRAM) or `bytes` if larger,
+ * bytes read plus bytes written. Median of `reps`, in GB/s. */
+static inline double gpu_memcpy_gbps(double bytes, int reps) {
+    const double minimum = 256.0 * (1 << 20);
+    size_t copy_bytes = (size_t)(bytes > minimum ? bytes : minimum);
+    size_t free_bytes = 0, total_bytes = 0;
+    void *source, *destination;
+    double ms;
+    HANDLE_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (2 * copy_bytes > free_bytes / 2) copy_bytes = free_bytes / 8; /* leave room for the example */
+    HANDLE_ERROR(cudaMalloc(&destination, copy_bytes));
+    HANDLE_ERROR(cudaMalloc(&source, copy_bytes));
+    HANDLE_ERROR(cudaMemset(source, 1, copy_bytes));
+    TIME_MEDIAN_MS(ms, reps,
+                   HANDLE_ERROR(cudaMemcpyAsync(destination, source, copy_bytes, cudaMemcpyDeviceToDevice, 0)));
+    HANDLE_ERROR(cudaFree(destination));
+    HANDLE_ERROR(cudaFree(source));
+    return gigabytes_per_second(bytes_moved(1, 1, copy_bytes), ms);
+}
+
+#endif
