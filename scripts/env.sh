@@ -7,7 +7,7 @@ fi
 BUILD_DIR=${BUILD_DIR:-build}
 # Warnings are errors in CI (CI=true): the collection builds cleanly.
 CMAKE_EXTRA_ARGS=()
-if [ "${CI:-}" = "true" ]; then CMAKE_EXTRA_ARGS+=(-DEXAMPLES_WARNINGS_AS_ERRORS=ON); fi
+if [ "${CI:-}" = "true" ]; then CMAKE_EXTRA_ARGS+=(-DCMAKE_COMPILE_WARNING_AS_ERROR=ON); fi
 configure_and_build() {
     cmake -S . -B "$BUILD_DIR" "${CMAKE_EXTRA_ARGS[@]}" "$@"
     cmake --build "$BUILD_DIR" -j "$(nproc)"
