@@ -207,6 +207,38 @@ static inline double gpu_timer_finish(gpu_timer *timer, int reps) {
 
 #define TIME_MEDIAN_MS(ms_out, reps, ...) TIME_MEDIAN_MS_AFTER(ms_out, reps, (void)0, __VA_ARGS__)
 
+/* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each
+ * timed run, evicts whatever the last run left in the L2, so a size that fits
+ * in it is measured from DRAM. Use as the setup of TIME_MEDIAN_MS_AFTER:
+ *   l2_flusher flusher = l2_flusher_create(o.cold_l2);
+ *   TIME_MEDIAN_MS_AFTER(ms, reps, l2_flush(&flusher), kernel<<<...>>>(...));
+ *   l2_flusher_free(&flusher);
+ * With enabled = 0 every call does nothing (the warm measurement). */
+typedef struct {
+    void *buffer;
+    size_t bytes;
+} l2_flusher;
+
+static inline l2_flusher l2_flusher_create(int enabled) {
+    l2_flusher flusher = {NULL, 0};
+    int device = 0, l2_bytes = 0;
+    if (!enabled) return flusher;
+    HANDLE_ERROR(cudaGetDevice(&device));
+    HANDLE_ERROR(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    flusher.bytes = 2 * (size_t)l2_bytes;
+    HANDLE_ERROR(cudaMalloc(&flusher.buffer, flusher.bytes));
+    return flusher;
+}
+
+static inline void l2_flush(const l2_flusher *flusher) {
+    if (flusher->buffer) HANDLE_ERROR(cudaMemsetAsync(flusher->buffer, 0, flusher->bytes, 0));
+}
+
+static inline void l2_flusher_free(l2_flusher *flusher) {
+    if (flusher->buffer) HANDLE_ERROR(cudaFree(flusher->buffer));
+    flusher->buffer = NULL;
+}
+
 /* The copy ceiling of this run: a device-to-device cudaMemcpy of at least
  * 256 MiB (far over any L2 today, so it measures DRAM) or `bytes` if larger,
  * bytes read plus bytes written. Median of `reps`, in GB/s. */

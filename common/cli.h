@@ -25,7 +25,8 @@ enum cli_accepts {
     CLI_DATA = 1 << 7,      /* --data KIND                        */
     CLI_ROWS_COLS = 1 << 8, /* --rows R --cols C (--n N = square) */
     CLI_BITMAP = 1 << 9,    /* --no-sync --save F --save-diff F --no-window */
-    CLI_SEED = 1 << 10      /* --seed S (random data)             */
+    CLI_SEED = 1 << 10,     /* --seed S (random data)             */
+    CLI_COLD_L2 = 1 << 11   /* --cold-l2                          */
 };
 
 typedef enum { ELEMENT_FLOAT = 0, ELEMENT_DOUBLE = 1 } element_type;
@@ -56,6 +57,7 @@ typedef struct {
     int block_given; /* 1 if --block was on the command line     */
     int data_kind;   /* index into spec->data_kinds               */
     unsigned long long seed;
+    int cold_l2; /* flush the L2 before every timed run */
     int no_sync, no_window;
     const char *save_path, *save_diff_path;
 } cli_options;
@@ -146,6 +148,7 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_SEED) fprintf(out, "  --seed S             seed for random data (default 1)\n");
     if (a & CLI_REPS) fprintf(out, "  --reps R             timed repeats; the median is reported (default 20)\n");
     if (a & CLI_CHECK) fprintf(out, "  --check              verify only, no timing (what the tests use)\n");
+    if (a & CLI_COLD_L2) fprintf(out, "  --cold-l2            flush the L2 before every timed run (default: warm)\n");
     if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
     if (a & CLI_BITMAP) {
         fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n");
@@ -238,6 +241,10 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         }
         if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) {
             o->check_only = 1;
+            continue;
+        }
+        if ((a & CLI_COLD_L2) && strcmp(arg, "--cold-l2") == 0) {
+            o->cold_l2 = 1;
             continue;
         }
         if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) {

@@ -5,7 +5,7 @@
  * at the end one machine-readable RESULT line per kernel, e.g.
  *   RESULT example=reduce kernel=static type=double n=100000000 value=123000000
  *          expected=123000000 rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501
- *          gbps=1597 pct_ceiling=57 ceiling=read status=PASS
+ *          gbps=1597 pct_ceiling=57 ceiling=read l2=warm status=PASS
  * bytes is what the GB/s figure counts (printed in --check runs too, so a test
  * can compare it with the chapter's formula); ceiling names the ceiling the
  * percentage is of (memcpy for kernels that read and write, read for kernels
@@ -118,6 +118,7 @@ static inline void report_ceiling(FILE *out, const char *example, const char *na
 typedef struct {
     const char *example;
     FILE *out;
+    int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
     result_row rows[REPORT_MAX_ROWS];
 } report;
@@ -126,6 +127,7 @@ typedef struct {
 static inline void report_begin(report *r, const char *example, FILE *out) {
     r->example = example;
     r->out = out;
+    r->cold_l2 = 0;
     r->count = 0;
     fprintf(out, "%-18s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
             "rel_err", "tolerance", "ms", "GB/s", "%ceil", "status");
@@ -157,8 +159,9 @@ static inline void report_add(report *r, const result_row *row) {
     if (r->count < REPORT_MAX_ROWS) r->rows[r->count++] = *row;
 }
 
-/* Writes one RESULT line for the row. */
-static inline void report_write_result_line(FILE *out, const char *example, const result_row *row) {
+/* Writes one RESULT line for the row; l2 says whether timed runs started with
+ * a flushed L2 (cold) or with whatever the last run left there (warm). */
+static inline void report_write_result_line(FILE *out, const char *example, const result_row *row, int cold_l2) {
     char buffer[32];
     fprintf(out, "RESULT example=%s kernel=%s type=%s n=%lld", example, row->kernel, row->type ? row->type : "-",
             row->n);
@@ -172,6 +175,7 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " gbps=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->gbps));
     fprintf(out, " pct_ceiling=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->pct_ceiling));
     fprintf(out, " ceiling=%s", row->timed && row->ceiling ? row->ceiling : "-");
+    fprintf(out, " l2=%s", row->timed ? (cold_l2 ? "cold" : "warm") : "-");
     fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
 }
 
@@ -180,7 +184,7 @@ static inline int report_end(report *r) {
     int failures = 0;
     fprintf(r->out, "\n");
     for (int i = 0; i < r->count; ++i) {
-        report_write_result_line(r->out, r->example, &r->rows[i]);
+        report_write_result_line(r->out, r->example, &r->rows[i], r->cold_l2);
         failures += !r->rows[i].pass;
     }
     if (failures)
