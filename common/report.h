@@ -5,7 +5,10 @@
  * at the end one machine-readable RESULT line per kernel, e.g.
  *   RESULT example=reduce kernel=static type=double n=100000000 value=123000000
  *          expected=123000000 rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501
- *          gbps=1597 pct_ceiling=57 ceiling=read l2=warm status=PASS
+ *          gbps=1597 pct_ceiling=57 ceiling=read l2=warm scope=whole status=PASS
+ * scope=partials marks a time that covers only a kernel which leaves per-block
+ * partial sums for the CPU (the books' kernels): not comparable with a library
+ * call that returns the whole answer.
  * bytes is what the GB/s figure counts (printed in --check runs too, so a test
  * can compare it with the chapter's formula); ceiling names the ceiling the
  * percentage is of (memcpy for kernels that read and write, read for kernels
@@ -69,6 +72,8 @@ typedef struct {
     int timed;                                  /* ms / gbps / pct_ceiling meaningful    */
     double ms, gbps, pct_ceiling;
     const char *ceiling; /* "memcpy" or "read": what pct_ceiling is a percentage of */
+    int partials_only;   /* the time covers the kernel alone, which leaves per-block
+                            partial sums for the CPU to add (the books' kernels) */
     int pass;
     const char *note; /* optional short words for the table */
 } result_row;
@@ -145,7 +150,7 @@ static inline const char *report_field_(char *buffer, size_t size, const char *f
 /* Prints the row as a table line and keeps it for report_end(). */
 static inline void report_add(report *r, const result_row *row) {
     char value[32], expected[32], rel_err[32], tolerance[32], ms[32], gbps[32], pct[32];
-    fprintf(r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s\n", row->kernel,
+    fprintf(r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s%s\n", row->kernel,
             row->type ? row->type : "-", row->n,
             report_field_(value, sizeof value, "%.10g", row->has_value, row->value),
             report_field_(expected, sizeof expected, "%.10g", row->has_value, row->expected),
@@ -154,7 +159,8 @@ static inline void report_add(report *r, const result_row *row) {
             report_field_(ms, sizeof ms, "%.4f", row->timed, row->ms),
             report_field_(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
             report_field_(pct, sizeof pct, "%.1f", row->timed, row->pct_ceiling), row->pass ? "PASS" : "FAIL",
-            row->note ? "  " : "", row->note ? row->note : "");
+            row->partials_only ? "  (kernel only: the CPU adds the partials)" : "", row->note ? "  " : "",
+            row->note ? row->note : "");
     fflush(r->out);
     if (r->count < REPORT_MAX_ROWS) r->rows[r->count++] = *row;
 }
@@ -176,6 +182,7 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " pct_ceiling=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->pct_ceiling));
     fprintf(out, " ceiling=%s", row->timed && row->ceiling ? row->ceiling : "-");
     fprintf(out, " l2=%s", row->timed ? (cold_l2 ? "cold" : "warm") : "-");
+    fprintf(out, " scope=%s", row->partials_only ? "partials" : "whole");
     fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
 }
 

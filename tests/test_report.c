@@ -53,9 +53,9 @@ static void test_result_lines(void) {
     CHECK(strstr(text,
                  "RESULT example=reduce kernel=static type=double n=100000000 value=123000000 "
                  "expected=123000000 rel_err=0 tolerance=1e-12 bytes=800000000 ms=0.50100 gbps=1597.0 pct_ceiling=57.0 "
-                 "ceiling=read l2=warm status=PASS\n") != NULL);
+                 "ceiling=read l2=warm scope=whole status=PASS\n") != NULL);
     CHECK(strstr(text, "kernel=broken") != NULL &&
-          strstr(text, "ms=- gbps=- pct_ceiling=- ceiling=- l2=- status=FAIL") != NULL);
+          strstr(text, "ms=- gbps=- pct_ceiling=- ceiling=- l2=- scope=whole status=FAIL") != NULL);
     CHECK(strstr(text, "1 of 2 checks FAILED") != NULL);
     free(text);
 
