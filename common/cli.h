@@ -42,7 +42,10 @@ typedef struct {
     long long default_n;
     long long default_rows, default_cols;
     int default_block;
-    const char *extra_help; /* printed after the options, or NULL   */
+    const char *extra_help;           /* printed after the options, or NULL   */
+    const char *const *wrong_kernels; /* NULL-terminated: deliberately wrong kernels,
+                                         run only when named, never under all;
+                                         their indices follow the kernels' */
 } cli_spec;
 
 typedef struct {
@@ -69,6 +72,14 @@ static inline const char *element_type_name(element_type type) { return type == 
 static inline size_t element_size(element_type type) { return type == ELEMENT_DOUBLE ? sizeof(double) : sizeof(float); }
 
 static inline int is_power_of_two(long long value) { return value > 0 && (value & (value - 1)) == 0; }
+
+/* Kernel i of the spec: the kernels first, then the wrong kernels. */
+static inline const char *cli_kernel_name(const cli_spec *spec, int index) {
+    int count = 0;
+    while (spec->kernels && spec->kernels[count])
+        ++count;
+    return index < count ? spec->kernels[index] : spec->wrong_kernels[index - count];
+}
 
 static inline int cli_kernel_selected(const cli_options *options, int kernel_index) {
     return (options->kernel_mask >> kernel_index) & 1u;
@@ -138,6 +149,10 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_KERNEL) {
         cli_join_names_(names, sizeof names, spec->kernels);
         fprintf(out, "  --kernel NAME        one or more of: %s (comma-separated), or all (default)\n", names);
+        if (spec->wrong_kernels) {
+            cli_join_names_(names, sizeof names, spec->wrong_kernels);
+            fprintf(out, "                       deliberately wrong, run only when named: %s\n", names);
+        }
     }
     if (a & CLI_TYPE) fprintf(out, "  --type T             float (default) or double\n");
     if (a & CLI_BLOCK) fprintf(out, "  --block B            threads per block (default %d)\n", spec->default_block);
@@ -172,9 +187,12 @@ static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *message
 
 static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
     char names[512], item[128];
+    int count = 0;
+    while (spec->kernels[count])
+        ++count;
     *mask = 0;
     if (strcmp(list, "all") == 0) {
-        for (int i = 0; spec->kernels[i]; ++i)
+        for (int i = 0; i < count; ++i)
             *mask |= 1u << i;
         return CLI_OK;
     }
@@ -187,6 +205,8 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
         memcpy(item, start, length);
         item[length] = '\0';
         int index = cli_index_in_(spec->kernels, item);
+        int wrong = cli_index_in_(spec->wrong_kernels, item);
+        if (index < 0 && wrong >= 0) index = count + wrong;
         if (index < 0) {
             cli_join_names_(names, sizeof names, spec->kernels);
             fprintf(err, "%s: unknown kernel '%s' (choose from %s, or all)\n", spec->program, item, names);

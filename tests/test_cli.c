@@ -16,9 +16,10 @@ static const cli_spec spec = {"demo",
                               0,
                               0,
                               256,
+                              NULL,
                               NULL};
 static const cli_spec matrix_spec = {
-    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL};
+    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
@@ -112,6 +113,29 @@ static void test_matrix(void) {
     CHECK(PARSE(&matrix_spec, &o, "--type", "double") == CLI_EXIT_ERROR); /* not accepted */
 }
 
+/* Deliberately wrong kernels run only when named: never under all, and
+ * their bits follow the kernels'. */
+static void test_wrong_kernels(void) {
+    static const char *const wrong[] = {"racy", "hang", NULL};
+    cli_spec with_wrong = spec;
+    with_wrong.wrong_kernels = wrong;
+    cli_options o;
+    CHECK(PARSE(&with_wrong, &o, "--n", "5") == CLI_OK && o.kernel_mask == 7u);
+    CHECK(PARSE(&with_wrong, &o, "--kernel", "all") == CLI_OK && o.kernel_mask == 7u);
+    CHECK(PARSE(&with_wrong, &o, "--kernel", "hang") == CLI_OK && o.kernel_mask == 16u);
+    CHECK(PARSE(&with_wrong, &o, "--kernel", "book,racy") == CLI_OK && o.kernel_mask == 9u);
+    CHECK(strcmp(cli_kernel_name(&with_wrong, 4), "hang") == 0 && strcmp(cli_kernel_name(&with_wrong, 1), "fast") == 0);
+    CHECK(PARSE(&spec, &o, "--kernel", "racy") == CLI_EXIT_ERROR);
+}
+
+static void test_too_large(void) {
+    long long v = 0;
+    CHECK(cli_parse_count("2^64", &v) == -2);
+    CHECK(cli_parse_count("1e400", &v) == -2);
+    CHECK(cli_parse_count("1e-400", &v) == -1);
+    CHECK(cli_parse_count("1^99", &v) == 0 && v == 1);
+}
+
 static void test_helpers(void) {
     CHECK(is_power_of_two(1) && is_power_of_two(256) && is_power_of_two(1024));
     CHECK(!is_power_of_two(0) && !is_power_of_two(3) && !is_power_of_two(-4) && !is_power_of_two(384));
@@ -120,6 +144,8 @@ static void test_helpers(void) {
 }
 
 int main(void) {
+    test_wrong_kernels();
+    test_too_large();
     test_counts();
     test_defaults();
     test_good();
