@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Runs the built examples over sizes and types and collects their RESULT and CEILING lines in one CSV.
+
+    python3 scripts/sweep.py --build build --out sweep.csv [--quick] [--type float,double] [--reps 10]
+
+One row per line the programs print, key=value fields parsed generically: columns are the
+device, `record` (RESULT or CEILING), then every key seen (known ones first). A run that
+exits non-zero without RESULT lines becomes an ERROR row and the sweep goes on; exit 1 at
+the end if any row is not PASS, 77 if there is no GPU. Then: scripts/plot.py.
+"""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+
+PROGRAMS = {"dot": "ch05_dot/dot", "reduce": "ch08_reduce/reduce", "transpose": "ch08_transpose/transpose"}
+BANKS = "ch08_banks/banks"  # run once with its defaults, when built
+POWERS = [2**k for k in range(10, 29, 2)]
+SIZES = {  # --n of each run; transpose: the side of a square matrix
+    "dot": sorted(POWERS + [33792]),
+    "reduce": sorted(POWERS + [10**8]),
+    "transpose": sorted([2**k for k in range(8, 15)] + [10000]),
+}
+QUICK = {"dot": [2**10, 2**20], "reduce": [2**10, 2**20], "transpose": [256, 1024]}
+EXTRA = {"dot": ["--data", "periodic"]}  # exact in float at every n, so large n can be checked
+KNOWN = ["device", "l2_mb", "record", "example", "kernel", "name", "type", "n", "size", "bytes", "ms", "gbps",
+         "pct_ceiling", "ceiling", "l2", "scope", "status", "value", "expected", "rel_err", "tolerance"]
+DEVICE = re.compile(r"^Device \d+: (?P<name>.+?), compute capability(?:.*?, L2 (?P<l2>[\d.]+) MB)?", re.M)
+
+
+def parse_line(line):
+    """A RESULT or CEILING line as a dict (None for other lines); old programs' pct_copy is pct_ceiling."""
+    words = line.split()
+    if not words or words[0] not in ("RESULT", "CEILING"):
+        return None
+    row = {"record": words[0]}
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        row["pct_ceiling" if key == "pct_copy" else key] = value
+    return row
+
+
+def parse_output(text, device, asked):
+    """Rows of one run's output, each with the device (and L2 size) from its Device line; what
+    the run was asked for fills the fields a line leaves out (a CEILING line has no type or n)."""
+    match = DEVICE.search(text)
+    if match:
+        device = {"device": match["name"], "l2_mb": match["l2"] or ""}
+    rows = [{**device, **asked, **row} for row in map(parse_line, text.splitlines()) if row]
+    return rows, device
+
+
+def run(binary, arguments):
+    """Exit code and stdout of one run; a hung run is ended after 120 s and becomes an ERROR row."""
+    try:
+        done = subprocess.run([binary] + arguments, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return -1, ""
+    if done.returncode:
+        sys.stderr.write(done.stderr[-2000:])
+    return done.returncode, done.stdout
+
+
+def asked(example, type_name, n):
+    """The fields of a run's rows that its command line decides: n counts elements."""
+    if example == "transpose":
+        return {"example": example, "type": type_name, "n": str(n * n), "size": "%dx%d" % (n, n)}
+    return {"example": example, "type": type_name, "n": str(n)}
+
+
+def plan(build, types, quick, reps):
+    """(binary, arguments, asked) of every run, for the programs that were built."""
+    runs = []
+    for example, path in PROGRAMS.items():
+        binary = os.path.join(build, path)
+        if os.access(binary, os.X_OK):
+            runs += [(binary, ["--type", t, "--n", str(n), "--reps", str(reps)] + EXTRA.get(example, []),
+                      asked(example, t, n)) for t in types for n in (QUICK if quick else SIZES)[example]]
+    banks = os.path.join(build, BANKS)
+    if os.access(banks, os.X_OK):
+        runs.append((banks, [], {"example": "banks"}))
+    return runs
+
+
+def write_csv(path, rows):
+    """The CSV, known columns first and then the others in the order first seen."""
+    columns = KNOWN + [k for k in dict.fromkeys(k for row in rows for k in row) if k not in KNOWN]
+    with open(path, "w", newline="") as stream:
+        writer = csv.DictWriter(stream, columns, restval="")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", default="build", help="the CMake build directory (default build)")
+    parser.add_argument("--out", default="sweep.csv", help="the CSV to write (default sweep.csv)")
+    parser.add_argument("--type", default="float,double", help="float, double or both (default float,double)")
+    parser.add_argument("--reps", type=int, default=10, help="timed repeats per kernel (default 10)")
+    parser.add_argument("--quick", action="store_true", help="two sizes per example: a smoke test")
+    args = parser.parse_args(argv)
+    runs = plan(args.build, args.type.split(","), args.quick, args.reps)
+    if not runs:
+        parser.error("no example built under %s: build first" % args.build)
+    rows, device, failed = [], {"device": "unknown", "l2_mb": ""}, False
+    for index, (binary, arguments, fields) in enumerate(runs, 1):
+        code, output = run(binary, arguments)
+        if code == 77:
+            print("sweep: no CUDA device: nothing measured", file=sys.stderr)
+            return 77
+        found, device = parse_output(output, device, fields)
+        if code and not any(row["record"] == "RESULT" for row in found):
+            found.append({**device, **fields, "record": "RESULT", "kernel": "all", "status": "ERROR"})
+        failed |= code != 0 or any(row.get("status", "PASS") != "PASS" for row in found)
+        rows += found
+        print("[%d/%d] %s %s: exit %d, %d rows" % (index, len(runs), binary, " ".join(arguments), code, len(found)),
+              flush=True)
+        write_csv(args.out, rows)  # after every run, so a sweep cut short keeps what it measured
+    print("sweep: %d rows in %s%s" % (len(rows), args.out, ", NOT all PASS" if failed else ", all PASS"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
