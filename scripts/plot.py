@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""Draws the plots and rewrites the generated parts of the docs from the sweep CSVs, one per device.
+
+    python3 scripts/plot.py docs/results/h100/sweep.csv docs/results/h200/sweep.csv --readme README.md
+
+Beside each CSV: its plots (EXAMPLE_TYPE.png, drawn with matplotlib where installed) and, where
+present, the device's ctest.log and banks.txt (from scripts/bank_conflicts.sh). Between the lines
+<!-- results:begin --> and <!-- results:end --> each --readme file gets every device's headline
+table, and --results a section per device (tests, table, plots, bank conflicts); <!-- banks:... -->
+markers in a --readme file get the bank tables. Prose that interprets figures is written by hand,
+outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
+file without its markers. Either way nothing is written.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import statistics
+import sys
+
+HEADLINE = {"dot": [2**26], "reduce": [10**8], "transpose": [8192**2, 10000**2]}  # n; others: every n
+LIBRARY = {"cub", "cublas", "geam"}
+L2_MB = {"H100": 52, "H200": 63}  # for CSVs without l2_mb: 50 and 60 MiB, in MB as the Device line prints them
+REQUIRED = ["device", "record", "example", "kernel", "type", "n", "gbps", "status"]
+NUMBERS = ["n", "bytes", "ms", "gbps", "pct_ceiling", "l2_mb"]
+CEILING_FIELDS = {"device", "l2_mb", "record", "example", "name", "type", "n", "size", "gbps"}  # more: in its label
+SUMMARY = re.compile(r"^\d+% tests passed(?:, \d+ tests? failed)? out of \d+")
+LABEL = re.compile(r"^(\S+)\s+=\s+[\d.]+ sec\*proc \((\d+) tests?\)")
+LISTED = re.compile(r"^\s*\d+ - (\S+) \(")
+
+
+def reject(path, line, problem):
+    """Stops with one line naming the file, the line and the problem (exit 2), before any writing."""
+    print("%s:%d: %s" % (path, line, problem), file=sys.stderr)
+    sys.exit(2)
+
+
+def number(text):
+    """The value of a numeric field; None when it is empty, '-' (not measured) or not a finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def problem(row, first):
+    """What is wrong with one CSV row (None if nothing): a figure in the docs never comes from a bad row."""
+    if first and row["device"] != first["device"]:
+        return "a second device '%s': one CSV per device" % row["device"]
+    for key in NUMBERS:
+        if row.get(key, "") not in ("", "-") and number(row[key]) is None:
+            return "%s '%s' is not a number" % (key, row[key])
+    if row["record"] == "CEILING":
+        return None if number(row["gbps"]) is not None else "a CEILING row without gbps"
+    if row["record"] != "RESULT":
+        return "record '%s' is neither RESULT nor CEILING" % row["record"]
+    if row["status"] not in ("PASS", "FAIL", "ERROR"):
+        return "status '%s' is not PASS, FAIL or ERROR" % row["status"]
+    if row["status"] != "ERROR" and not row["n"].isdigit():
+        return "n '%s' is not a whole number" % row["n"]
+    return None
+
+
+def read_csv(path):
+    """The rows of one device's sweep CSV, every line checked."""
+    with open(path, newline="", encoding="utf-8") as stream:
+        reader = csv.reader(stream)
+        header = next(reader, [])
+        missing = [column for column in REQUIRED if column not in header]
+        if missing:
+            reject(path, 1, "no column %s: not a scripts/sweep.py CSV" % ", ".join(missing))
+        rows = []
+        for fields in filter(None, reader):
+            if len(fields) != len(header):
+                reject(path, reader.line_num, "%d fields where the header has %d" % (len(fields), len(header)))
+            row = dict(zip(header, fields))
+            why = problem(row, rows[0] if rows else None)
+            if why:
+                reject(path, reader.line_num, why)
+            rows.append(row)
+    if not rows:
+        reject(path, 1, "no data rows")
+    return rows
+
+
+def read_ctest(path):
+    """One line for the docs: ctest's own summary line, the skipped and failed tests, the tests per label."""
+    summary, lists, labels, section, count = None, {"skipped": [], "failed": []}, [], None, 1
+    with open(path, encoding="utf-8", errors="replace") as stream:
+        for count, line in enumerate(stream, 1):
+            if SUMMARY.match(line):
+                summary = SUMMARY.match(line).group(0)
+            elif line.startswith("The following tests"):
+                section = "skipped" if "did not run" in line else "failed"
+            elif LABEL.match(line):
+                labels.append("%s %s" % LABEL.match(line).groups())
+            elif section and LISTED.match(line):
+                lists[section].append("`%s`" % LISTED.match(line).group(1))
+    if not summary:
+        reject(path, count, "no line 'N% tests passed ... out of M': ctest did not finish")
+    skipped, failed = lists["skipped"], lists["failed"]
+    text = "`%s`, %d skipped" % (summary, len(skipped))
+    text += " (%s)" % ", ".join(skipped) if 0 < len(skipped) < 10 else ""  # a GPU-less run skips most
+    text += "; failed: " + ", ".join(failed) if failed else ""
+    return text + ("; tests per label: " + ", ".join(labels) if labels else "")
+
+
+def load(path):
+    """A device: its rows, name, L2 size and, from the CSV's folder, its test summary and bank table."""
+    rows, folder = read_csv(path), os.path.dirname(path) or "."
+    name = rows[0]["device"]
+    l2 = number(rows[0].get("l2_mb", "")) or next((mb for key, mb in L2_MB.items() if key in name), None)
+    ctest, banks = os.path.join(folder, "ctest.log"), os.path.join(folder, "banks.txt")
+    return {"csv": path, "folder": folder, "rows": rows, "name": name, "l2_mb": l2,
+            "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
+            "banks": open(banks, encoding="utf-8").read().strip() if os.path.exists(banks) else None}
+
+
+def groups(device):
+    """(example, type) -> (timed RESULT rows, CEILING rows), in the CSV's order."""
+    found = {}
+    for row in device["rows"]:
+        if number(row["gbps"]) and number(row["n"]):
+            found.setdefault((row["example"], row["type"]), ([], []))[row["record"] == "CEILING"].append(row)
+    return found
+
+
+def plot(plt, device, example, type_name, results, ceilings, path):
+    """GB/s against n: a line per kernel (the library bold), each ceiling dashed, the sizes that fit in L2 shaded."""
+    figure, axes = plt.subplots(figsize=(8, 5))
+    # Bytes moved per element, from GB/s x time: where n elements outgrow the L2, whatever the example.
+    moved = [float(r["gbps"]) * float(r["ms"]) * 1e6 / int(r["n"]) for r in results if number(r.get("ms", ""))]
+    if device["l2_mb"] and moved:
+        axes.axvspan(min(int(r["n"]) for r in results), device["l2_mb"] * 1e6 / statistics.median(moved),
+                     color="tab:blue", alpha=0.12, label="fits in L2 (%g MB)" % device["l2_mb"])
+    for kernel in dict.fromkeys(r["kernel"] for r in results):
+        points = sorted((int(r["n"]), float(r["gbps"])) for r in results if r["kernel"] == kernel)
+        library = kernel in LIBRARY
+        axes.plot(*zip(*points), marker="o", markersize=3, linewidth=3 if library else 1.3,
+                  color="black" if library else None, label=kernel + (" (library)" if library else ""))
+    def ceiling(row):  # its name and any further field (l2=cold, ...)
+        return " ".join([row["name"]] + ["%s=%s" % kv for kv in row.items() if kv[0] not in CEILING_FIELDS and kv[1]])
+    for index, name in enumerate(dict.fromkeys(map(ceiling, ceilings))):
+        points = sorted((int(r["n"]), float(r["gbps"])) for r in ceilings if ceiling(r) == name)
+        axes.plot(*zip(*points), linestyle=("--", ":", "-.")[index % 3], color="gray", label="ceiling: " + name)
+    axes.set(xlabel="n (elements)", ylabel="GB/s (1e9 bytes/s)",
+             title="%s, %s on %s" % (example, type_name, device["name"]))
+    axes.set_xscale("log", base=2)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.savefig(path, dpi=100, bbox_inches="tight")
+    plt.close(figure)
+
+
+def draw(devices):
+    """Every plot of every device, next to its CSV; none (and a line saying so) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot.py: matplotlib is not installed: plots skipped, tables written", file=sys.stderr)
+        return
+    for device in devices:
+        for (example, type_name), (results, ceilings) in groups(device).items():
+            if len({r["n"] for r in results}) > 1:
+                plot(plt, device, example, type_name, results, ceilings, image(device, example, type_name))
+
+
+def image(device, example, type_name):
+    return os.path.join(device["folder"], "%s_%s.png" % (example, type_name))
+
+
+def size_label(row):
+    """8192² for a square matrix, 2^26 for a power of two, 1e8 for a power of ten, else n itself."""
+    sides = row.get("size", "").split("x")
+    if len(sides) == 2:
+        return sides[0] + "²" if sides[0] == sides[1] else "%s×%s" % tuple(sides)
+    n = int(row["n"]) if row["n"].isdigit() else 0
+    if n >= 1024 and n & (n - 1) == 0:
+        return "2^%d" % (n.bit_length() - 1)
+    return "1e%d" % (len(row["n"]) - 1) if n >= 10**6 and row["n"].rstrip("0") == "1" else row["n"]
+
+
+def table(device):
+    """The headline sizes' rows, plus every row that did not pass, whatever its size."""
+    lines = ["| example | type | size | kernel | ms | GB/s | % of ceiling | status |",
+             "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
+    for row in device["rows"]:
+        sizes = HEADLINE.get(row["example"])
+        shown = row["status"] != "PASS" or not sizes or row["n"].isdigit() and int(row["n"]) in sizes
+        if row["record"] == "RESULT" and shown:
+            kernel = "**%s**" % row["kernel"] if row["kernel"] in LIBRARY else row["kernel"]
+            named = row.get("ceiling", "-") not in ("", "-")
+            percent = (row.get("pct_ceiling") or "–") + (" (%s)" % row["ceiling"] if named else "")
+            lines.append("| %s |" % " | ".join([row["example"], row["type"], size_label(row), kernel,
+                                                row.get("ms") or "–", row["gbps"] or "–", percent, row["status"]]))
+    return lines
+
+
+def link(path, page):
+    return os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")
+
+
+def body(devices, page, full):
+    """Per device: its test summary and headline table; full (the results page): a section with its plots
+    and bank conflicts too."""
+    lines = []
+    for device in devices:
+        tests = "tests ([log](%s)): %s" % (link(device["ctest_path"], page), device["ctest"]) if device["ctest"] else ""
+        lines += ["## " + device["name"] if full else "**%s**" % device["name"], "",
+                  "Data: [sweep.csv](%s)%s" % (link(device["csv"], page), "; " + tests if tests else ""), ""]
+        lines += table(device) + [""]
+        images = [(key, image(device, *key)) for key in groups(device)] if full else []
+        lines += ["![%s, %s on %s](%s)" % (*key, device["name"], link(path, page))
+                  for key, path in images if os.path.exists(path)]
+        if full and device["banks"]:
+            lines += ["", "### Shared-memory bank conflicts (Nsight Compute)", "", device["banks"], ""]
+    return "\n".join(lines)
+
+
+def banks_body(devices):
+    return "\n".join("**Bank conflicts on %s**\n\n%s\n" % (d["name"], d["banks"]) for d in devices if d["banks"])
+
+
+def between(text, name, body):
+    """TEXT with the lines between NAME's markers replaced by BODY; None unless each marker is alone
+    on a line, once, begin before end (a marker quoted inside prose does not count)."""
+    lines = text.split("\n")
+    begin = [i for i, line in enumerate(lines) if line.strip() == "<!-- %s:begin -->" % name]
+    end = [i for i, line in enumerate(lines) if line.strip() == "<!-- %s:end -->" % name]
+    if len(begin) != 1 or len(end) != 1 or begin[0] > end[0]:
+        return None
+    return "\n".join(lines[:begin[0] + 1] + [body.rstrip("\n")] + lines[end[0]:])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("csv", nargs="+", help="sweep CSVs, one per device (docs/results/DEVICE/sweep.csv)")
+    parser.add_argument("--readme", action="append", default=[], help="a file to get the headline tables")
+    parser.add_argument("--results", default="docs/RESULTS.md", help="the results page (default docs/RESULTS.md)")
+    args = parser.parse_args(argv)
+    devices = [load(path) for path in args.csv]
+    pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
+    missing = [path for path, text in pages.items() if between(text, "results", "") is None]
+    if missing:
+        print("plot.py: no <!-- results:begin --> / <!-- results:end --> lines in %s: nothing written"
+              % ", ".join(missing), file=sys.stderr)
+        return 3
+    draw(devices)
+    for path, text in pages.items():
+        text = between(text, "results", body(devices, path, path == args.results))
+        if path != args.results and any(d["banks"] for d in devices):
+            text = between(text, "banks", banks_body(devices)) or text
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text)
+    print("plot.py: %d device(s) into %s" % (len(devices), ", ".join(pages)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""The results tooling (scripts/sweep.py, plot.py, bank_conflicts.sh) on small synthetic inputs, no GPU.
+
+    python3 -m unittest discover -s tests -p test_tooling.py
+"""
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from unittest import mock
+
+SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts")
+sys.path.insert(0, SCRIPTS)
+import plot  # noqa: E402
+import sweep  # noqa: E402
+
+try:
+    import matplotlib  # noqa: F401
+    HAVE_MATPLOTLIB = True
+except ImportError:
+    HAVE_MATPLOTLIB = False
+
+H100 = "Device 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs, 79.2 GiB, L2 52 MB, driver CUDA 13.0"
+# Stands in for an example: prints what the programs print for its --n and --type; FAKE_EXIT makes it
+# fail after the Device line.
+FAKE_PROGRAM = """#!/bin/sh
+while [ $# -gt 0 ]; do case $1 in --n) n=$2; shift ;; --type) t=$2; shift ;; esac; shift; done
+echo "%s"
+[ -n "$FAKE_EXIT" ] && exit "$FAKE_EXIT"
+echo "CEILING example=dot name=read gbps=3000.5 l2=cold"
+echo "RESULT example=dot kernel=fast type=$t n=$n bytes=8 ms=0.1 gbps=2900 pct_ceiling=96.7 ceiling=read l2=cold \
+scope=whole status=PASS"
+""" % H100
+PAGE = "# Page\n\nprose before\n\n<!-- results:begin -->\nold table\n<!-- results:end -->\n\nprose after\n"
+CTEST = """  5/40 Test  #5: bitmap_window_xvfb ...***Skipped   0.01 sec
+95% tests passed, 2 tests failed out of 40
+
+Label Time Summary:
+gpu          =  12.00 sec*proc (30 tests)
+host         =   3.00 sec*proc (10 tests)
+
+The following tests did not run:
+	  5 - bitmap_window_xvfb (Skipped)
+
+The following tests FAILED:
+	 12 - dot_float_book_n1 (Failed)                        gpu
+	 13 - dot_float_book_n255 (Timeout)                     gpu
+"""
+
+
+def write(path, text, executable=False):
+    """Writes a file (and its folders); returns its path."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as stream:
+        stream.write(text)
+    os.chmod(path, 0o755 if executable else 0o644)
+    return path
+
+
+def read(path):
+    with open(path) as stream:
+        return stream.read()
+
+
+def result(kernel, n, gbps, **fields):
+    return dict({"record": "RESULT", "example": "dot", "kernel": kernel, "type": "float", "n": str(n),
+                 "ms": "0.5", "gbps": gbps, "pct_ceiling": "97.1", "status": "PASS"}, **fields)
+
+
+def device_rows(name, gbps):
+    """A small sweep of one device: dot float at 2^20 and 2^26, its ceiling, two kernels."""
+    rows = []
+    for n in (2**20, 2**26):
+        rows += [{"record": "CEILING", "example": "dot", "name": "read", "type": "float", "n": str(n), "gbps": "3000"},
+                 result("fast", n, gbps), result("cublas", n, "2800.2", ceiling="read")]
+    return [dict(row, device=name, l2_mb="52") for row in rows]
+
+
+class InTemporaryFolder(unittest.TestCase):
+    def setUp(self):
+        temporary = tempfile.TemporaryDirectory()
+        self.addCleanup(temporary.cleanup)
+        self.folder = temporary.name
+
+
+class Sweep(InTemporaryFolder):
+    def test_result_and_ceiling_lines_parsed_generically(self):
+        old = sweep.parse_line("RESULT example=reduce kernel=static type=double n=100 ms=0.5 pct_copy=57 status=PASS")
+        self.assertEqual((old["pct_ceiling"], "pct_copy" in old), ("57", False))
+        new = sweep.parse_line("RESULT example=reduce kernel=static n=100 pct_ceiling=38 ceiling=read status=PASS")
+        self.assertEqual((new["pct_ceiling"], new["ceiling"]), ("38", "read"))
+        self.assertEqual(sweep.parse_line("CEILING example=dot name=memcpy gbps=2990.1 l2=warm"),
+                         {"record": "CEILING", "example": "dot", "name": "memcpy", "gbps": "2990.1", "l2": "warm"})
+        self.assertIsNone(sweep.parse_line("kernel  type  n  RESULT"))
+
+    def test_device_and_what_the_run_asked_for_fill_each_row(self):
+        text = H100 + "\nCEILING example=transpose name=memcpy gbps=2990\nRESULT example=transpose n=4 status=PASS"
+        rows, device = sweep.parse_output(text, {}, sweep.asked("transpose", "float", 2))
+        self.assertEqual(device, {"device": "NVIDIA H100 80GB HBM3", "l2_mb": "52"})
+        self.assertEqual([(r["record"], r["type"], r["n"], r["size"]) for r in rows],
+                         [("CEILING", "float", "4", "2x2"), ("RESULT", "float", "4", "2x2")])
+
+    def run_sweep(self, **environment):
+        """sweep.py --quick over a build folder holding only the stand-in dot: (exit code, CSV path)."""
+        write(os.path.join(self.folder, "ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
+        csv_path = os.path.join(self.folder, "sweep.csv")
+        with mock.patch.dict(os.environ, environment), contextlib.redirect_stdout(io.StringIO()), \
+                contextlib.redirect_stderr(io.StringIO()):
+            return sweep.main(["--build", self.folder, "--out", csv_path, "--quick", "--type", "float"]), csv_path
+
+    def test_sweep_writes_a_csv_that_plot_reads(self):
+        code, csv_path = self.run_sweep()
+        self.assertEqual(code, 0)
+        rows = plot.read_csv(csv_path)
+        self.assertEqual([(r["record"], r["device"], r["l2_mb"], r["n"]) for r in rows],
+                         [(record, "NVIDIA H100 80GB HBM3", "52", n) for n in ("1024", "1048576")
+                          for record in ("CEILING", "RESULT")])
+        self.assertEqual(rows[0]["l2"], "cold")
+
+    def test_a_failed_run_is_an_error_row_and_no_gpu_is_77(self):
+        code, csv_path = self.run_sweep(FAKE_EXIT="3")
+        self.assertEqual(code, 1)
+        self.assertEqual([(r["kernel"], r["status"], r["n"]) for r in plot.read_csv(csv_path)],
+                         [("all", "ERROR", "1024"), ("all", "ERROR", "1048576")])
+        self.assertEqual(self.run_sweep(FAKE_EXIT="77")[0], 77)
+
+
+class Plot(InTemporaryFolder):
+    def setUp(self):
+        super().setUp()
+        self.readme, self.results = self.write("README.md", PAGE), self.write("RESULTS.md", PAGE)
+
+    def write(self, name, text):
+        return write(os.path.join(self.folder, name), text)
+
+    def device(self, slug, name, gbps="2950.5"):
+        path = os.path.join(self.folder, slug, "sweep.csv")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        sweep.write_csv(path, device_rows(name, gbps))
+        return path
+
+    def plot(self, *csv_paths):
+        """Runs plot.py in this process: (exit code, stderr)."""
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            try:
+                code = plot.main(list(csv_paths) + ["--readme", self.readme, "--results", self.results])
+            except SystemExit as stop:
+                code = stop.code
+        return code, stderr.getvalue()
+
+    def test_malformed_csv_rejected_with_file_and_line(self):
+        header, line2 = read(self.device("h100", "GPU")).splitlines()[:2]
+        cases = {
+            "": (1, "no column device"),
+            header.replace("gbps", "speed") + "\n" + line2: (1, "no column gbps"),
+            header + "\n" + line2 + "\n" + line2.replace("3000", "fast"): (3, "gbps 'fast' is not a number"),
+            header + "\n" + line2.replace("CEILING", "RESUlT"): (2, "record 'RESUlT'"),
+            header + "\n" + ",".join(result("k", 8, "1", status="OK", device="GPU").get(c, "")
+                                      for c in header.split(",")): (2, "status 'OK'"),
+            header + "\n" + line2 + ",extra": (2, "fields where the header has"),
+            header + "\n" + line2 + "\n" + line2.replace("GPU", "Other GPU"): (3, "a second device"),
+        }
+        for text, (line, problem) in cases.items():
+            path = self.write("bad.csv", text)
+            code, stderr = self.plot(path)
+            self.assertEqual(code, 2, text)
+            self.assertTrue(stderr.startswith("%s:%d: " % (path, line)) and problem in stderr, stderr)
+            self.assertEqual(stderr.count("\n"), 1)
+            self.assertEqual(read(self.readme), PAGE)
+
+    def test_ctest_log_without_summary_rejected(self):
+        csv_path = self.device("h100", "GPU")
+        self.write("h100/ctest.log", "Test project /x\n  1/1 Test #1: a ... Passed 0.1 sec\n")
+        self.assertEqual(self.plot(csv_path), (2, "%s:2: no line 'N%% tests passed ... out of M': ctest did not "
+                                                  "finish\n" % os.path.join(self.folder, "h100", "ctest.log")))
+
+    def test_missing_markers_exit_3_and_nothing_written(self):
+        csv_path = self.device("h100", "GPU")
+        self.write("README.md", "no markers\n<!-- results:begin --> in a sentence\n")
+        self.assertEqual(self.plot(csv_path)[0], 3)
+        self.assertEqual(read(self.readme), "no markers\n<!-- results:begin --> in a sentence\n")
+        self.assertEqual(read(self.results), PAGE)
+        self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
+
+    def test_tables_regenerated_between_markers(self):
+        csv_path = self.device("h100", "NVIDIA H100 80GB HBM3")
+        self.write("h100/ctest.log", CTEST)
+        self.assertEqual(self.plot(csv_path)[0], 0)
+        readme = read(self.readme)
+        self.assertTrue(readme.startswith("# Page\n\nprose before\n\n<!-- results:begin -->\n**NVIDIA H100"))
+        self.assertTrue(readme.endswith("\n<!-- results:end -->\n\nprose after\n"))
+        self.assertNotIn("old table", readme)
+        self.assertIn("| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |", readme)
+        self.assertIn("| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |", readme)
+        self.assertNotIn("2^20", readme)  # not a headline size
+        self.plot(csv_path)
+        self.assertEqual(read(self.readme), readme)  # a second run changes nothing
+
+    def test_two_devices_side_by_side(self):
+        self.write("h200/ctest.log", "100% tests passed out of 191\n")
+        code, _ = self.plot(self.device("h100", "NVIDIA H100 80GB HBM3", "2950.5"),
+                            self.device("h200", "NVIDIA H200", "4100.5"))
+        self.assertEqual(code, 0)
+        results = read(self.results)
+        h100, h200 = results.index("## NVIDIA H100 80GB HBM3"), results.index("## NVIDIA H200")
+        self.assertTrue(h100 < results.index("2950.5") < h200 < results.index("4100.5"))
+        self.assertIn("Data: [sweep.csv](h200/sweep.csv); tests ([log](h200/ctest.log)): `100% tests passed out of "
+                      "191`, 0 skipped\n", results)
+
+    def test_ctest_summary(self):
+        path = self.write("ctest.log", CTEST)
+        self.assertEqual(plot.read_ctest(path), "`95% tests passed, 2 tests failed out of 40`, 1 skipped "
+                         "(`bitmap_window_xvfb`); failed: `dot_float_book_n1`, `dot_float_book_n255`; "
+                         "tests per label: gpu 30, host 10")
+
+    def test_size_labels(self):
+        labels = [plot.size_label({"n": n, "size": size}) for n, size in
+                  [("67108864", ""), ("100000000", ""), ("33792", ""), ("67108864", "8192x8192"), ("6", "2x3")]]
+        self.assertEqual(labels, ["2^26", "1e8", "33792", "8192²", "2×3"])
+
+    def test_bank_table_pasted_where_markers_are(self):
+        self.write("README.md", PAGE + "<!-- banks:begin -->\nold\n<!-- banks:end -->\n")
+        self.write("h100/banks.txt", "| kernel | shared loads |\n| --- | ---: |\n| shared | 32 |\n")
+        self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
+        self.assertIn("<!-- banks:begin -->\n**Bank conflicts on NVIDIA H100 80GB HBM3**\n\n| kernel | shared loads |",
+                      read(self.readme))
+        self.assertIn("### Shared-memory bank conflicts (Nsight Compute)\n\n| kernel", read(self.results))
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed")
+    def test_plot_drawn_and_linked(self):
+        self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
+        with open(os.path.join(self.folder, "h100", "dot_float.png"), "rb") as image:
+            self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertIn("![dot, float on NVIDIA H100 80GB HBM3](h100/dot_float.png)", read(self.results))
+
+    def test_without_matplotlib_tables_still_written(self):
+        blocker = self.write("blocker/matplotlib/__init__.py", "raise ImportError('blocked by the test')\n")
+        environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker)))
+        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), self.device("h100", "GPU"),
+                               "--readme", self.readme, "--results", self.results],
+                              capture_output=True, text=True, env=environment)
+        self.assertEqual((done.returncode, done.stderr),
+                         (0, "plot.py: matplotlib is not installed: plots skipped, tables written\n"))
+        self.assertIn("| dot | float | 2^26 | fast |", read(self.results))
+        self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
+
+
+class BankConflicts(InTemporaryFolder):
+    """bank_conflicts.sh with a stand-in ncu that prints a raw CSV page, and without ncu."""
+    NCU = """#!/bin/sh
+echo "the program's own line"
+echo '"ID","Kernel Name","%s"'
+echo '"","","inst","","","inst","",""'
+row='"0","void transpose_shared<float>(const float *, float *)","16,384","524288","507904","16384","16384","0"'
+echo "$row"; echo "$row"
+"""
+
+    def run_script(self, path):
+        script = os.path.join(SCRIPTS, "bank_conflicts.sh")
+        return subprocess.run(["/bin/sh", script, "/bin/true", "--check"], capture_output=True, text=True,
+                              env=dict(os.environ, PATH=path))
+
+    def test_table_from_ncu_and_77_without_it(self):
+        metrics = ["smsp__sass_inst_executed_op_shared_%s.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
+                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum"]
+        write(os.path.join(self.folder, "ncu"), self.NCU % '","'.join(m % op for op in ("ld", "st") for m in metrics),
+              executable=True)
+        write(os.path.join(self.folder, "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
+        done = self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("| transpose_shared | 32768 | 1048576 | 32.0 | 1015808 | 32768 | 32768 | 1.0 | 0 |", done.stdout)
+        self.assertEqual(self.run_script("/nonexistent").returncode, 77)
+
+
+if __name__ == "__main__":
+    unittest.main()
