@@ -54,7 +54,7 @@ if [ -x "$BUILD/ch08_banks/banks" ]; then
     echo >>"$OUT/banks.txt"
     phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_banks/banks" --check >>"$OUT/banks.txt"
 fi
-[ -x scripts/mutants.sh ] && phase mutants 180 scripts/mutants.sh "$BUILD" >"$OUT/mutants.txt" 2>&1
+[ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants 240 bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
 
 slug=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr '[:upper:]' '[:lower:]' |
     grep -o '[a-z]*[0-9][a-z0-9]*' | head -n 1)
