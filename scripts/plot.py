@@ -4,10 +4,12 @@
     python3 scripts/plot.py docs/results/h100/sweep.csv docs/results/h200/sweep.csv --readme README.md
 
 Beside each CSV: its plots (EXAMPLE_TYPE.png, drawn with matplotlib where installed) and, where
-present, the device's ctest.log and banks.txt (from scripts/bank_conflicts.sh). Between the lines
-<!-- results:begin --> and <!-- results:end --> each --readme file gets every device's headline
-table, and --results a section per device (tests, table, plots, bank conflicts); <!-- banks:... -->
-markers in a --readme file get the bank tables. Prose that interprets figures is written by hand,
+present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh) and mutants.txt
+(scripts/mutants.sh). What lies between a pair of marker lines <!-- NAME:begin --> and
+<!-- NAME:end --> is rewritten, by NAME: results (every device's headline table; in --results a
+section per device with tests, plots and bank conflicts), results:summary (the book's kernel, our
+best and the library at the headline sizes), results:EXAMPLE (that example's rows), banks (every
+bank table), banks:PROGRAM (the tables of that program), mutants (the mutant table). Prose that interprets figures is written by hand,
 outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
 file without its markers. Either way nothing is written.
 """
@@ -115,7 +117,16 @@ def load(path):
     ctest, banks = os.path.join(folder, "ctest.log"), os.path.join(folder, "banks.txt")
     return {"csv": path, "folder": folder, "rows": rows, "name": name, "l2_mb": l2,
             "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
-            "banks": open(banks, encoding="utf-8").read().strip() if os.path.exists(banks) else None}
+            "banks": open(banks, encoding="utf-8").read().strip() if os.path.exists(banks) else None,
+            "mutants": read_mutants(os.path.join(folder, "mutants.txt"))}
+
+
+def read_mutants(path):
+    """The table and the closing count of scripts/mutants.sh's output, or None."""
+    if not os.path.exists(path):
+        return None
+    lines = [line.rstrip() for line in open(path, encoding="utf-8")]
+    return "\n".join(line for line in lines if line.startswith("|") or line.startswith("mutants:")) or None
 
 
 def groups(device):
@@ -221,8 +232,60 @@ def body(devices, page, full):
     return "\n".join(lines)
 
 
-def banks_body(devices):
-    return "\n".join("**Bank conflicts on %s**\n\n%s\n" % (d["name"], d["banks"]) for d in devices if d["banks"])
+def banks_body(devices, program=None):
+    """Every device's bank tables; with PROGRAM only the sections (each opens with a line quoting the
+    command) of that program."""
+    lines = []
+    for device in devices:
+        sections = re.split(r"\n(?=`)", device["banks"] or "")
+        chosen = [s for s in sections if not program or re.match(r"`\S*/%s[ `]" % re.escape(program), s)]
+        if chosen:
+            lines.append("**Bank conflicts on %s**\n\n%s\n" % (device["name"], "\n".join(chosen)))
+    return "\n".join(lines)
+
+
+def summary_body(devices):
+    """Per device, example, type and headline size: the book's kernel, our fastest and the library, as
+    % of the ceiling measured in the same run, and our fastest over the library."""
+    lines = ["| device | example | type | size | book's kernel | our best | library | best ÷ library |",
+             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    for device in devices:
+        cases = {}
+        for row in device["rows"]:
+            sizes = HEADLINE.get(row["example"], [])
+            if row["record"] == "RESULT" and row["status"] == "PASS" and number(row["gbps"]) and \
+                    row["n"].isdigit() and int(row["n"]) in sizes:
+                cases.setdefault((row["example"], row["type"], size_label(row)), []).append(row)
+        for (example, type_name, size), rows in cases.items():
+            library = [r for r in rows if r["kernel"] in LIBRARY]
+            ours = [r for r in rows if r["kernel"] not in LIBRARY]
+            book = [r for r in ours if r.get("scope") == "partials" or r["kernel"] in ("book", "static", "shared")]
+            best = max(ours, key=lambda r: number(r["gbps"])) if ours else None
+            cell = lambda r: "%s %s %%" % (r["kernel"], r.get("pct_ceiling") or "–") if r else "–"
+            ratio = "%.2f" % (number(best["gbps"]) / number(library[0]["gbps"])) if best and library else "–"
+            lines.append("| %s |" % " | ".join([device["name"], example, type_name, size,
+                                                cell(book[0] if book else None), cell(best),
+                                                cell(library[0] if library else None), ratio]))
+    return "\n".join(lines)
+
+
+def mutants_body(devices):
+    return "\n".join("**%s**\n\n%s\n" % (d["name"], d["mutants"]) for d in devices if d["mutants"])
+
+
+def marker_body(name, devices, path, results_page):
+    """What goes between NAME's markers in the page at PATH."""
+    kind, _, which = name.partition(":")
+    if kind == "results" and which == "summary":
+        return summary_body(devices)
+    if kind == "results" and which:
+        only = [dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices]
+        return body(only, path, False)
+    if kind == "results":
+        return body(devices, path, path == results_page)
+    if kind == "banks":
+        return banks_body(devices, which or None)
+    return mutants_body(devices)
 
 
 def between(text, name, body):
@@ -244,16 +307,18 @@ def main(argv=None):
     args = parser.parse_args(argv)
     devices = [load(path) for path in args.csv]
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
-    missing = [path for path, text in pages.items() if between(text, "results", "") is None]
+    markers = {path: re.findall(r"^<!-- ((?:results|banks)(?::[\w-]+)?|mutants):begin -->$", text, re.M)
+               for path, text in pages.items()}
+    missing = [path for path, names in markers.items()
+               if not names or any(between(pages[path], name, "") is None for name in names)]
     if missing:
-        print("plot.py: no <!-- results:begin --> / <!-- results:end --> lines in %s: nothing written"
-              % ", ".join(missing), file=sys.stderr)
+        print("plot.py: no pair of <!-- NAME:begin --> / <!-- NAME:end --> lines (NAME: results, results:..., "
+              "banks..., mutants) in %s: nothing written" % ", ".join(missing), file=sys.stderr)
         return 3
     draw(devices)
     for path, text in pages.items():
-        text = between(text, "results", body(devices, path, path == args.results))
-        if path != args.results and any(d["banks"] for d in devices):
-            text = between(text, "banks", banks_body(devices)) or text
+        for name in markers[path]:
+            text = between(text, name, marker_body(name, devices, path, args.results))
         with open(path, "w", encoding="utf-8") as stream:
             stream.write(text)
     print("plot.py: %d device(s) into %s" % (len(devices), ", ".join(pages)))

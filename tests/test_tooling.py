@@ -229,6 +229,22 @@ class Plot(InTemporaryFolder):
                       read(self.readme))
         self.assertIn("### Shared-memory bank conflicts (Nsight Compute)\n\n| kernel", read(self.results))
 
+    def test_named_markers_summary_example_program_mutants(self):
+        page = ("<!-- results:summary:begin -->\n<!-- results:summary:end -->\n<!-- results:dot:begin -->\n"
+                "<!-- results:dot:end -->\n<!-- banks:banks:begin -->\n<!-- banks:banks:end -->\n"
+                "<!-- mutants:begin -->\n<!-- mutants:end -->\n")
+        self.write("README.md", page)
+        self.write("h100/banks.txt", "`build/t/transpose --check` under Nsight Compute:\n\n| transpose |\n"
+                                     "`build/b/banks --check` under Nsight Compute:\n\n| banks |\n")
+        self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n\nmutants: 1 planted, 0 not caught\n")
+        self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
+        text = read(self.readme)
+        self.assertIn("| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |", text)
+        self.assertIn("| dot | float | 2^26 | fast |", text)
+        self.assertIn("| banks |", text)
+        self.assertNotIn("| transpose |", text)
+        self.assertIn("| ch | skip_last | dot_x | 1 |\nmutants: 1 planted, 0 not caught", text)
+
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed")
     def test_plot_drawn_and_linked(self):
         self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
