@@ -1,64 +1,64 @@
 /* ch08_transpose: shared memory turns a strided access into a coalesced one,
  * and one column of padding removes the bank conflicts
- * (Fan Zheyong, CUDA 编程：基础与实践, ch. 8, "matrix transpose").
+ * (Fan Zheyong, CUDA 编程：基础与实践, ch. 7 "global memory" and ch. 8 "shared memory").
  *
  * What it teaches: a warp's global accesses are fast when its 32 threads touch
- * consecutive addresses (coalescing). A transpose reads rows and writes columns,
- * so one side is always strided -- unless a block stages a 32 x 32 tile in
- * __shared__ memory: read the tile row by row, barrier, write it out row by
- * row while reading the tile column by column. Reading a column of a [32][32]
- * float tile hits one shared-memory bank 32 times (a 32-way bank conflict);
- * a [32][33] tile shifts every row by one bank and the conflict is gone.
+ * consecutive addresses (coalescing, Fan ch. 7). A transpose reads rows and
+ * writes columns, so one side is always strided -- unless a block stages a tile
+ * in __shared__ memory: read the tile row by row, barrier, write it out row by
+ * row while reading the tile column by column (Fan ch. 8). Reading a column of
+ * a [32][32] float tile hits one shared-memory bank 32 times (a 32-way bank
+ * conflict); a [32][33] tile shifts every row by one bank and the conflict is gone.
  *
  * Build this file alone, from its folder:
  *   nvcc -O3 -I../common transpose.cu -o transpose -lcublas
  *
- * Build and run (from the repository root):
- *   cmake -S . -B build && cmake --build build -j
- *   build/ch08_transpose/transpose                    # the book's 10000 x 10000 float, every kernel
- *   build/ch08_transpose/transpose --n 8192 --type double --kernel copy,padded,padded_multi,cublas
- *   build/ch08_transpose/transpose --rows 4097 --cols 1023 --check
- *   scripts/bank_conflicts.sh build                   # bank conflicts per kernel (Nsight Compute)
+ * Run:
+ *   transpose                                   the book's 10000 x 10000 float: the book's kernel, then every step
+ *   transpose --n 8192 --type double --kernel copy,padded,vectorized,cublas
+ *   transpose --rows 4097 --cols 1023 --check   verify only (what the tests do)
+ *   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096   bank conflicts (Nsight Compute)
  *
  * Kernels, in teaching order (input rows x cols, row-major; output cols x rows):
- *   copy         the same bytes copied without transposing, 16-byte loads:
- *                the bandwidth reference every other kernel is compared with.
- *   naive_read   one element per thread: coalesced read, strided write (book).
- *   naive_write  one element per thread: strided read through the read-only
- *                cache (__ldg), coalesced write (book).
- *   shared       32 x 32 tile in shared memory, 32 x 32 threads (book form):
- *                both global accesses coalesced, 32-way bank conflicts.
- *   padded       the same with a [32][33] tile: conflict-free (book form).
- *   padded_multi 32 x 8 threads, several elements each, on a padded tile
- *                256 bytes wide (64 x 64 floats, 32 x 32 doubles): many
- *                bytes in flight, long row segments. This reaches the copy.
- *   swizzled     the same tile and threads, unpadded, with an XOR swizzle:
- *                conflict-free without the padding column.
+ *   copy         not a transpose: the same bytes copied, 16-byte loads (Fan ch. 7's reference).
+ *   naive_read   one element per thread: coalesced read, strided write (Fan ch. 7).
+ *   naive_write  one element per thread: strided read through the read-only cache,
+ *                coalesced write (Fan ch. 7).
+ *   shared       32 x 32 tile in shared memory, 32 x 32 threads: both global accesses
+ *                coalesced, 32-way bank conflicts (Fan ch. 8).
+ *   padded       the same with a [32][33] tile: conflict-free (Fan ch. 8).
+ *   padded_multi 32 x 8 threads, several elements each, on a padded tile 256 bytes
+ *                wide: many loads in flight per thread (Fan ch. 10's "more work per thread").
+ *   swizzled     the same tile and threads, unpadded, with an XOR swizzle: conflict-free
+ *                without the padding column.
+ *   vectorized   16-byte loads and stores: each thread transposes a 4 x 4 (double: 2 x 2)
+ *                block in registers; shared memory moves 16-byte pieces; a grid of
+ *                exactly the blocks the GPU holds at once walks over all tiles.
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
- * Every kernel is checked element by element, exactly, against a CPU transpose
- * of distinct values; the output is poisoned (NaN) before each kernel runs, so
- * an element a kernel forgot to write fails. Any size >= 1 works, not only
- * multiples of 32. */
+ * Every kernel's output is poisoned (NaN) before it runs and then compared with a
+ * CPU transpose element by element, exactly. Any size >= 1 works. Times are
+ * compared with a device-to-device cudaMemcpy of this run (the ceiling) and with
+ * cuBLAS geam. */
 #include <cublas_v2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "block_reduce.cuh" /* vector16<real>: the 16-byte vector type of the copy kernel */
+#include "block_reduce.cuh" /* vector16<real>: the 16-byte vector of the element type */
+#include "book.h"
 #include "cli.h"
-#include "gpu.h"
-#include "report.h"
 
 // ---------------------------------------------------------------------------
 // Constants: the book's, and ours.
 
-#define BOOK_N 10000    /* the book's table: a 10000 x 10000 matrix           */
-#define TILE_DIM 32     /* the book's tile: 32 x 32 elements                  */
+#define BOOK_N 10000    /* the book's table: a 10000 x 10000 matrix            */
+#define TILE_DIM 32     /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
 #define ROWS_PER_PASS 8 /* padded_multi and swizzled: 32 x 8 threads per block */
-/* padded_multi's tile is 256 bytes wide: 64 floats or 32 doubles, square. */
+/* The further steps' tile is 256 bytes wide: 64 floats or 32 doubles, square. */
 #define WIDE_TILE(real) ((int)(256 / sizeof(real)))
 #define COPY_THREADS 256
+#define VECTOR_THREADS 256
 #define MAX_GRID_Y 65535 /* gridDim.y limit on every GPU; taller matrices loop */
 
 /* Float holds every whole number up to 2^24 exactly. Element i of the input is
@@ -70,7 +70,7 @@
 #define FLOAT_DISTINCT_PERIOD 16777213LL
 #define DOUBLE_DISTINCT_PERIOD (1LL << 53)
 
-enum {
+enum kernel {
     KERNEL_COPY,
     KERNEL_NAIVE_READ,
     KERNEL_NAIVE_WRITE,
@@ -78,19 +78,23 @@ enum {
     KERNEL_PADDED,
     KERNEL_PADDED_MULTI,
     KERNEL_SWIZZLED,
+    KERNEL_VECTORIZED,
     KERNEL_CUBLAS,
     KERNEL_COUNT
 };
 static const char *const kernel_names[] = {"copy",         "naive_read", "naive_write", "shared", "padded",
-                                           "padded_multi", "swizzled",   "cublas",      NULL};
+                                           "padded_multi", "swizzled",   "vectorized",  "cublas", NULL};
 
 // ---------------------------------------------------------------------------
 // Inputs and the expected answer, on the CPU.
 
 template <typename real> static void fill_distinct(real *in, long long n) {
     const long long period = sizeof(real) == sizeof(float) ? FLOAT_DISTINCT_PERIOD : DOUBLE_DISTINCT_PERIOD;
-    for (long long i = 0; i < n; ++i)
-        in[i] = (real)(i % period);
+    long long value = 0;
+    for (long long i = 0; i < n; ++i) {
+        in[i] = (real)value;
+        if (++value == period) value = 0;
+    }
 }
 
 /* out[c][r] = in[r][c], in 64 x 64 blocks so that both sides stay in the
@@ -108,11 +112,14 @@ template <typename real> static void transpose_cpu(const real *in, real *out, lo
 }
 
 /* Exact comparison: a data movement creates no rounding, so every element must
- * be bit for bit the expected one. NaN (the poison) is unequal to everything. */
+ * be bit for bit the expected one. NaN (the poison) is unequal to everything.
+ * Equal bytes (memcmp, the quick path) mean equal elements: the expected
+ * values hold no NaN and no -0. */
 template <typename real>
 static long long count_mismatches(const real *got, const real *expected, long long n, long long *first) {
     long long wrong = 0;
     *first = -1;
+    if (memcmp(got, expected, (size_t)n * sizeof(real)) == 0) return 0;
     for (long long i = 0; i < n; ++i)
         if (!(got[i] == expected[i])) {
             if (wrong == 0) *first = i;
@@ -122,10 +129,18 @@ static long long count_mismatches(const real *got, const real *expected, long lo
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 1, copy: not a transpose. It moves the same bytes (every element read
-// once, written once) as fast as a kernel can: 16-byte loads and stores, a
-// grid-stride loop over a grid that fills the GPU once. Its GB/s is the
-// ceiling of this run; "% copy" in the table is measured against it.
+// Fan ch. 7, global memory: the copy, and two transposes without shared memory.
+//
+// Every transpose below works on tiles: blockIdx.x picks the tile's columns,
+// blockIdx.y its rows. gridDim.y stops at 65535, so a matrix taller than 65535
+// tiles is covered by looping over tile rows with a stride of gridDim.y tiles;
+// for every other size each block goes through the loop once. Index arithmetic
+// is 64-bit: rows * cols may exceed 2^31.
+
+// Kernel 1, copy (Fan ch. 7 times a plain copy as the figure a transpose should
+// reach): not a transpose. Every element is read once and written once, with
+// 16-byte loads and stores, in a grid-stride loop over a grid that fills the
+// GPU once. A teaching row: the ceiling is cudaMemcpy, measured in the same run.
 
 template <typename real>
 __global__ void __launch_bounds__(COPY_THREADS)
@@ -143,14 +158,7 @@ __global__ void __launch_bounds__(COPY_THREADS)
     if (tail < n) out[tail] = in[tail];
 }
 
-/* Every transpose below works on 32 x 32 tiles: blockIdx.x picks the tile's
- * columns, blockIdx.y its rows. gridDim.y stops at 65535, so a matrix taller
- * than 65535 tiles is covered by looping over tile rows with a stride of
- * gridDim.y tiles; for every other size each block goes through the loop once.
- * Index arithmetic is 64-bit: rows * cols may exceed 2^31. */
-
-// ---------------------------------------------------------------------------
-// Kernel 2, naive_read (book): thread (x, y) of a 32 x 32 block moves one
+// Kernel 2, naive_read (Fan ch. 7): thread (x, y) of a 32 x 32 block moves one
 // element. Neighbouring threads read neighbouring elements of a row
 // (coalesced), but write them `rows` elements apart: 32 separate 32-byte
 // sectors per warp store, of which 4 bytes each are used.
@@ -164,11 +172,11 @@ __global__ void transpose_naive_read(const real *in, real *out, long long rows, 
     }
 }
 
-// ---------------------------------------------------------------------------
-// Kernel 3, naive_write (book): the other way round. Neighbouring threads now
+// Kernel 3, naive_write (Fan ch. 7): the other way round. Neighbouring threads
 // take neighbouring input rows, so the write is coalesced and the read is
-// strided; __ldg sends the read through the read-only (texture) cache, where
-// the other elements of each fetched sector wait for the next warps' reads.
+// strided; __ldg sends the read through the read-only cache, where the other
+// elements of each fetched sector wait for the next warps' reads (Fan shows this
+// one faster: a strided read can be cached, a strided write cannot).
 // Here blockIdx.x runs over tiles of input rows, blockIdx.y over tiles of columns.
 
 template <typename real>
@@ -181,7 +189,9 @@ __global__ void transpose_naive_write(const real *in, real *out, long long rows,
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 4, shared (book form, 32 x 32 threads): the block reads its tile row
+// Fan ch. 8, shared memory: the tile, its bank conflicts, and the padding.
+
+// Kernel 4, shared (Fan ch. 8, 32 x 32 threads): the block reads its tile row
 // by row into shared memory (coalesced), waits, and writes the transposed tile
 // row by row (coalesced) reading the tile column by column. Both global
 // accesses are now coalesced; the price is in shared memory.
@@ -189,9 +199,9 @@ __global__ void transpose_naive_write(const real *in, real *out, long long rows,
 // Banks: shared memory has 32 banks, 4 bytes wide (on every GPU since Maxwell,
 // Ampere and Hopper included), word w lives in bank w mod 32. Thread x of a
 // warp reads s_tile[x][y], word 32x + y: bank y for all 32 threads, a 32-way
-// conflict (32 transactions instead of 1). For double, a warp's 256 bytes go
-// in two halves of 16 threads; s_tile[x][y] starts at word 64x + 2y, the same
-// bank pair for all 16: a 16-way conflict per half.
+// conflict (32 passes instead of 1). For double, a warp's 256 bytes go in two
+// halves of 16 threads; s_tile[x][y] starts at word 64x + 2y, the same bank
+// pair for all 16: a 16-way conflict per half.
 
 template <typename real> __global__ void transpose_shared(const real *in, real *out, long long rows, long long cols) {
     __shared__ real s_tile[TILE_DIM][TILE_DIM];
@@ -207,14 +217,14 @@ template <typename real> __global__ void transpose_shared(const real *in, real *
     }
 }
 
-// ---------------------------------------------------------------------------
-// Kernel 5, padded (book form): what changed is one column. In a [32][33]
-// tile, s_tile[x][y] is word 33x + y, bank (x + y) mod 32: 32 different banks,
-// no conflict. Row-wise writes stay conflict-free. For double, word 66x + 2y:
-// the 16 threads of each half-warp get 16 different bank pairs (an odd row
-// stride in 8-byte units), so one padding element fixes double too.
-// Still one element per thread: the barrier stalls the whole 1024-thread block
-// and each thread has a single load in flight, which keeps it below the copy.
+// Kernel 5, padded (Fan ch. 8, the book's program below runs this one): what
+// changed is one column. In a [32][33] tile, s_tile[x][y] is word 33x + y,
+// bank (x + y) mod 32: 32 different banks, no conflict. Row-wise writes stay
+// conflict-free. For double, word 66x + 2y: the 16 threads of each half-warp
+// get 16 different bank pairs (an odd row stride in 8-byte units), so one
+// padding element fixes double too. Still one element per thread: the barrier
+// stalls the whole 1024-thread block and each thread has a single load in
+// flight, which keeps it well below the copy.
 
 template <typename real> __global__ void transpose_padded(const real *in, real *out, long long rows, long long cols) {
     __shared__ real s_tile[TILE_DIM][TILE_DIM + 1];
@@ -230,18 +240,19 @@ template <typename real> __global__ void transpose_padded(const real *in, real *
 }
 
 // ---------------------------------------------------------------------------
+// Further steps: more bytes in flight per thread (Fan ch. 10's lesson for the
+// reduction, applied here), then fewer and wider accesses.
+
 // Kernel 6, padded_multi: a padded tile moved by 32 x 8 threads, each taking
 // several elements: a thread issues all its loads before it uses one, so many
-// bytes are in flight per thread, and fewer threads compute indices and wait at
-// the barrier. The tile is 256 bytes wide whatever the type, 64 x 64 floats or
-// 32 x 32 doubles: every row segment the block reads or writes is then 256
-// contiguous bytes, where a 32-float row is only 128. (Measured on an H100
-// while this chapter was written: the same kernel with 32 x 32 float tiles,
-// commit 4b8c2ec's padded_32x8, stopped near 89 % of the copy, while 32 x 32
-// doubles reached it; 256-byte float rows closed the gap.) A float thread
-// moves 2 columns x 8 rows, a double thread 1 x 4. Padding: row r of a
-// [64][65] float tile starts at bank r mod 32, so a warp reading tile column c
-// touches 32 different banks.
+// bytes are in flight per thread, and fewer threads compute indices and wait
+// at the barrier. The tile is 256 bytes wide whatever the type, 64 x 64 floats
+// or 32 x 32 doubles: every row segment the block reads or writes is then two
+// whole 128-byte cache lines, where a 32-float row is only one (32 x 32 float
+// tiles stopped near 89 % of the copy on an H100, 32 x 32 doubles reached it).
+// A float thread moves 2 columns x 8 rows, a double thread 1 x 4. Padding: row
+// r of a [64][65] float tile starts at bank r mod 32, so a warp reading tile
+// column c touches 32 different banks.
 //
 // The body is a device function shared with kernel 7, which differs only in
 // where tile element (r, c) lives in shared memory: tile_offset() below.
@@ -305,15 +316,14 @@ __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
     transpose_wide_tiles(in, out, rows, cols, &s_tile[0][0], WIDE_TILE(real) + 1, false);
 }
 
-// ---------------------------------------------------------------------------
 // Kernel 7, swizzled: conflict-free without the padding column. Tile element
 // (r, c) is stored at column c XOR (r mod 32) of row r. A warp reading tile
 // column c (rows r = x, or x + 32) reads columns c ^ x: 32 different banks
 // for float, since a 64-float row spans the 32 banks exactly twice; for double,
 // (c ^ x) mod 16 differs across each half-warp. A warp writing row r, threads
 // x, uses columns x ^ r: also 32 different banks. Same tile and threads as
-// padded_multi; every row stays 256-byte aligned (no padding), which matters
-// when a tile is read with vector loads.
+// padded_multi; every row stays 256-byte aligned (no padding), which kernel 8
+// needs for its 16-byte shared-memory accesses.
 
 template <typename real>
 __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
@@ -322,241 +332,309 @@ __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
     transpose_wide_tiles(in, out, rows, cols, &s_tile[0][0], WIDE_TILE(real), true);
 }
 
+// Kernel 8, vectorized: every global access is 16 bytes wide (float4, double2),
+// so a warp moves 512 bytes per instruction instead of 128 (float), with a
+// quarter of the instructions and address arithmetic. A 16-byte load brings 4
+// neighbours of one input row; a 16-byte store needs 4 neighbours of one
+// output row, that is one input column. So each thread loads a V x V block
+// (V = 4 floats or 2 doubles: V loads of V elements), transposes it in its
+// registers, and writes its V columns into shared memory as V 16-byte pieces
+// of V output rows; after the barrier, threads read 16-byte pieces along each
+// output row and store them. The tile stays 256 bytes wide (WIDE_TILE), one
+// V x V block per thread. The swizzle now works on 16-byte pieces: a quarter
+// of a warp (8 threads x 16 bytes = the 32 banks) writes piece p of output
+// rows that lie V apart, so piece p of row r goes to slot p ^ ((r / V) mod 8).
+// Rows whose length is not a multiple of V are not 16-byte aligned: then the
+// same tile is moved element by element (the `fits` test), never misaligned.
+// Grid: exactly as many blocks as the GPU holds at once (SM count x resident
+// blocks per SM, from the occupancy API), each looping over tiles.
+
+template <typename real>
+__global__ void __launch_bounds__(VECTOR_THREADS)
+    transpose_vectorized(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
+    typedef typename vector16<real>::type vector;
+    const int V = vector16<real>::width;
+    const int tile = WIDE_TILE(real);
+    const int pieces = tile / V; /* 16-byte pieces per tile row; V x V blocks per tile row */
+    static_assert(WIDE_TILE(real) / vector16<real>::width * WIDE_TILE(real) / vector16<real>::width == VECTOR_THREADS,
+                  "one V x V block per thread");
+    __shared__ __align__(16) real s_tile[WIDE_TILE(real) * WIDE_TILE(real)];
+    const bool fits = rows % V == 0 && cols % V == 0; /* every row of in and out starts 16-byte aligned */
+    const long long tiles_across = (cols + tile - 1) / tile, tiles = tiles_across * ((rows + tile - 1) / tile);
+    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const long long row0 = t / tiles_across * tile, col0 = t % tiles_across * tile;
+        const int rows_here = rows - row0 < tile ? (int)(rows - row0) : tile;
+        const int cols_here = cols - col0 < tile ? (int)(cols - col0) : tile;
+        /* This thread's V x V block: tile rows r .. r+V-1, columns c .. c+V-1. */
+        const int r = threadIdx.x / pieces * V, c = threadIdx.x % pieces * V;
+        const real *source = in + (row0 + r) * cols + col0 + c;
+        real v[V][V];
+#pragma unroll
+        for (int i = 0; i < V; ++i) {
+            if (fits) { /* the block lies wholly inside or wholly outside the matrix */
+                vector piece = vector();
+                if (r < rows_here && c < cols_here) piece = *reinterpret_cast<const vector *>(source + i * cols);
+#pragma unroll
+                for (int j = 0; j < V; ++j)
+                    v[i][j] = reinterpret_cast<const real *>(&piece)[j];
+            } else {
+#pragma unroll
+                for (int j = 0; j < V; ++j)
+                    v[i][j] = (r + i < rows_here && c + j < cols_here) ? source[i * cols + j] : (real)0;
+            }
+        }
+        /* Column j of the block is piece r / V of output row c + j. */
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            vector piece;
+#pragma unroll
+            for (int i = 0; i < V; ++i)
+                reinterpret_cast<real *>(&piece)[i] = v[i][j];
+            const int out_row = c + j;
+            *reinterpret_cast<vector *>(&s_tile[out_row * tile + ((r / V) ^ (out_row / V % 8)) * V]) = piece;
+        }
+        __syncthreads();
+        /* Output rows col0 .. col0 + cols_here - 1, 16 bytes (V output columns) per thread per pass. */
+#pragma unroll
+        for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k) {
+            const int index = threadIdx.x + k * VECTOR_THREADS, out_row = index / pieces, p = index % pieces;
+            if (out_row < cols_here && p * V < rows_here) {
+                const vector piece =
+                    *reinterpret_cast<const vector *>(&s_tile[out_row * tile + (p ^ (out_row / V % 8)) * V]);
+                real *destination = out + (col0 + out_row) * rows + row0 + p * V;
+                if (fits) {
+                    *reinterpret_cast<vector *>(destination) = piece;
+                } else {
+#pragma unroll
+                    for (int e = 0; e < V; ++e)
+                        if (p * V + e < rows_here) destination[e] = reinterpret_cast<const real *>(&piece)[e];
+                }
+            }
+        }
+        __syncthreads(); /* the tile is rewritten by the next iteration */
+    }
+}
+
 // ---------------------------------------------------------------------------
-// Launchers: one struct holds a run's buffers; each launch function only
-// enqueues work, so the same function serves the check and the timing.
+// The library: cuBLAS geam, C = alpha * op(A) + beta * op(B).
+//
+// cuBLAS is column-major. Our row-major rows x cols input is, read column-major,
+// a cols x rows matrix A with leading dimension cols; the row-major cols x rows
+// output is a column-major rows x cols matrix C with leading dimension rows.
+// So C = 1 * A^T + 0 * B, with m = rows, n = cols. B must be a valid rows x cols
+// operand even though beta = 0: we pass A^T again (not the poisoned output, in
+// case 0 * NaN were computed).
 
-typedef struct {
-    long long rows, cols;
-    const void *in; /* rows x cols, row-major */
-    void *out;      /* cols x rows, row-major (rows x cols for copy) */
-    int copy_blocks;
-    dim3 grid_over_input;  /* x: tiles across the input's columns, y: down its rows */
-    dim3 grid_over_output; /* x: tiles across the input's rows (naive_write)      */
-    dim3 grid_wide;        /* the same for the 256-byte-wide tiles of kernels 6, 7 */
-    cublasHandle_t cublas;
-} transpose_run;
-
-template <typename real> static void launch_copy(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    copy_matrix<real><<<t->copy_blocks, COPY_THREADS>>>((const real *)t->in, (real *)t->out, t->rows * t->cols);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_naive_read(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    transpose_naive_read<real>
-        <<<t->grid_over_input, dim3(TILE_DIM, TILE_DIM)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_naive_write(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    transpose_naive_write<real>
-        <<<t->grid_over_output, dim3(TILE_DIM, TILE_DIM)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_shared(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    transpose_shared<real>
-        <<<t->grid_over_input, dim3(TILE_DIM, TILE_DIM)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_padded(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    transpose_padded<real>
-        <<<t->grid_over_input, dim3(TILE_DIM, TILE_DIM)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_padded_multi(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    transpose_padded_multi<real>
-        <<<t->grid_wide, dim3(TILE_DIM, ROWS_PER_PASS)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_swizzled(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    transpose_swizzled<real>
-        <<<t->grid_wide, dim3(TILE_DIM, ROWS_PER_PASS)>>>((const real *)t->in, (real *)t->out, t->rows, t->cols);
-    CHECK_LAUNCH();
-}
-
-/* cuBLAS is column-major. Our row-major rows x cols input is, read column-major,
- * a cols x rows matrix A with leading dimension cols; the row-major cols x rows
- * output is a column-major rows x cols matrix C with leading dimension rows.
- * So C = 1 * A^T + 0 * B, with m = rows, n = cols. B must be a valid rows x cols
- * operand even though beta = 0: we pass A^T again (not the poisoned output, in
- * case 0 * NaN were computed). */
-static cublasStatus_t cublas_geam_transpose(cublasHandle_t h, long long rows, long long cols, const float *in,
-                                            float *out) {
+static cublasStatus_t geam_transpose(cublasHandle_t h, long long rows, long long cols, const float *in, float *out) {
     const float one = 1, zero = 0;
     return cublasSgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows);
 }
-static cublasStatus_t cublas_geam_transpose(cublasHandle_t h, long long rows, long long cols, const double *in,
-                                            double *out) {
+static cublasStatus_t geam_transpose(cublasHandle_t h, long long rows, long long cols, const double *in, double *out) {
     const double one = 1, zero = 0;
     return cublasDgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows);
 }
 
-template <typename real> static void launch_cublas(void *context) {
-    transpose_run *t = (transpose_run *)context;
-    cublasStatus_t status = cublas_geam_transpose(t->cublas, t->rows, t->cols, (const real *)t->in, (real *)t->out);
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: cuBLAS geam failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
+// ---------------------------------------------------------------------------
+// One launch of any kernel: the grids, then the <<<>>> (or the cuBLAS call).
+
+static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
+
+/* x: tiles across `across` elements; y: tiles down `down` elements, capped at
+ * the gridDim.y limit (the kernels loop over the rest). */
+static dim3 tile_grid(long long across, long long down, int tile) {
+    const long long y = tiles(down, tile);
+    return dim3((unsigned int)tiles(across, tile), (unsigned int)(y < MAX_GRID_Y ? y : MAX_GRID_Y), 1);
+}
+
+/* Grids that fill the GPU exactly once, from the device's SM count and how
+ * many blocks of each kernel an SM holds (computed once, before any timing). */
+typedef struct {
+    int copy_blocks, vectorized_blocks;
+} full_wave;
+
+template <typename real>
+static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const full_wave &wave,
+                   cublasHandle_t cublas) {
+    const dim3 book_threads(TILE_DIM, TILE_DIM), wide_threads(TILE_DIM, ROWS_PER_PASS);
+    const int wide = WIDE_TILE(real);
+    switch (kernel) {
+    case KERNEL_COPY: copy_matrix<real><<<wave.copy_blocks, COPY_THREADS>>>(in, out, rows * cols); break;
+    case KERNEL_NAIVE_READ:
+        transpose_naive_read<real><<<tile_grid(cols, rows, TILE_DIM), book_threads>>>(in, out, rows, cols);
+        break;
+    case KERNEL_NAIVE_WRITE: /* its grid runs over the output: x across input rows */
+        transpose_naive_write<real><<<tile_grid(rows, cols, TILE_DIM), book_threads>>>(in, out, rows, cols);
+        break;
+    case KERNEL_SHARED:
+        transpose_shared<real><<<tile_grid(cols, rows, TILE_DIM), book_threads>>>(in, out, rows, cols);
+        break;
+    case KERNEL_PADDED:
+        transpose_padded<real><<<tile_grid(cols, rows, TILE_DIM), book_threads>>>(in, out, rows, cols);
+        break;
+    case KERNEL_PADDED_MULTI:
+        transpose_padded_multi<real><<<tile_grid(cols, rows, wide), wide_threads>>>(in, out, rows, cols);
+        break;
+    case KERNEL_SWIZZLED:
+        transpose_swizzled<real><<<tile_grid(cols, rows, wide), wide_threads>>>(in, out, rows, cols);
+        break;
+    case KERNEL_VECTORIZED:
+        transpose_vectorized<real><<<wave.vectorized_blocks, VECTOR_THREADS>>>(in, out, rows, cols);
+        break;
+    case KERNEL_CUBLAS: {
+        const cublasStatus_t status = geam_transpose(cublas, rows, cols, in, out);
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            fprintf(stderr, "%s:%d: cuBLAS geam failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
+            exit(EXIT_CUDA_ERROR);
+        }
+        break;
+    }
+    }
+    CHECK_LAUNCH();
+}
+
+/* Blocks that fill every SM once, but no more than there is work for. */
+static int blocks_for_one_wave(const void *kernel, int threads, long long work_blocks,
+                               const struct cudaDeviceProp &device) {
+    int per_sm = 0;
+    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+    const long long wave = (long long)per_sm * device.multiProcessorCount;
+    return (int)(work_blocks < wave ? (work_blocks < 1 ? 1 : work_blocks) : wave);
+}
+
+/* Fan's print_matrix: a small result is worth seeing. */
+template <typename real> static void print_matrix(const real *matrix, long long rows, long long cols) {
+    for (long long r = 0; r < rows; ++r) {
+        for (long long c = 0; c < cols; ++c)
+            printf("%g\t", (double)matrix[r * cols + c]);
+        printf("\n");
     }
 }
 
 // ---------------------------------------------------------------------------
-// Running, checking and timing each kernel.
+// main, for one element type: the book's program, then the progression.
 
-static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
-
-/* x: `across` tiles (at most 2^31 - 1: checked by the caller); y: `down` tiles,
- * capped at the gridDim.y limit (the kernels loop over the rest). */
-static dim3 tile_grid(long long across, long long down) {
-    return dim3((unsigned int)across, (unsigned int)(down < MAX_GRID_Y ? down : MAX_GRID_Y), 1);
-}
-
-template <typename real> static int run_all(const cli_options *o, const struct cudaDeviceProp *device) {
-    const long long rows = o->rows, cols = o->cols, n = rows * cols;
+template <typename real> static int run(const cli_options &o, const struct cudaDeviceProp &device) {
+    const long long rows = o.rows, cols = o.cols, n = rows * cols;
     const size_t bytes = (size_t)n * sizeof(real);
     char size_label[64];
     snprintf(size_label, sizeof size_label, "%lldx%lld", rows, cols);
-
-    printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way; "
-           "%d x %d tiles (padded_multi, swizzled: %d x %d); book kernels 32 x 32 threads, padded_multi and swizzled "
-           "32 x %d\n\n",
-           rows, cols, element_type_name(o->type), cols, rows, bytes / 1e6, TILE_DIM, TILE_DIM, WIDE_TILE(real),
-           WIDE_TILE(real), ROWS_PER_PASS);
-
-    /* The input and the output, plus room for cuBLAS's workspace. */
-    gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices");
-    if (tiles(rows, TILE_DIM) > 2147483647LL ||
-        tiles(cols, TILE_DIM) > 2147483647LL) { /* unreachable on today's GPUs */
+    printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way; book tile "
+           "32 x 32, threads 32 x 32; padded_multi, swizzled: %d x %d tile, 32 x %d threads; vectorized: %d x %d "
+           "tile, %d threads\n",
+           rows, cols, element_type_name(o.type), cols, rows, bytes / 1e6, WIDE_TILE(real), WIDE_TILE(real),
+           ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS);
+    gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
+    if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL) { /* not on today's GPUs */
         fprintf(stderr, "transpose: %s has more than 2^31 - 1 tiles in one direction\n", size_label);
         exit(EXIT_BAD_COMMAND_LINE);
     }
-    transpose_run t;
-    t.rows = rows;
-    t.cols = cols;
-    t.grid_over_input = tile_grid(tiles(cols, TILE_DIM), tiles(rows, TILE_DIM));
-    t.grid_over_output = tile_grid(tiles(rows, TILE_DIM), tiles(cols, TILE_DIM));
-    t.grid_wide = tile_grid(tiles(cols, WIDE_TILE(real)), tiles(rows, WIDE_TILE(real)));
-    int blocks_per_sm = 0;
-    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, copy_matrix<real>, COPY_THREADS, 0));
-    const long long copy_needed = (n / vector16<real>::width + COPY_THREADS - 1) / COPY_THREADS;
-    t.copy_blocks = (int)(copy_needed < 1 ? 1 : copy_needed);
-    if (t.copy_blocks > blocks_per_sm * device->multiProcessorCount)
-        t.copy_blocks = blocks_per_sm * device->multiProcessorCount;
 
-    real *in = (real *)host_alloc("transpose", bytes, "the input matrix");
-    real *expected = (real *)host_alloc("transpose", bytes, "the CPU transpose");
-    real *result = (real *)host_alloc("transpose", bytes, "the copy of a GPU result");
-    fill_distinct(in, n);
-    transpose_cpu(in, expected, rows, cols);
-    HANDLE_ERROR(cudaMalloc((void **)&t.in, bytes));
-    HANDLE_ERROR(cudaMalloc(&t.out, bytes));
-    HANDLE_ERROR(cudaMemcpy((void *)t.in, in, bytes, cudaMemcpyHostToDevice));
-    if (cublasCreate(&t.cublas) != CUBLAS_STATUS_SUCCESS) {
+    /* The book's program (Fan ch. 8): allocate, fill, copy in, launch the padded
+     * 32 x 33 tile kernel, copy back, compare with the CPU's transpose. */
+    real *h_in = (real *)host_alloc("transpose", bytes, "the input matrix");
+    real *h_expected = (real *)host_alloc("transpose", bytes, "the CPU transpose");
+    real *h_out = (real *)host_alloc("transpose", bytes, "the copy of a GPU result");
+    fill_distinct(h_in, n);
+    transpose_cpu(h_in, h_expected, rows, cols);
+    real *d_in, *d_out;
+    HANDLE_ERROR(cudaMalloc((void **)&d_in, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&d_out, bytes));
+    HANDLE_ERROR(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+    gpu_poison(d_out, bytes);
+    transpose_padded<real><<<tile_grid(cols, rows, TILE_DIM), dim3(TILE_DIM, TILE_DIM)>>>(d_in, d_out, rows, cols);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+    long long first = -1;
+    const long long book_wrong = count_mismatches(h_out, h_expected, n, &first);
+    if (rows <= 10 && cols <= 10) print_matrix(h_out, cols, rows);
+    printf("book (padded 32 x 33 tile): %lld of %lld elements wrong: %s\n\n", book_wrong, n,
+           book_wrong ? "FAIL" : "PASS");
+
+    /* The progression: every selected kernel, checked, then timed. */
+    cublasHandle_t cublas;
+    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "transpose: could not create a cuBLAS handle\n");
         exit(EXIT_CUDA_ERROR);
     }
-
-    gpu_launch_fn launchers[KERNEL_COUNT] = {launch_copy<real>,     launch_naive_read<real>, launch_naive_write<real>,
-                                             launch_shared<real>,   launch_padded<real>,     launch_padded_multi<real>,
-                                             launch_swizzled<real>, launch_cublas<real>};
-
-    /* The two references, measured first whenever we time, whichever kernels
-     * were asked for: the copy (ceiling) and cuBLAS geam (library). */
-    double copy_ms = 0, geam_ms = 0, copy_gbps = 0;
-    const double bytes_per_run = bytes_moved((double)n, (double)n, sizeof(real));
-    if (!o->check_only) {
-        copy_ms = gpu_time_median_ms(launchers[KERNEL_COPY], &t, o->reps);
-        geam_ms = gpu_time_median_ms(launchers[KERNEL_CUBLAS], &t, o->reps);
-        copy_gbps = gigabytes_per_second(bytes_per_run, copy_ms);
-        report_ceiling(stdout, "transpose", "copy_kernel", "copy kernel on the same matrix", copy_gbps);
-        printf("library reference (cuBLAS geam): %.1f GB/s; the notes give each kernel's speed as a multiple of it\n\n",
-               gigabytes_per_second(bytes_per_run, geam_ms));
+    full_wave wave;
+    wave.copy_blocks = blocks_for_one_wave((const void *)copy_matrix<real>, COPY_THREADS,
+                                           tiles(n / vector16<real>::width, COPY_THREADS), device);
+    wave.vectorized_blocks = blocks_for_one_wave((const void *)transpose_vectorized<real>, VECTOR_THREADS,
+                                                 tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)), device);
+    l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
+    double memcpy_gbps = 0, geam_ms = 0;
+    if (!o.check_only) {
+        memcpy_gbps = gpu_memcpy_gbps((double)bytes, o.reps);
+        report_ceiling(stdout, "transpose", "memcpy", "cudaMemcpy device to device, >= 256 MiB", memcpy_gbps);
+        TIME_MEDIAN_MS_AFTER(geam_ms, o.reps, l2_flush(&flusher),
+                             launch(KERNEL_CUBLAS, d_in, d_out, rows, cols, wave, cublas));
+        printf("library reference (cuBLAS geam): %.1f GB/s; each row's note is its speed as a multiple of it\n\n",
+               gigabytes_per_second(bytes_moved((double)n, (double)n, sizeof(real)), geam_ms));
     }
-
     static char notes[KERNEL_COUNT][96];
     report rep;
     report_begin(&rep, "transpose", stdout);
+    rep.cold_l2 = o.cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
-        if (!cli_kernel_selected(o, k)) continue;
-        /* Check: poisoned output, one launch, every element compared. */
-        gpu_poison(t.out, bytes);
-        launchers[k](&t);
-        HANDLE_ERROR(cudaDeviceSynchronize());
-        HANDLE_ERROR(cudaMemcpy(result, t.out, bytes, cudaMemcpyDeviceToHost));
-        /* The copy keeps the input's shape; every other kernel transposes. */
-        const real *reference = k == KERNEL_COPY ? in : expected;
+        if (!cli_kernel_selected(&o, k)) continue;
+        gpu_poison(d_out, bytes);
+        launch(k, d_in, d_out, rows, cols, wave, cublas);
+        HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+        const real *expected = k == KERNEL_COPY ? h_in : h_expected; /* the copy keeps the input's shape */
         const long long out_cols = k == KERNEL_COPY ? cols : rows;
-        long long first = -1;
-        const long long wrong = count_mismatches(result, reference, n, &first);
+        const long long wrong = count_mismatches(h_out, expected, n, &first);
         if (wrong)
             printf("  %s: %lld of %lld elements wrong; first at output row %lld, column %lld: got %.17g, "
                    "expected %.17g\n",
-                   kernel_names[k], wrong, n, first / out_cols, first % out_cols, (double)result[first],
-                   (double)reference[first]);
-
-        result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
+                   kernel_names[k], wrong, n, first / out_cols, first % out_cols, (double)h_out[first],
+                   (double)expected[first]);
+        result_row row = result_row_for(kernel_names[k], element_type_name(o.type), n);
         row.size = size_label;
-        row.has_value = 0; /* exact comparison: PASS means every element is the expected one */
-        row.pass = wrong == 0;
+        row.pass = wrong == 0;                                       /* exact: every element the expected one */
+        row.bytes = bytes_moved((double)n, (double)n, sizeof(real)); /* each element read once, written once */
         notes[k][0] = '\0';
-        if (!o->check_only) {
-            row.timed = 1;
-            row.ms = k == KERNEL_COPY     ? copy_ms
-                     : k == KERNEL_CUBLAS ? geam_ms
-                                          : gpu_time_median_ms(launchers[k], &t, o->reps);
-            row.gbps = gigabytes_per_second(bytes_per_run, row.ms);
-            row.pct_ceiling = percent_of(row.gbps, copy_gbps);
-            row.ceiling = "memcpy";
-            snprintf(notes[k], sizeof notes[k], "%.2fx geam", geam_ms / row.ms);
+        if (!o.check_only) {
+            double ms = geam_ms;
+            if (k != KERNEL_CUBLAS)
+                TIME_MEDIAN_MS_AFTER(ms, o.reps, l2_flush(&flusher), launch(k, d_in, d_out, rows, cols, wave, cublas));
+            row_time(&row, ms, "memcpy", memcpy_gbps);
+            snprintf(notes[k], sizeof notes[k], "%.2fx geam", geam_ms / ms);
         }
         if (wrong) {
-            size_t used = strlen(notes[k]);
+            const size_t used = strlen(notes[k]);
             snprintf(notes[k] + used, sizeof notes[k] - used, "%s%lld wrong", used ? ", " : "", wrong);
         }
         row.note = notes[k][0] ? notes[k] : NULL;
         report_add(&rep, &row);
     }
-    cublasDestroy(t.cublas);
-    HANDLE_ERROR(cudaFree((void *)t.in));
-    HANDLE_ERROR(cudaFree(t.out));
-    free(in);
-    free(expected);
-    free(result);
-    return report_end(&rep);
+    const int status = report_end(&rep);
+    l2_flusher_free(&flusher);
+    cublasDestroy(cublas);
+    HANDLE_ERROR(cudaFree(d_in));
+    HANDLE_ERROR(cudaFree(d_out));
+    free(h_in);
+    free(h_expected);
+    free(h_out);
+    return status || book_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
 }
 
-// ---------------------------------------------------------------------------
-
 int main(int argc, char **argv) {
-    static const cli_spec spec = {
-        "transpose",
-        "matrix transpose through a shared-memory tile, with and without bank conflicts (Fan, ch. 8)",
-        CLI_ROWS_COLS | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE,
-        kernel_names,
-        NULL,
-        0,
-        BOOK_N,
-        BOOK_N,
-        0,
-        "The input is rows x cols, row-major; the output cols x rows. Any size >= 1 works.\n"
-        "Element i of the input holds i (float: i mod 16777213, exact and distinct below 2^24), and\n"
-        "every output element is compared exactly with a CPU transpose.\n"
-        "Timing: the copy kernel and cuBLAS geam are always measured first, as references;\n"
-        "'%copy' and 'x geam' compare each kernel with them. Bandwidth claims need > 50 MB (the L2)."};
+    cli_spec spec = {};
+    spec.program = "transpose";
+    spec.summary = "matrix transpose: coalescing (Fan, ch. 7), a shared-memory tile and its bank conflicts (ch. 8)";
+    spec.accepts = CLI_ROWS_COLS | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_COLD_L2;
+    spec.kernels = kernel_names;
+    spec.default_rows = spec.default_cols = BOOK_N;
+    spec.extra_help = "The input is rows x cols, row-major; the output cols x rows. Any size >= 1 works.\n"
+                      "Element i of the input holds i (float: i mod 16777213, exact and distinct below 2^24), and\n"
+                      "every output element is compared exactly with a CPU transpose.\n"
+                      "First the book's program (the padded 32 x 33 tile) runs and is checked; then each kernel.\n"
+                      "Timing: the ceiling is a device-to-device cudaMemcpy measured in the same run ('%ceil');\n"
+                      "'x geam' compares each kernel with cuBLAS geam. Bandwidth claims need > 50 MB (the L2),\n"
+                      "or --cold-l2.";
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
     struct cudaDeviceProp device;
     gpu_select_device("transpose", o.device, &device);
-    return o.type == ELEMENT_DOUBLE ? run_all<double>(&o, &device) : run_all<float>(&o, &device);
+    return o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
 }
