@@ -281,8 +281,8 @@ def marker_body(name, devices, path, results_page):
     if kind == "results" and which:
         only = [dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices]
         return body(only, path, False)
-    if kind == "results":
-        return body(devices, path, path == results_page)
+    if kind == "results":  # the results page, in either language, gets the full sections
+        return body(devices, path, path == results_page or os.path.basename(path).startswith("RESULTS"))
     if kind == "banks":
         return banks_body(devices, which or None)
     return mutants_body(devices)
