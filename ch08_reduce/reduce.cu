@@ -1,62 +1,63 @@
 /* ch08_reduce: summing an array, from global memory to shared memory to the
- * bandwidth limit (Fan Zheyong, CUDA 编程：基础与实践, ch. 8, and a tutorial's
- * atomic "sum" demo; then the steps a seasoned engineer takes to reach CUB).
+ * bandwidth limit (Fan Zheyong, CUDA 编程：基础与实践: ch. 8 shared memory,
+ * ch. 9 atomics, ch. 10 warps; and a Chinese tutorial's sum-of-squares demo).
  *
  * What it teaches: a block can halve its values in global memory, but shared
- * memory (static or dynamic) does it without touching DRAM twice; one atomicAdd
- * per element serialises the whole GPU on one address, one per block does not;
- * after that the limit is memory bandwidth, and the last steps reach it. Along
- * the way, the book's precision lesson: how the order of float additions
+ * memory (static or dynamic) does it on chip; one atomicAdd per element
+ * serialises the whole GPU on one address, one per block does not; the last
+ * warp needs __syncwarp() (the old "warp-synchronous" trick is a race since
+ * Volta); after that the limit is memory bandwidth, and the last steps reach
+ * it. Along the way, the book's precision lesson: the order of float additions
  * decides whether 1e8 x 1.23 comes out as 33554432, 123633392 or 123000000.
  *
  * Build this file alone, from its folder:
  *   nvcc -O3 -I../common reduce.cu -o reduce
  *
- * Build and run (from the repository root):
- *   cmake -S . -B build && cmake --build build -j
- *   build/ch08_reduce/reduce                    # the book's run: 1e8 x 1.23, float
- *   build/ch08_reduce/reduce --type double --kernel static,one_launch,cub
- *   build/ch08_reduce/reduce --data random --n 1000003 --check
- *   build/ch08_reduce/reduce --help
+ * Run:
+ *   ./reduce                             the book's program (1e8 x 1.23, float), then every kernel, timed
+ *   ./reduce --type double --kernel static,one_launch,cub
+ *   ./reduce --data random --n 1000003 --check       verify only, as the tests do
+ *   ./reduce --kernel warp_unrolled,warp_synced      the warp-synchronous trap, and its fix
+ *   ./reduce --demo squares              the tutorial's demo: the sum of squares of i % 10, three ways
  *
- * Kernels, in teaching order (one partial per block unless said otherwise):
- *   global         the book: each block halves its slice in place in global
- *                  memory; it destroys its input, so it runs on a scratch copy.
- *   static         the book: a __shared__ array of fixed size holds the block's
- *                  values; the halving tree runs in shared memory.
- *   dynamic        the book: the same with extern __shared__, sized at launch.
- *   atomic         the tutorial: every element is one atomicAdd into a single
- *                  total: correct, and very slow.
- *   shared_atomic  the tutorial: the block tree in shared memory, then one
- *                  atomicAdd per block.
- *   shuffle        dynamic with the shared-memory tree replaced by warp shuffles.
- *   vector         many elements per thread with 16-byte loads, a grid that
- *                  fills the GPU once; a second one-block launch adds the partials.
- *   one_launch     the same, but the last block to finish adds the partials:
- *                  one launch, one number, the same on every run.
+ * Kernels, in teaching order (one partial sum per block unless said otherwise):
+ *   global         Fan ch. 8: each block halves its slice in place in global
+ *                  memory; it destroys its input, so it works on a scratch copy.
+ *   static         Fan ch. 8: a fixed-size __shared__ array holds the block's values.
+ *   dynamic        Fan ch. 8: the same with extern __shared__, sized at launch.
+ *   atomic         the tutorial: every element one atomicAdd into one total.
+ *   shared_atomic  Fan ch. 9 and the tutorial: the block tree, then one atomicAdd per block.
+ *   warp_unrolled  the trap (by name only, never under all): the classic unrolled
+ *                  last warp on a volatile array, with no barrier at all.
+ *   warp_synced    Fan ch. 10: the last warp's steps separated by __syncwarp().
+ *   shuffle        Fan ch. 10: warp shuffles instead of the shared-memory tree.
+ *   vector         Fan ch. 10 (more work per thread, a second pass): 16-byte loads,
+ *                  a grid that fills the GPU once, one block adds the partials.
+ *   one_launch     the same, but the last block to finish adds the partials.
  *   cub            cub::DeviceReduce::Sum, the library reference.
  *
- * Data (--data): const = the book's 1.23 everywhere, checked against 1.23 x n;
- * ramp = 1 + (i mod 1024) / 1024 and random = uniform in [0, 1) (seeded), both
- * checked against a compensated CPU sum in double. A constant input hides
- * indexing bugs (summing the wrong elements still gives the right total), so
- * the tests use random data too. All data are non-negative, so every kernel's
- * rounding error has the rigorous bound chain x u (common/numerics.h). */
+ * Data (--data): const = the book's 1.23 everywhere; ramp = 1 + (i mod 1024) /
+ * 1024; random = uniform in [0, 1) from --seed. A constant input hides indexing
+ * bugs (summing the wrong elements still gives the right total), so the tests
+ * use ramp and random data too. How each kernel is checked: see check_kernel. */
 #include <cub/device/device_reduce.cuh>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "block_reduce.cuh"
+#include "book.h"
+#include "ceiling.cuh"
 #include "cli.h"
-#include "gpu.h"
 #include "numerics.h"
 #include "report.h"
 
 // ---------------------------------------------------------------------------
-// Constants: the book's, and ours.
+// Constants: the book's, the tutorial's, and ours.
 
 #define BOOK_N 100000000LL /* 1e8 elements                                   */
 #define BOOK_VALUE 1.23    /* every element                                  */
@@ -64,8 +65,11 @@
 #define MAX_BLOCK 1024     /* the largest block CUDA allows                  */
 #define FAST_THREADS 256   /* vector and one_launch                          */
 #define FAST_UNROLL 4      /* independent 16-byte loads in flight per thread */
-#define ATOMIC_MAX_REPS 3  /* 1e8 atomics to one address take tens of ms     */
+#define ATOMIC_MAX_REPS 3  /* 1e8 atomics to one address take a few hundred ms */
 #define RAMP_PERIOD 1024
+#define SQUARES_N (1 << 20) /* the tutorial's demo: x[i] = i % 10, int       */
+#define SQUARES_PERIOD 10
+#define SQUARES_BLOCK 256
 
 enum {
     KERNEL_GLOBAL,
@@ -73,21 +77,34 @@ enum {
     KERNEL_DYNAMIC,
     KERNEL_ATOMIC,
     KERNEL_SHARED_ATOMIC,
+    KERNEL_WARP_UNROLLED,
+    KERNEL_WARP_SYNCED,
     KERNEL_SHUFFLE,
     KERNEL_VECTOR,
     KERNEL_ONE_LAUNCH,
-    KERNEL_CUB
+    KERNEL_CUB,
+    KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"global",  "static", "dynamic",    "atomic", "shared_atomic",
-                                           "shuffle", "vector", "one_launch", "cub",    NULL};
+static const char *const kernel_names[] = {"global",        "static",        "dynamic",     "atomic",
+                                           "shared_atomic", "warp_unrolled", "warp_synced", "shuffle",
+                                           "vector",        "one_launch",    "cub",         NULL};
+#define KERNEL_BIT(k) (1u << (k))
+/* global ... shuffle, the kernels before vector: one element per thread, --block threads per block. */
+#define ONE_ELEMENT_KERNELS (KERNEL_BIT(KERNEL_VECTOR) - 1u)
+/* Kernels whose block sum is the halving tree over shared memory. */
+#define TREE_KERNELS                                                                                                   \
+    (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC) |                              \
+     KERNEL_BIT(KERNEL_SHARED_ATOMIC) | KERNEL_BIT(KERNEL_WARP_UNROLLED) | KERNEL_BIT(KERNEL_WARP_SYNCED))
+#define BOOK_KERNELS (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC))
+
 enum { DATA_CONST, DATA_RAMP, DATA_RANDOM };
 static const char *const data_names[] = {"const", "ramp", "random", NULL};
 
 // ---------------------------------------------------------------------------
-// The input and the reference sum, on the CPU.
+// The input, and its exact sum, on the CPU.
 
-/* Every value is non-negative; ramp values 1 + k/1024 are exact in float and
- * double, and so is every partial sum of them in double up to n ~ 2^40. */
+/* Every value is non-negative. Ramp values 1 + k/1024 are multiples of 2^-10,
+ * so every partial sum of them is exact in double up to n ~ 2^42. */
 template <typename real> static void fill_input(real *x, long long n, int data, unsigned long long seed) {
     unsigned long long state = seed;
     for (long long i = 0; i < n; ++i) {
@@ -100,22 +117,140 @@ template <typename real> static void fill_input(real *x, long long n, int data, 
     }
 }
 
-/* const: the closed form 1.23 x n. Otherwise a compensated sum in double of
- * the values exactly as the GPU sees them (within about 2 u_double of exact). */
-template <typename real> static long double reference_sum(const real *x, long long n, int data) {
-    if (data == DATA_CONST) return (long double)n * 123 / 100; /* 1.23 x n, one rounding in 64 bits */
+/* The exact sum of some non-negative terms, and their grain: the largest
+ * power of two 2^grain that divides every term. Why the grain matters: every
+ * partial sum, in any order, is a multiple of 2^grain no larger than the sum;
+ * if the sum is below 2^(p + grain) (p = 24 bits for float, 53 for double),
+ * every partial sum is representable and no addition rounds at all. */
+typedef struct {
+    long double sum; /* compensated in double: exact when the grain test holds, else within 2 u_double */
+    int grain;
+    long long count;
+} term_sum;
+
+/* v = m * 2^e with m odd: returns e (v > 0, a double). */
+static int lowest_bit_exponent(double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int biased = (int)(bits >> 52 & 0x7ff);
+    uint64_t significand = bits & ((1ull << 52) - 1);
+    if (biased)
+        significand |= 1ull << 52;
+    else
+        biased = 1; /* subnormal */
+    return biased - 1075 + __builtin_ctzll(significand);
+}
+
+template <typename real> static term_sum exact_sum_of(const real *terms, long long count) {
+    term_sum t = {0, 4096, count};
     kahan_sum k = {0, 0};
-    for (long long i = 0; i < n; ++i)
-        kahan_add(&k, (double)x[i]);
-    return kahan_result(&k);
+    for (long long i = 0; i < count; ++i) {
+        const double term = (double)terms[i];
+        kahan_add(&k, term);
+        if (term != 0) {
+            const int e = lowest_bit_exponent(term);
+            if (e < t.grain) t.grain = e;
+        }
+    }
+    t.sum = kahan_result(&k);
+    return t;
+}
+
+/* 1 when every partial sum of the terms, in any order, is exact in a type
+ * with `bits` significand bits (the grain test above). */
+static int every_order_exact(const term_sum *t, int bits) {
+    return t->sum * (1 + ldexpl(1, -40)) < ldexpl(1, bits + t->grain);
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 1, global: the book's first version. Block b owns the slice
+// Each deterministic kernel's own order of additions, replayed on the CPU in
+// the element type, so its result can be compared bit for bit: one dropped,
+// duplicated or misplaced element changes some partial sum's rounding.
+
+/* The halving tree of one block (global, static, dynamic, shared_atomic,
+ * warp_unrolled, warp_synced): values past n count as 0. */
+template <typename real> static void tree_partials_cpu(const real *x, long long n, int threads, real *partials) {
+    real s_y[MAX_BLOCK];
+    const long long blocks = (n + threads - 1) / threads;
+    for (long long b = 0; b < blocks; ++b) {
+        const real *slice = x + b * threads;
+        const long long count = n - b * threads;
+        for (int t = 0; t < threads; ++t)
+            s_y[t] = t < count ? slice[t] : (real)0;
+        for (int offset = threads / 2; offset > 0; offset /= 2)
+            for (int t = 0; t < offset; ++t)
+                s_y[t] += s_y[t + offset];
+        partials[b] = s_y[0];
+    }
+}
+
+/* warp_sum (common/block_reduce.cuh): lane 0 ends with the halving tree of 32 values. */
+template <typename real> static real warp_sum_cpu(real *lanes) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        for (int lane = 0; lane < offset; ++lane)
+            lanes[lane] += lanes[lane + offset];
+    return lanes[0];
+}
+
+/* block_sum: each warp's tree, then warp 0's tree over the warp sums (0 past the last warp). */
+template <typename real> static real block_sum_cpu(const real *values, int threads) {
+    real warp_sums[32] = {0}, lanes[32];
+    for (int warp = 0; warp < threads / 32; ++warp) {
+        memcpy(lanes, values + 32 * warp, sizeof lanes);
+        warp_sums[warp] = warp_sum_cpu(lanes);
+    }
+    return warp_sum_cpu(warp_sums);
+}
+
+/* shuffle: one element per thread, block_sum per block. */
+template <typename real> static void shuffle_partials_cpu(const real *x, long long n, int threads, real *partials) {
+    real values[MAX_BLOCK];
+    const long long blocks = (n + threads - 1) / threads;
+    for (long long b = 0; b < blocks; ++b) {
+        for (int t = 0; t < threads; ++t)
+            values[t] = b * threads + t < n ? x[b * threads + t] : (real)0;
+        partials[b] = block_sum_cpu(values, threads);
+    }
+}
+
+static float lanes_cpu(const float *v) { return (v[0] + v[1]) + (v[2] + v[3]); } /* sum_of_lanes(float4) */
+static double lanes_cpu(const double *v) { return v[0] + v[1]; }                 /* sum_of_lanes(double2) */
+
+/* vector and one_launch with `blocks` blocks: each thread's running sum of its
+ * vectors (i, i + stride, ...: walked here in memory order, which keeps each
+ * thread's order) and one tail element, block_sum per block, then one block:
+ * thread t adds partials t, t + 256, ..., and block_sum again. */
+template <typename real> static real vector_cpu(const real *x, long long n, int blocks) {
+    const int width = vector16<real>::width;
+    const long long threads = (long long)blocks * FAST_THREADS, vectors = n / width;
+    real *sums = (real *)host_alloc("reduce", (size_t)threads * sizeof(real), "the emulated thread sums");
+    memset(sums, 0, (size_t)threads * sizeof(real));
+    for (long long first = 0; first < vectors; first += threads)
+        for (long long t = 0; t < threads && first + t < vectors; ++t)
+            sums[t] += lanes_cpu(x + (first + t) * width);
+    for (long long t = 0; t < threads && vectors * width + t < n; ++t)
+        sums[t] += x[vectors * width + t];
+    real shares[FAST_THREADS] = {0};
+    for (int b = 0; b < blocks; ++b)
+        shares[b % FAST_THREADS] += block_sum_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
+    free(sums);
+    return block_sum_cpu(shares, FAST_THREADS);
+}
+
+/* The host's sum of the partials, in double, in order (what the check adds). */
+template <typename real> static double sum_in_double(const real *partials, long long count) {
+    double sum = 0;
+    for (long long i = 0; i < count; ++i)
+        sum += (double)partials[i];
+    return sum;
+}
+
+// ---------------------------------------------------------------------------
+// Kernel 1, global (Fan ch. 8, the first version): block b owns the slice
 // x[b*blockDim, (b+1)*blockDim); at each step the lower half of the active
-// part adds the upper half, in place, in global memory. Elements past n count
-// as zero: they are never read or written. The barrier sits outside the if:
-// every thread of the block must reach it. blockDim.x must be a power of two.
+// part adds the upper half, in place, in global memory. Elements past n are
+// never read or written. The barrier sits outside the if: every thread of the
+// block must reach it. blockDim.x must be a power of two.
 
 template <typename real> __global__ void reduce_global(real *x, real *partials, long long n) {
     const long long first = (long long)blockIdx.x * blockDim.x;
@@ -129,10 +264,10 @@ template <typename real> __global__ void reduce_global(real *x, real *partials, 
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 2, static: the block copies its slice into shared memory once (0 past
-// n), and the tree runs there: on-chip, and the input is left untouched. A
-// static array's size is a compile-time constant, so it must cover the largest
-// block --block allows; the book writes s_y[128] for its fixed 128 threads.
+// Kernel 2, static (Fan ch. 8): the block copies its slice into shared memory
+// once (0 past n) and the tree runs there: on chip, and the input is left
+// untouched. A static array's size is a compile-time constant, so it must
+// cover the largest block --block allows; the book writes s_y[128].
 
 template <typename real> __global__ void reduce_static(const real *x, real *partials, long long n) {
     __shared__ real s_y[MAX_BLOCK];
@@ -142,21 +277,20 @@ template <typename real> __global__ void reduce_static(const real *x, real *part
     __syncthreads(); /* every value is in s_y before anyone reads a neighbour's */
     for (unsigned int offset = blockDim.x / 2; offset > 0; offset /= 2) {
         if (tid < offset) s_y[tid] += s_y[tid + offset];
-        __syncthreads();
+        __syncthreads(); /* the next step reads what this one wrote */
     }
     if (tid == 0) partials[blockIdx.x] = s_y[0];
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 3, dynamic: only the declaration changed. extern __shared__ has no
-// size; the third <<<>>> parameter gives it in bytes at launch, so the array
-// is exactly one block long whatever --block is. Same speed as static.
+// Kernel 3, dynamic (Fan ch. 8): only the declaration changed. extern
+// __shared__ has no size; the third <<<>>> parameter gives it in bytes at
+// launch, so the array is exactly one block long whatever --block is.
 
 template <typename real> __global__ void reduce_dynamic(const real *x, real *partials, long long n) {
-    /* No size in the declaration. It is declared as bytes and viewed as real:
-     * the float and the double kernel share one extern __shared__ symbol, and
-     * it may have only one type. (The later kernels get the same view from
-     * dynamic_shared<real>() in common/block_reduce.cuh.) */
+    /* Declared as bytes and viewed as real: the float and the double kernel
+     * share one extern __shared__ symbol, and it may have only one type.
+     * (Later kernels get the same view from dynamic_shared<real>().) */
     extern __shared__ __align__(16) unsigned char s_bytes[];
     real *s_y = reinterpret_cast<real *>(s_bytes);
     const unsigned int tid = threadIdx.x;
@@ -171,12 +305,11 @@ template <typename real> __global__ void reduce_dynamic(const real *x, real *par
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 4, atomic: no tree at all: every thread adds its element to one total
-// with atomicAdd. Correct, because the hardware serialises the additions, and
-// slow for the same reason: n additions queue up at a single address.
-// The total is a double even for float data: a float total is one serial chain
-// of n float additions, exactly like the CPU's float loop, and sticks at 2^25
-// = 33554432 for the book's data (see the precision lesson).
+// Kernel 4, atomic (the tutorial's naive version; Fan ch. 9 introduces
+// atomicAdd): no tree at all, every thread adds its element to one total.
+// Correct, because the hardware serialises the additions, and slow for the
+// same reason. The total is a double even for float data: a float total is
+// one serial chain, like the CPU's float loop, and sticks at 2^25 = 33554432.
 
 template <typename real> __global__ void reduce_atomic(const real *x, double *total, long long n) {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -184,10 +317,10 @@ template <typename real> __global__ void reduce_atomic(const real *x, double *to
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 5, shared_atomic: the dynamic kernel's tree, then thread 0 adds the
-// block's sum to the total: n / blockDim atomics instead of n, and no partials
-// left for the CPU. Atomics finish in no fixed order, so the last bits of the
-// result may change from run to run (the double total keeps that tiny).
+// Kernel 5, shared_atomic (Fan ch. 9: one atomicAdd per block instead of a
+// second pass; the tutorial's fast version): the dynamic kernel's tree, then
+// thread 0 adds the block's sum to the total. n / blockDim atomics instead of
+// n, no partials left for the CPU; they land in no fixed order.
 
 template <typename real> __global__ void reduce_shared_atomic(const real *x, double *total, long long n) {
     real *s_y = dynamic_shared<real>(); /* extern __shared__, as in reduce_dynamic */
@@ -203,10 +336,90 @@ template <typename real> __global__ void reduce_shared_atomic(const real *x, dou
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 6, shuffle: compared with dynamic, only the tree changed. Inside a
-// warp, __shfl_down_sync hands values from register to register: no shared
-// memory and no barrier; shared memory only joins the warps' sums (block_sum
-// in common/block_reduce.cuh). 2 barriers instead of log2(blockDim) + 1.
+// The tutorial's own demo, in int: the sum of the squares of x[i] = i % 10.
+// Naive: one atomicAdd per element into a single global int. With shared
+// memory: a block tree in dynamic shared memory (the tutorial's comment calls
+// that array "static": it is the extern __shared__ kind), one atomicAdd per
+// block. Integer additions are exact, so both must give the closed form.
+
+__global__ void squares_atomic(const int *x, int *total, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(total, x[i] * x[i]);
+}
+
+__global__ void squares_shared(const int *x, int *total, int n) {
+    int *s_squares = dynamic_shared<int>();
+    const unsigned int tid = threadIdx.x;
+    const int i = blockIdx.x * blockDim.x + tid;
+    s_squares[tid] = i < n ? x[i] * x[i] : 0;
+    __syncthreads();
+    for (unsigned int offset = blockDim.x / 2; offset > 0; offset /= 2) {
+        if (tid < offset) s_squares[tid] += s_squares[tid + offset];
+        __syncthreads();
+    }
+    if (tid == 0) atomicAdd(total, s_squares[0]);
+}
+
+// ---------------------------------------------------------------------------
+// Kernel 6, warp_unrolled: THE TRAP, asked for by name only. Once the tree is
+// down to 64 values, the classic code (still in many tutorials) lets the last
+// warp finish with no barrier, trusting its 32 threads to run in lockstep, and
+// `volatile` to keep each value in memory. In every step all 32 threads run:
+// thread 0 reads s_y[16] while thread 16 writes it. Since Volta (independent
+// thread scheduling) nothing makes a warp's threads run in lockstep: it is a
+// data race, whether or not the sum comes out right. Needs blockDim.x >= 64.
+
+template <typename real> __global__ void reduce_warp_unrolled(const real *x, real *partials, long long n) {
+    __shared__ real s_y[MAX_BLOCK];
+    const unsigned int tid = threadIdx.x;
+    const long long i = (long long)blockIdx.x * blockDim.x + tid;
+    s_y[tid] = i < n ? x[i] : (real)0;
+    __syncthreads();
+    for (unsigned int offset = blockDim.x / 2; offset > 32; offset /= 2) {
+        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        __syncthreads();
+    }
+    if (tid < 32) {
+        volatile real *v = s_y;
+        v[tid] += v[tid + 32];
+        v[tid] += v[tid + 16];
+        v[tid] += v[tid + 8];
+        v[tid] += v[tid + 4];
+        v[tid] += v[tid + 2];
+        v[tid] += v[tid + 1];
+    }
+    if (tid == 0) partials[blockIdx.x] = s_y[0];
+}
+
+// ---------------------------------------------------------------------------
+// Kernel 7, warp_synced (Fan ch. 10): the correct form. While more than one
+// warp works, __syncthreads(); from offset 16 on only warp 0 works, and
+// __syncwarp() (a barrier for the threads of one warp, far cheaper than the
+// block's) orders each step's writes before the next step's reads.
+
+template <typename real> __global__ void reduce_warp_synced(const real *x, real *partials, long long n) {
+    __shared__ real s_y[MAX_BLOCK];
+    const unsigned int tid = threadIdx.x;
+    const long long i = (long long)blockIdx.x * blockDim.x + tid;
+    s_y[tid] = i < n ? x[i] : (real)0;
+    __syncthreads();
+    for (unsigned int offset = blockDim.x / 2; offset >= 32; offset /= 2) {
+        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        __syncthreads();
+    }
+    for (unsigned int offset = 16; offset > 0; offset /= 2) {
+        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        __syncwarp();
+    }
+    if (tid == 0) partials[blockIdx.x] = s_y[0];
+}
+
+// ---------------------------------------------------------------------------
+// Kernel 8, shuffle (Fan ch. 10, warp shuffle functions; his cooperative-
+// groups version, thread_block_tile<32>::shfl_down, compiles to the same
+// instructions): inside a warp, __shfl_down_sync hands values from register to
+// register: no shared memory, no barrier. Shared memory only joins the warps'
+// sums (block_sum in common/block_reduce.cuh): 2 barriers instead of 8.
 
 template <typename real> __global__ void reduce_shuffle(const real *x, real *partials, long long n) {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -215,7 +428,8 @@ template <typename real> __global__ void reduce_shuffle(const real *x, real *par
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 7, vector: the sum reads n elements and does n additions, so its
+// Kernel 9, vector (Fan ch. 10: more work per thread, and a second pass
+// instead of the CPU): the sum reads n elements and does n additions, so its
 // limit is memory bandwidth, and one element per thread wastes it on block
 // start-up, barriers and a partial per 128 elements. What changed, and why:
 //  - each thread sums many elements in a register (a grid-stride loop), and
@@ -260,7 +474,7 @@ __global__ void __launch_bounds__(FAST_THREADS) reduce_vector(const real *__rest
     if (threadIdx.x == 0) partials[blockIdx.x] = block_total;
 }
 
-/* The second launch: one block adds the first launch's partials. */
+/* The second pass: one block adds the first launch's partials. */
 template <typename real>
 __global__ void __launch_bounds__(FAST_THREADS)
     reduce_partials(const real *partials, unsigned int count, real *result) {
@@ -269,10 +483,10 @@ __global__ void __launch_bounds__(FAST_THREADS)
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 8, one_launch: what changed is the end. The block that finishes last
-// (a fence, then an atomic ticket: common/block_reduce.cuh) adds the partials,
-// so one launch gives one number: no second launch, no CPU. The order of the
-// additions is fixed, so the result is the same on every run.
+// Kernel 10, one_launch: what changed is the end. The block that finishes
+// last (a fence, then an atomic ticket: common/block_reduce.cuh) adds the
+// partials, so one launch gives one number: no second launch, no CPU. The
+// order of the additions is fixed, so the result is the same on every run.
 
 template <typename real>
 __global__ void __launch_bounds__(FAST_THREADS)
@@ -289,7 +503,7 @@ __global__ void __launch_bounds__(FAST_THREADS)
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 9, cub: the library. It needs a small temporary buffer, whose size a
+// Kernel 11, cub: the library. It needs a temporary buffer, whose size a
 // first call with NULL reports; we allocate it once, outside the timing. With
 // an int count CUB uses 32-bit offsets, its fastest path; above 2^31 64-bit.
 
@@ -300,376 +514,642 @@ static cudaError_t cub_sum(void *temp, size_t *temp_bytes, const real *x, real *
 }
 
 // ---------------------------------------------------------------------------
-// Launchers: one struct holds a run's buffers; each launch function only
-// enqueues work, so the same function serves the check and the timing.
+// Launching: the device buffers of a run, and one switch that enqueues a
+// kernel (the same call serves the check and the timing).
 
-typedef struct {
+template <typename real> struct device_buffers {
     long long n;
-    int threads;                    /* --block: global ... shuffle, one element per thread */
-    int blocks;                     /* ceil(n / threads)                                   */
-    int vector_blocks, fast_blocks; /* vector, one_launch: the GPU filled once */
-    const void *x;                  /* the input: no kernel writes it                      */
-    void *scratch;                  /* global's working copy; NULL unless global runs      */
-    void *partials;                 /* one per block, the largest grid's worth             */
-    void *result;                   /* vector, one_launch, cub: one element                */
+    int threads, blocks;            /* --block, ceil(n / threads): the one-element kernels */
+    int vector_blocks, fast_blocks; /* vector, one_launch: the GPU filled once             */
+    const real *x;                  /* the input: no kernel writes it                      */
+    real *scratch;                  /* global's working copy (NULL unless global runs)     */
+    real *partials, *result;        /* one per block; one number                           */
     double *total;                  /* atomic, shared_atomic                               */
-    unsigned int *blocks_done;
+    unsigned int *blocks_done;      /* one_launch's ticket counter                         */
     void *cub_temp;
     size_t cub_temp_bytes;
-    size_t element_bytes;
-} reduce_run;
+};
 
-/* global destroys its input: refresh the scratch copy from the untouched x.
- * The book re-copies before every repeat as well. */
-static void prepare_global(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    HANDLE_ERROR(cudaMemcpyAsync(r->scratch, r->x, (size_t)r->n * r->element_bytes, cudaMemcpyDeviceToDevice, 0));
-}
-
-template <typename real> static void launch_global(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    reduce_global<real><<<r->blocks, r->threads>>>((real *)r->scratch, (real *)r->partials, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_static(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    reduce_static<real><<<r->blocks, r->threads>>>((const real *)r->x, (real *)r->partials, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_dynamic(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    reduce_dynamic<real>
-        <<<r->blocks, r->threads, r->threads * sizeof(real)>>>((const real *)r->x, (real *)r->partials, r->n);
-    CHECK_LAUNCH();
-}
-
-/* The total starts at zero on every launch (a memset on the same stream). */
-template <typename real> static void launch_atomic(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    HANDLE_ERROR(cudaMemsetAsync(r->total, 0, sizeof(double), 0));
-    reduce_atomic<real><<<r->blocks, r->threads>>>((const real *)r->x, r->total, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_shared_atomic(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    HANDLE_ERROR(cudaMemsetAsync(r->total, 0, sizeof(double), 0));
-    reduce_shared_atomic<real>
-        <<<r->blocks, r->threads, r->threads * sizeof(real)>>>((const real *)r->x, r->total, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_shuffle(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    reduce_shuffle<real><<<r->blocks, r->threads>>>((const real *)r->x, (real *)r->partials, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_vector(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    reduce_vector<real><<<r->vector_blocks, FAST_THREADS>>>((const real *)r->x, (real *)r->partials, r->n);
-    CHECK_LAUNCH();
-    reduce_partials<real>
-        <<<1, FAST_THREADS>>>((const real *)r->partials, (unsigned int)r->vector_blocks, (real *)r->result);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_one_launch(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    reduce_one_launch<real><<<r->fast_blocks, FAST_THREADS>>>((const real *)r->x, (real *)r->partials, r->blocks_done,
-                                                              (real *)r->result, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_cub(void *context) {
-    reduce_run *r = (reduce_run *)context;
-    HANDLE_ERROR(cub_sum(r->cub_temp, &r->cub_temp_bytes, (const real *)r->x, (real *)r->result, r->n));
-}
-
-// ---------------------------------------------------------------------------
-// Checking: where each kernel leaves its answer, and how far it may be off.
-
-enum { ANSWER_PARTIALS, ANSWER_TOTAL, ANSWER_RESULT };
-
-static int answer_kind(int kernel) {
+template <typename real> static void launch(int kernel, device_buffers<real> &b) {
+    const size_t shared_bytes = b.threads * sizeof(real);
     switch (kernel) {
-    case KERNEL_GLOBAL:
-    case KERNEL_STATIC:
-    case KERNEL_DYNAMIC:
-    case KERNEL_SHUFFLE: return ANSWER_PARTIALS; /* the CPU adds them, in double */
-    case KERNEL_ATOMIC:
-    case KERNEL_SHARED_ATOMIC: return ANSWER_TOTAL;
-    default: return ANSWER_RESULT;
-    }
-}
-
-/* The relative error bound of each kernel (all data are non-negative, so a sum
- * whose every term goes through at most `chain` roundings in a row is within
- * chain x u of exact). Two parts: the additions done in the element type, and
- * those done in double (the CPU's sum of partials, the atomic totals). The
- * extra 1 u of the element type covers 1.23 rounded to float or double; the
- * extra 2 u of double cover the reference sum itself. */
-static double kernel_tolerance(int kernel, const reduce_run *r, element_type type) {
-    const long long tree = ceil_log2(r->threads);     /* halving tree depth          */
-    const long long shuffle_tree = 2 * ceil_log2(32); /* block_sum: two warp trees   */
-    const int width = type == ELEMENT_DOUBLE ? 2 : 4; /* lanes of a 16-byte vector   */
-    const long long vectors = r->n / width;
-    long long chain_in_type = 0, chain_in_double = 0;
-    switch (kernel) {
-    case KERNEL_GLOBAL:
-    case KERNEL_STATIC:
-    case KERNEL_DYNAMIC:
-        chain_in_type = tree;
-        chain_in_double = r->blocks;
+    case KERNEL_GLOBAL: reduce_global<real><<<b.blocks, b.threads>>>(b.scratch, b.partials, b.n); break;
+    case KERNEL_STATIC: reduce_static<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
+    case KERNEL_DYNAMIC: reduce_dynamic<real><<<b.blocks, b.threads, shared_bytes>>>(b.x, b.partials, b.n); break;
+    case KERNEL_ATOMIC: /* the total starts at 0 on every launch: a memset on the same stream */
+        HANDLE_ERROR(cudaMemsetAsync(b.total, 0, sizeof(double), 0));
+        reduce_atomic<real><<<b.blocks, b.threads>>>(b.x, b.total, b.n);
         break;
-    case KERNEL_ATOMIC:
-        chain_in_type = 0;
-        chain_in_double = r->n;
-        break; /* every element, one after another */
     case KERNEL_SHARED_ATOMIC:
-        chain_in_type = tree;
-        chain_in_double = r->blocks;
+        HANDLE_ERROR(cudaMemsetAsync(b.total, 0, sizeof(double), 0));
+        reduce_shared_atomic<real><<<b.blocks, b.threads, shared_bytes>>>(b.x, b.total, b.n);
         break;
-    case KERNEL_SHUFFLE:
-        chain_in_type = shuffle_tree;
-        chain_in_double = r->blocks;
-        break;
+    case KERNEL_WARP_UNROLLED: reduce_warp_unrolled<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
+    case KERNEL_WARP_SYNCED: reduce_warp_synced<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
+    case KERNEL_SHUFFLE: reduce_shuffle<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_VECTOR:
-    case KERNEL_ONE_LAUNCH: {
-        const long long blocks = kernel == KERNEL_VECTOR ? r->vector_blocks : r->fast_blocks;
-        const long long threads = blocks * FAST_THREADS;
-        /* a thread's serial sum of its vectors, each vector's lanes, the tail
-         * element; then the block's shuffles; then a thread's share of the
-         * partials and the shuffles again. */
-        chain_in_type = (vectors + threads - 1) / threads + ceil_log2(width) + 1 + shuffle_tree +
-                        (blocks + FAST_THREADS - 1) / FAST_THREADS + shuffle_tree;
+        reduce_vector<real><<<b.vector_blocks, FAST_THREADS>>>(b.x, b.partials, b.n);
+        CHECK_LAUNCH();
+        reduce_partials<real><<<1, FAST_THREADS>>>(b.partials, (unsigned int)b.vector_blocks, b.result);
         break;
+    case KERNEL_ONE_LAUNCH:
+        reduce_one_launch<real><<<b.fast_blocks, FAST_THREADS>>>(b.x, b.partials, b.blocks_done, b.result, b.n);
+        break;
+    case KERNEL_CUB: HANDLE_ERROR(cub_sum(b.cub_temp, &b.cub_temp_bytes, b.x, b.result, b.n)); break;
     }
-    default: /* cub: CUB does not document its order; allow 1024 serial chains */
-        chain_in_type = (r->n + 1023) / 1024 + 64;
-    }
-    return sum_error_bound(type, chain_in_type, 1) + sum_error_bound(ELEMENT_DOUBLE, chain_in_double, 2);
+    CHECK_LAUNCH();
+}
+
+/* global destroys its input: its scratch copy is refreshed from the untouched
+ * x before every run (the book re-copies too); outside the timed region. */
+template <typename real> static void restore_scratch(const device_buffers<real> &b) {
+    HANDLE_ERROR(cudaMemcpyAsync(b.scratch, b.x, (size_t)b.n * sizeof(real), cudaMemcpyDeviceToDevice, 0));
+}
+
+/* Where a kernel leaves its answer. */
+enum { ANSWER_PARTIALS, ANSWER_TOTAL, ANSWER_RESULT };
+static int answer_of(int kernel) {
+    if (kernel == KERNEL_ATOMIC || kernel == KERNEL_SHARED_ATOMIC) return ANSWER_TOTAL;
+    if (kernel == KERNEL_VECTOR || kernel == KERNEL_ONE_LAUNCH || kernel == KERNEL_CUB) return ANSWER_RESULT;
+    return ANSWER_PARTIALS; /* the CPU adds them, in double, in order */
 }
 
 /* Copies a kernel's answer back; partials are added on the CPU in double. */
-template <typename real> static double fetch_answer(int kernel, const reduce_run *r) {
-    if (answer_kind(kernel) == ANSWER_TOTAL) {
+template <typename real> static double fetch_answer(int kernel, const device_buffers<real> &b) {
+    if (answer_of(kernel) == ANSWER_TOTAL) {
         double total = 0;
-        HANDLE_ERROR(cudaMemcpy(&total, r->total, sizeof(double), cudaMemcpyDeviceToHost));
+        HANDLE_ERROR(cudaMemcpy(&total, b.total, sizeof(double), cudaMemcpyDeviceToHost));
         return total;
     }
-    if (answer_kind(kernel) == ANSWER_RESULT) {
+    if (answer_of(kernel) == ANSWER_RESULT) {
         real result = 0;
-        HANDLE_ERROR(cudaMemcpy(&result, r->result, sizeof(real), cudaMemcpyDeviceToHost));
+        HANDLE_ERROR(cudaMemcpy(&result, b.result, sizeof(real), cudaMemcpyDeviceToHost));
         return (double)result;
     }
-    real *partials = (real *)host_alloc("reduce", (size_t)r->blocks * sizeof(real), "the partial sums");
-    HANDLE_ERROR(cudaMemcpy(partials, r->partials, (size_t)r->blocks * sizeof(real), cudaMemcpyDeviceToHost));
-    double sum = 0;
-    for (int i = 0; i < r->blocks; ++i)
-        sum += (double)partials[i];
+    real *partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the partial sums");
+    HANDLE_ERROR(cudaMemcpy(partials, b.partials, (size_t)b.blocks * sizeof(real), cudaMemcpyDeviceToHost));
+    const double sum = sum_in_double(partials, b.blocks);
     free(partials);
     return sum;
 }
 
-// ---------------------------------------------------------------------------
-// The book's precision lesson, reproduced: the same numbers summed in three
-// orders. Informative lines, not a check.
-
-template <typename real> static void precision_lesson(const real *x, reduce_run *r, long double expected) {
-    const char *type = sizeof(real) == sizeof(float) ? "float" : "double";
-    real serial = 0; /* the book's CPU loop: one running sum, in the element type */
-    for (long long i = 0; i < r->n; ++i)
-        serial += x[i];
-
-    launch_static<real>(r);
-    real *partials = (real *)host_alloc("reduce", (size_t)r->blocks * sizeof(real), "the partial sums");
-    HANDLE_ERROR(cudaMemcpy(partials, r->partials, (size_t)r->blocks * sizeof(real), cudaMemcpyDeviceToHost));
-    real partials_in_type = 0; /* the book's host-side sum of the partials */
-    double partials_in_double = 0;
-    for (int i = 0; i < r->blocks; ++i) {
-        partials_in_type += partials[i];
-        partials_in_double += (double)partials[i];
+/* The bytes a kernel's GB/s counts: the n elements it reads, plus what it
+ * really writes and reads besides: one partial per block written (global ...
+ * shuffle); vector and one_launch also read their partials back and write one
+ * result; the atomics one 8-byte total; CUB one result (its own partials are
+ * not visible from here). global also writes into its slice at every step of
+ * its tree: not counted, so its GB/s is the useful traffic like the others'. */
+template <typename real> static double bytes_counted(int kernel, const device_buffers<real> &b) {
+    switch (kernel) {
+    case KERNEL_ATOMIC:
+    case KERNEL_SHARED_ATOMIC: return bytes_moved((double)b.n, 0, sizeof(real)) + sizeof(double);
+    case KERNEL_VECTOR: return bytes_moved((double)b.n + b.vector_blocks, b.vector_blocks + 1.0, sizeof(real));
+    case KERNEL_ONE_LAUNCH: return bytes_moved((double)b.n + b.fast_blocks, b.fast_blocks + 1.0, sizeof(real));
+    case KERNEL_CUB: return bytes_moved((double)b.n, 1, sizeof(real));
+    default: return bytes_moved((double)b.n, b.blocks, sizeof(real));
     }
-    free(partials);
-
-    printf("Precision lesson (the book's ch. 8): one sum, three orders of addition, %s data\n", type);
-    printf("  CPU, one serial loop in %-6s                                 %20.6f\n", type, (double)serial);
-    printf("  GPU static, %10d partials added on the CPU in %-6s       %20.6f\n", r->blocks, type,
-           (double)partials_in_type);
-    printf("  GPU static, the same partials added on the CPU in double       %20.6f\n", partials_in_double);
-    printf("  reference                                                      %20.6Lf\n", expected);
-    printf("  The book, n = 1e8 of 1.23, block 128: float loop 33554432, float sum of the partials 123633392,\n"
-           "  double loop 123000000.110771. A float holds 24 bits: from 2^25 = 33554432 its spacing is 4, and\n"
-           "  adding 1.23 rounds back to the same number. Short chains (a tree, or partials in double) fix it.\n\n");
 }
 
 // ---------------------------------------------------------------------------
-// Running, checking and timing each kernel.
+// Checking. All data are non-negative, so a sum whose every term passes
+// through at most `chain` roundings in a row is within chain x u of exact
+// (common/numerics.h).
 
-template <typename real> static int run_all(const cli_options *o, const struct cudaDeviceProp *device) {
-    const long long n = o->n;
-    const size_t bytes = (size_t)n * sizeof(real);
-    reduce_run r;
-    memset(&r, 0, sizeof r);
-    r.n = n;
-    r.threads = o->block;
-    r.element_bytes = sizeof(real);
-    const long long blocks = (n + r.threads - 1) / r.threads;
+/* What the CPU knows about the run's data. */
+template <typename real> struct cpu_reference {
+    const real *x;
+    term_sum data;              /* the exact sum of the input                          */
+    real *tree_partials;        /* the halving tree's partials, emulated (or NULL)     */
+    term_sum tree_partials_sum; /* their exact sum: what shared_atomic's atomics add   */
+    real *shuffle_partials;     /* block_sum's partials, emulated (or NULL)            */
+    int sms;                    /* for CUB's bound                                     */
+};
+
+/* The rigorous bound of a deterministic kernel's own order, relative to the
+ * exact sum: the additions in the element type (its chains), then those in
+ * double (the CPU's sum of the partials), plus 2 u_double for the reference. */
+template <typename real> static double order_bound(int kernel, const device_buffers<real> &b, element_type type) {
+    const long long tree = ceil_log2(b.threads), shuffle_tree = 2 * ceil_log2(32);
+    const int width = vector16<real>::width;
+    if (kernel == KERNEL_SHUFFLE)
+        return sum_error_bound(type, shuffle_tree, 0) + sum_error_bound(ELEMENT_DOUBLE, b.blocks, 2);
+    if (kernel != KERNEL_VECTOR && kernel != KERNEL_ONE_LAUNCH) /* the trees */
+        return sum_error_bound(type, tree, 0) + sum_error_bound(ELEMENT_DOUBLE, b.blocks, 2);
+    const long long blocks = kernel == KERNEL_VECTOR ? b.vector_blocks : b.fast_blocks;
+    const long long threads = blocks * FAST_THREADS, vectors = b.n / width;
+    /* a thread's vectors, each vector's lanes, the tail element; the block's
+     * shuffles; a thread's share of the partials; the shuffles again. */
+    return sum_error_bound(type,
+                           (vectors + threads - 1) / threads + ceil_log2(width) + 1 + shuffle_tree +
+                               (blocks + FAST_THREADS - 1) / FAST_THREADS + shuffle_tree,
+                           0) +
+           sum_error_bound(ELEMENT_DOUBLE, 0, 2);
+}
+
+/* The atomics add `count` non-negative terms in double, in no fixed order.
+ * Exact when every partial sum is a double (the grain test); otherwise each of
+ * the count - 1 additions rounds by at most half an ulp of the largest partial
+ * sum, which is at most the exact sum S plus the rounding so far:
+ * (count - 1) x half-ulp(S (1 + count u)), relative to S; plus 2 u for S. */
+static double any_order_bound(const term_sum *terms) {
+    if (every_order_exact(terms, 53) || terms->sum == 0) return 0;
+    int exponent;
+    frexpl(terms->sum * (1 + terms->count * ldexpl(1, -53)), &exponent); /* 2^(exponent-1) <= largest < 2^exponent */
+    const long double half_ulp = ldexpl(1, exponent - 1 - 53);
+    return (double)((terms->count - 1) * half_ulp / terms->sum) + sum_error_bound(ELEMENT_DOUBLE, 0, 2);
+}
+
+/* CUB documents no order. What its DeviceReduce does in this toolkit
+ * (cub/agent/agent_reduce.cuh, dispatch/dispatch_reduce.cuh,
+ * dispatch/tuning/tuning_reduce.cuh): tiles of at least 4096 elements, shared
+ * out evenly over min(tiles, up to 5 x occupancy x SMs) blocks, so each block
+ * gets at most ceil(tiles / min(tiles, SMs)); a thread folds at most 20 items
+ * of a tile into its running sum, one step per tile; a block then adds its
+ * threads' sums with a 5-step warp tree and at most 32 warp sums in a row;
+ * one block does the same over the block sums. So no element passes through
+ * more additions in a row than the chain below. Exact data: bound 0. */
+static double cub_bound(const term_sum *data, element_type type, int sms) {
+    if (every_order_exact(data, type == ELEMENT_DOUBLE ? 53 : 24)) return 0;
+    const long long tiles = (data->count + 4095) / 4096;
+    const long long blocks = tiles < sms ? tiles : sms;
+    const long long block_sum_chain = 5 + 32;
+    const long long chain = (tiles + blocks - 1) / blocks + 20 + block_sum_chain /* the first pass   */
+                            + (tiles + 4095) / 4096 + 20 + block_sum_chain;      /* the second pass */
+    return sum_error_bound(type, chain, 0) + sum_error_bound(ELEMENT_DOUBLE, 0, 2);
+}
+
+/* Fills the row's check, and a note with the independent truth.
+ *  - Deterministic kernels: the value must equal the CPU's emulation of the
+ *    kernel's own order bit for bit (tolerance 0). That sees one dropped or
+ *    duplicated element at any size where the element changes a rounding: a
+ *    float total of 1.23e8 cannot show one 1.23, but its partial can. The
+ *    emulation itself must lie within its order's rigorous bound of the exact
+ *    sum (printed beside it), so the two cannot share a mistake.
+ *  - atomic, shared_atomic (double totals, no fixed order): the exact sum of
+ *    what they add (the elements; the emulated block trees), within
+ *    any_order_bound: 0 where the data make every order exact (ramp data, and
+ *    float 1.23: the tests use those), else a bound that stays far below one
+ *    element up to n ~ 1e8 and below 2^-18 at any size a GPU holds.
+ *  - cub: the exact sum within cub_bound (0 for exact data). */
+template <typename real>
+static void check_kernel(result_row *row, int kernel, double value, const cpu_reference<real> &ref,
+                         const device_buffers<real> &b, element_type type, char *note, size_t note_size) {
+    const double exact = (double)ref.data.sum;
+    double emulated = 0;
+    switch (kernel) {
+    case KERNEL_ATOMIC:
+        row_check(row, value, exact, any_order_bound(&ref.data));
+        snprintf(note, note_size, "= the exact sum, %s",
+                 row->tolerance == 0 ? "every order exact" : "any order bounded");
+        return;
+    case KERNEL_SHARED_ATOMIC:
+        row_check(row, value, (double)ref.tree_partials_sum.sum, any_order_bound(&ref.tree_partials_sum));
+        snprintf(note, note_size, "= the exact sum of the emulated block trees, %s",
+                 row->tolerance == 0 ? "every order exact" : "any order bounded");
+        return;
+    case KERNEL_CUB:
+        row_check(row, value, exact, cub_bound(&ref.data, type, ref.sms));
+        snprintf(note, note_size, "= the exact sum, %s",
+                 row->tolerance == 0 ? "every order exact" : "within CUB's longest chain");
+        return;
+    case KERNEL_SHUFFLE: emulated = sum_in_double(ref.shuffle_partials, b.blocks); break;
+    case KERNEL_VECTOR: emulated = (double)vector_cpu(ref.x, b.n, b.vector_blocks); break;
+    case KERNEL_ONE_LAUNCH: emulated = (double)vector_cpu(ref.x, b.n, b.fast_blocks); break;
+    default: emulated = sum_in_double(ref.tree_partials, b.blocks); /* the halving trees */
+    }
+    row_check(row, value, emulated, 0);
+    const double off = relative_error(emulated, exact), bound = order_bound(kernel, b, type);
+    row->pass = row->pass && off <= bound;
+    snprintf(note, note_size, "= its order on the CPU; exact %.10g, off %.1e %s bound %.1e", exact, off,
+             off <= bound ? "<=" : ">", bound);
+}
+
+// ---------------------------------------------------------------------------
+// Part 1 of main: the book's program (Fan ch. 8, reduce2gpu.cu) in its
+// straight line: its three kernels launched directly, the partials copied
+// back and added on the CPU in the element type, as the book does; then the
+// precision lesson. Our verdict: every partial equals the CPU's emulation of
+// the block tree, bit for bit.
+
+template <typename real>
+static int book_partials_line(const char *kernel, const device_buffers<real> &b, const real *emulated,
+                              double *in_double) {
+    real *partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the partial sums");
+    HANDLE_ERROR(cudaMemcpy(partials, b.partials, (size_t)b.blocks * sizeof(real), cudaMemcpyDeviceToHost));
+    real in_type = 0; /* the book's host-side sum of the partials */
+    long long differ = 0;
+    for (int i = 0; i < b.blocks; ++i) {
+        in_type += partials[i];
+        differ += memcmp(&partials[i], &emulated[i], sizeof(real)) != 0;
+    }
+    *in_double = sum_in_double(partials, b.blocks);
+    free(partials);
+    printf("  GPU %-8s %10d partials added on the CPU in %-6s    %20.6f  %s\n", kernel, b.blocks,
+           sizeof(real) == sizeof(float) ? "float" : "double", (double)in_type,
+           differ ? "FAIL: partials differ from the CPU's tree" : "(each partial = the CPU's tree: PASS)");
+    return differ != 0;
+}
+
+template <typename real>
+static int book_program(const cli_options &o, const cpu_reference<real> &ref, device_buffers<real> &b) {
+    const char *type = element_type_name(o.type);
+    real cpu_loop = 0; /* the book's CPU version: one running sum in the element type */
+    for (long long i = 0; i < b.n; ++i)
+        cpu_loop += ref.x[i];
+    printf("The book's program (Fan ch. 8): %s data, %d blocks of %d threads, partials added on the CPU\n",
+           data_names[o.data_kind], b.blocks, b.threads);
+    printf("  CPU, one serial loop in %-6s                                   %20.6f\n", type, (double)cpu_loop);
+
+    int failures = 0;
+    double in_double = 0;
+    if (cli_kernel_selected(&o, KERNEL_GLOBAL)) {
+        restore_scratch(b); /* global destroys its input: it works on a copy */
+        reduce_global<real><<<b.blocks, b.threads>>>(b.scratch, b.partials, b.n);
+        CHECK_LAUNCH();
+        failures += book_partials_line("global", b, ref.tree_partials, &in_double);
+    }
+    if (cli_kernel_selected(&o, KERNEL_STATIC)) {
+        reduce_static<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n);
+        CHECK_LAUNCH();
+        failures += book_partials_line("static", b, ref.tree_partials, &in_double);
+    }
+    if (cli_kernel_selected(&o, KERNEL_DYNAMIC)) {
+        reduce_dynamic<real><<<b.blocks, b.threads, b.threads * sizeof(real)>>>(b.x, b.partials, b.n);
+        CHECK_LAUNCH();
+        failures += book_partials_line("dynamic", b, ref.tree_partials, &in_double);
+    }
+    printf("  GPU, the same partials added on the CPU in double                %20.6f\n", in_double);
+    printf("  exact sum of the data as stored                                  %20.6Lf\n", ref.data.sum);
+    printf("  The book, n = 1e8 of 1.23, block 128: float loop 33554432, float sum of the partials 123633392,\n"
+           "  double loop 123000000.110771. A float holds 24 bits: from 2^25 = 33554432 its spacing is 4, and\n"
+           "  adding 1.23 rounds back to the same number. Short chains (a tree, or partials in double) fix it.\n\n");
+    return failures;
+}
+
+// ---------------------------------------------------------------------------
+// Part 2 of main: the progression. Every selected kernel: poisoned outputs,
+// one launch, the check; then, unless --check, the median time of --reps
+// launches against the read ceiling measured in the same run.
+
+template <typename real>
+static void before_each_timed_run(int kernel, const device_buffers<real> &b, const l2_flusher *flusher) {
+    if (kernel == KERNEL_GLOBAL) restore_scratch(b);
+    l2_flush(flusher); /* --cold-l2: evict what the last run left in the L2 */
+}
+
+template <typename real>
+static int progression(const cli_options &o, const cpu_reference<real> &ref, device_buffers<real> &b) {
+    const double read_gbps = o.check_only ? 0 : gpu_read_gbps((double)b.n * sizeof(real), o.reps);
+    if (!o.check_only) report_ceiling(stdout, "reduce", "read", "a kernel that only reads, >= 256 MiB", read_gbps);
+    l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
+    char notes[KERNEL_COUNT][160];
+    int best = -1;
+    double best_ms = 0, cub_ms = 0;
+    report rep;
+    report_begin(&rep, "reduce", stdout);
+    rep.cold_l2 = o.cold_l2;
+    for (int k = 0; k < KERNEL_COUNT; ++k) {
+        if (!cli_kernel_selected(&o, k)) continue;
+        if (b.partials) gpu_poison(b.partials, (size_t)b.blocks * sizeof(real));
+        gpu_poison(b.result, sizeof(real));
+        gpu_poison(b.total, sizeof(double));
+        if (k == KERNEL_GLOBAL) restore_scratch(b);
+        launch(k, b);
+        HANDLE_ERROR(cudaDeviceSynchronize());
+
+        result_row row = result_row_for(kernel_names[k], element_type_name(o.type), b.n);
+        check_kernel(&row, k, fetch_answer(k, b), ref, b, o.type, notes[k], sizeof notes[k]);
+        row.note = notes[k];
+        row.bytes = bytes_counted(k, b);
+        row.partials_only = answer_of(k) == ANSWER_PARTIALS;
+        if (!o.check_only) {
+            double ms;
+            const int reps = k == KERNEL_ATOMIC && o.reps > ATOMIC_MAX_REPS ? ATOMIC_MAX_REPS : o.reps;
+            TIME_MEDIAN_MS_AFTER(ms, reps, before_each_timed_run(k, b, &flusher), launch(k, b));
+            row_time(&row, ms, "read", read_gbps);
+            if (k == KERNEL_CUB)
+                cub_ms = ms;
+            else if (!row.partials_only && (best < 0 || ms < best_ms))
+                best = k, best_ms = ms;
+        }
+        report_add(&rep, &row);
+    }
+    if (best >= 0 && cub_ms > 0) /* the benchmark's question: how close does our best get to CUB and DRAM? */
+        printf("\nfastest of ours: %s, %.4f ms = %.3f x CUB's speed (%.4f ms), %.3f x the read ceiling\n",
+               kernel_names[best], best_ms, cub_ms / best_ms, cub_ms,
+               gigabytes_per_second(bytes_counted(best, b), best_ms) / read_gbps);
+    l2_flusher_free(&flusher);
+    return report_end(&rep);
+}
+
+// ---------------------------------------------------------------------------
+// One run in the element type: the data on both sides, the CPU's reference,
+// then part 1 (where a book kernel is selected) and part 2.
+
+template <typename real> static int run(const cli_options &o, const struct cudaDeviceProp &device) {
+    device_buffers<real> b;
+    memset(&b, 0, sizeof b);
+    b.n = o.n;
+    b.threads = o.block;
+    const long long blocks = (b.n + b.threads - 1) / b.threads;
+    const unsigned selected = o.kernel_mask;
 
     /* vector and one_launch: as many blocks as fit on the GPU at once, fewer
      * when n is too small to give each thread a vector. */
     int vector_per_sm = 0, fast_per_sm = 0;
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vector_per_sm, reduce_vector<real>, FAST_THREADS, 0));
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fast_per_sm, reduce_one_launch<real>, FAST_THREADS, 0));
-    long long needed = (n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
-    if (needed < 1) needed = 1;
-    r.vector_blocks = (int)(needed < (long long)vector_per_sm * device->multiProcessorCount
-                                ? needed
-                                : (long long)vector_per_sm * device->multiProcessorCount);
-    r.fast_blocks = (int)(needed < (long long)fast_per_sm * device->multiProcessorCount
-                              ? needed
-                              : (long long)fast_per_sm * device->multiProcessorCount);
-
+    const long long needed = (b.n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
+    const long long vector_full = (long long)vector_per_sm * device.multiProcessorCount;
+    const long long fast_full = (long long)fast_per_sm * device.multiProcessorCount;
+    b.vector_blocks = (int)(needed < 1 ? 1 : needed < vector_full ? needed : vector_full);
+    b.fast_blocks = (int)(needed < 1 ? 1 : needed < fast_full ? needed : fast_full);
     printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
            "each\n  vector: %d blocks x %d threads, one_launch: %d blocks x %d threads (the GPU filled once)\n\n",
-           n, element_type_name(o->type), data_names[o->data_kind], blocks, r.threads, r.vector_blocks, FAST_THREADS,
-           r.fast_blocks, FAST_THREADS);
+           b.n, element_type_name(o.type), data_names[o.data_kind], blocks, b.threads, b.vector_blocks, FAST_THREADS,
+           b.fast_blocks, FAST_THREADS);
 
-    /* Device memory: the input, global's scratch copy (only when it runs), the
-     * partials and CUB's temporary buffer; nothing else of size n. */
-    const int run_global = cli_kernel_selected(o, KERNEL_GLOBAL);
-    long long max_partials = blocks;
-    if (r.vector_blocks > max_partials) max_partials = r.vector_blocks;
-    if (r.fast_blocks > max_partials) max_partials = r.fast_blocks;
-    /* CUB's buffer is a few KB (one value per block of its grid): the 16 MB
-     * margin covers it; its exact size is asked once n is known to fit. */
-    gpu_require_memory("reduce", (run_global ? 2.0 : 1.0) * bytes + (double)max_partials * sizeof(real) + 16e6,
-                       run_global ? "the input and global's scratch copy" : "the input");
-    if (blocks > device->maxGridSize[0] || blocks > INT_MAX) {
-        fprintf(stderr, "reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", n, blocks,
-                r.threads, device->maxGridSize[0]);
+    /* Limits of the kernels that run: a grid's size, the device's memory. */
+    if ((selected & ONE_ELEMENT_KERNELS) && (blocks > device.maxGridSize[0] || blocks > INT_MAX)) {
+        fprintf(stderr, "reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
+                blocks, b.threads, device.maxGridSize[0]);
         exit(EXIT_BAD_COMMAND_LINE);
     }
-    r.blocks = (int)blocks;
-    HANDLE_ERROR(cub_sum<real>(NULL, &r.cub_temp_bytes, NULL, NULL, n));
+    long long partials = 1;
+    if (selected & ONE_ELEMENT_KERNELS) partials = blocks;
+    if ((selected & KERNEL_BIT(KERNEL_VECTOR)) && b.vector_blocks > partials) partials = b.vector_blocks;
+    if ((selected & KERNEL_BIT(KERNEL_ONE_LAUNCH)) && b.fast_blocks > partials) partials = b.fast_blocks;
+    const size_t bytes = (size_t)b.n * sizeof(real);
+    const int global_runs = cli_kernel_selected(&o, KERNEL_GLOBAL);
+    /* CUB's buffer is a few KB: the 16 MB margin covers it. */
+    gpu_require_memory("reduce", (global_runs ? 2.0 : 1.0) * bytes + (double)partials * sizeof(real) + 16e6,
+                       global_runs ? "the input and global's scratch copy" : "the input");
+    b.blocks = (int)(selected & ONE_ELEMENT_KERNELS ? blocks : partials);
 
+    /* The data, and what the CPU knows about it. */
     real *x = (real *)host_alloc("reduce", bytes, "the input array");
-    fill_input(x, n, o->data_kind, o->seed);
-    const long double expected = reference_sum(x, n, o->data_kind);
-    HANDLE_ERROR(cudaMalloc((void **)&r.x, bytes));
-    if (run_global) HANDLE_ERROR(cudaMalloc(&r.scratch, bytes));
-    HANDLE_ERROR(cudaMalloc(&r.partials, (size_t)max_partials * sizeof(real)));
-    HANDLE_ERROR(cudaMalloc(&r.result, sizeof(double)));
-    HANDLE_ERROR(cudaMalloc((void **)&r.total, sizeof(double)));
-    HANDLE_ERROR(cudaMalloc((void **)&r.blocks_done, sizeof(unsigned int)));
-    HANDLE_ERROR(cudaMemset(r.blocks_done, 0, sizeof(unsigned int)));
-    HANDLE_ERROR(cudaMalloc(&r.cub_temp, r.cub_temp_bytes ? r.cub_temp_bytes : 1));
-    HANDLE_ERROR(cudaMemcpy((void *)r.x, x, bytes, cudaMemcpyHostToDevice));
-    if (cli_kernel_selected(o, KERNEL_STATIC)) precision_lesson(x, &r, expected);
+    fill_input(x, b.n, o.data_kind, o.seed);
+    cpu_reference<real> ref;
+    memset(&ref, 0, sizeof ref);
+    ref.x = x;
+    ref.sms = device.multiProcessorCount;
+    ref.data = exact_sum_of(x, b.n);
+    if (o.data_kind == DATA_CONST) ref.data.sum = (long double)b.n * x[0]; /* closed form: n x 1.23 as stored */
+    if (selected & TREE_KERNELS) {
+        ref.tree_partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the emulated partials");
+        tree_partials_cpu(x, b.n, b.threads, ref.tree_partials);
+        ref.tree_partials_sum = exact_sum_of(ref.tree_partials, b.blocks);
+    }
+    if (selected & KERNEL_BIT(KERNEL_SHUFFLE)) {
+        ref.shuffle_partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the emulated partials");
+        shuffle_partials_cpu(x, b.n, b.threads, ref.shuffle_partials);
+    }
+
+    HANDLE_ERROR(cudaMalloc((void **)&b.x, bytes));
+    HANDLE_ERROR(cudaMemcpy((void *)b.x, x, bytes, cudaMemcpyHostToDevice));
+    if (global_runs) HANDLE_ERROR(cudaMalloc((void **)&b.scratch, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&b.partials, (size_t)partials * sizeof(real)));
+    HANDLE_ERROR(cudaMalloc((void **)&b.result, sizeof(real)));
+    HANDLE_ERROR(cudaMalloc((void **)&b.total, sizeof(double)));
+    HANDLE_ERROR(cudaMalloc((void **)&b.blocks_done, sizeof(unsigned int)));
+    HANDLE_ERROR(cudaMemset(b.blocks_done, 0, sizeof(unsigned int)));
+    HANDLE_ERROR(cub_sum<real>(NULL, &b.cub_temp_bytes, NULL, NULL, b.n));
+    HANDLE_ERROR(cudaMalloc(&b.cub_temp, b.cub_temp_bytes ? b.cub_temp_bytes : 1));
+
+    int book_failures = 0;
+    if (selected & BOOK_KERNELS) book_failures = book_program(o, ref, b);
+    const int status = progression(o, ref, b);
+
+    HANDLE_ERROR(cudaFree((void *)b.x));
+    if (b.scratch) HANDLE_ERROR(cudaFree(b.scratch));
+    HANDLE_ERROR(cudaFree(b.partials));
+    HANDLE_ERROR(cudaFree(b.result));
+    HANDLE_ERROR(cudaFree(b.total));
+    HANDLE_ERROR(cudaFree(b.blocks_done));
+    HANDLE_ERROR(cudaFree(b.cub_temp));
+    free(ref.tree_partials);
+    free(ref.shuffle_partials);
     free(x);
+    if (book_failures) printf("the book's program: %d kernel(s) FAILED\n", book_failures);
+    return status || book_failures ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
+}
 
-    const double copy_gbps = o->check_only ? 0 : gpu_copy_bandwidth_gbps((double)bytes, o->reps);
-    if (!o->check_only)
-        report_ceiling(stdout, "reduce", "memcpy", "cudaMemcpy device to device, >= 256 MiB", copy_gbps);
+// ---------------------------------------------------------------------------
+// The tutorial's demo (--demo squares), as it ran: int x[i] = i % 10, N = 2^20,
+// three versions with their times side by side, each checked exactly against
+// the closed form. The tutorial's timer ran around cudaMalloc, the copies and
+// the launch (and, as the first CUDA call of its program, possibly the
+// creation of the CUDA context): we time the kernel alone with events, and
+// also the tutorial's way on the host clock (the context already exists).
 
-    gpu_launch_fn launchers[] = {launch_global<real>, launch_static<real>,        launch_dynamic<real>,
-                                 launch_atomic<real>, launch_shared_atomic<real>, launch_shuffle<real>,
-                                 launch_vector<real>, launch_one_launch<real>,    launch_cub<real>};
-    int best_kernel = -1;
-    double best_ms = 0, cub_ms = 0;
+/* sum of k^2 for k < m, and the sum of squares of i % 10 for i < n. */
+static long long squares_below(long long m) { return (m - 1) * m * (2 * m - 1) / 6; }
+static long long squares_closed_form(long long n) {
+    return n / SQUARES_PERIOD * squares_below(SQUARES_PERIOD) + squares_below(n % SQUARES_PERIOD);
+}
+
+static double host_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1e3 + now.tv_nsec * 1e-6;
+}
+
+enum { SQUARES_CPU, SQUARES_ATOMIC, SQUARES_SHARED };
+static const char *const squares_names[] = {"squares_cpu", "squares_atomic", "squares_shared"};
+static const double tutorial_us[] = {2522, 268260, 2341};
+
+static void squares_launch(int version, const int *d_x, int *d_total, int n) {
+    const int blocks = (n + SQUARES_BLOCK - 1) / SQUARES_BLOCK;
+    HANDLE_ERROR(cudaMemsetAsync(d_total, 0, sizeof(int), 0));
+    if (version == SQUARES_ATOMIC)
+        squares_atomic<<<blocks, SQUARES_BLOCK>>>(d_x, d_total, n);
+    else
+        squares_shared<<<blocks, SQUARES_BLOCK, SQUARES_BLOCK * sizeof(int)>>>(d_x, d_total, n);
+    CHECK_LAUNCH();
+}
+
+/* The tutorial's timer: allocation, copy in, launch, copy out, free. */
+static double squares_tutorial_ms(int version, const int *x, int n, int reps) {
+    double *times = (double *)host_alloc("reduce", (size_t)reps * sizeof(double), "the timings");
+    for (int rep = -1; rep < reps; ++rep) {
+        int *d_x, *d_total, sum = 0;
+        const double start = host_ms();
+        HANDLE_ERROR(cudaMalloc((void **)&d_x, (size_t)n * sizeof(int)));
+        HANDLE_ERROR(cudaMalloc((void **)&d_total, sizeof(int)));
+        HANDLE_ERROR(cudaMemcpy(d_x, x, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+        squares_launch(version, d_x, d_total, n);
+        HANDLE_ERROR(cudaMemcpy(&sum, d_total, sizeof(int), cudaMemcpyDeviceToHost));
+        HANDLE_ERROR(cudaFree(d_x));
+        HANDLE_ERROR(cudaFree(d_total));
+        if (rep >= 0) times[rep] = host_ms() - start;
+    }
+    const double median = median_of(times, reps);
+    free(times);
+    return median;
+}
+
+static int squares_demo(const cli_options &o) {
+    const int n = (int)o.n;
+    const long long expected = squares_closed_form(n);
+    printf("The tutorial's demo: the sum of the squares of int x[i] = i %% %d, n = %d\n"
+           "closed form: %d periods x %lld + the squares below %d = %lld\n\n",
+           SQUARES_PERIOD, n, n / SQUARES_PERIOD, squares_below(SQUARES_PERIOD), n % SQUARES_PERIOD, expected);
+    int *x = (int *)host_alloc("reduce", (size_t)n * sizeof(int), "the demo's input");
+    for (int i = 0; i < n; ++i)
+        x[i] = i % SQUARES_PERIOD;
+    int *d_x, *d_total;
+    HANDLE_ERROR(cudaMalloc((void **)&d_x, (size_t)n * sizeof(int)));
+    HANDLE_ERROR(cudaMalloc((void **)&d_total, sizeof(int)));
+    HANDLE_ERROR(cudaMemcpy(d_x, x, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
+
+    char notes[3][128];
     report rep;
     report_begin(&rep, "reduce", stdout);
-    for (int k = 0; kernel_names[k]; ++k) {
-        if (!cli_kernel_selected(o, k)) continue;
-        /* Check: poisoned outputs, one launch, the answer copied back. */
-        gpu_poison(r.partials, (size_t)max_partials * sizeof(real));
-        gpu_poison(r.result, sizeof(double));
-        gpu_poison(r.total, sizeof(double));
-        if (k == KERNEL_GLOBAL) prepare_global(&r);
-        launchers[k](&r);
-        HANDLE_ERROR(cudaDeviceSynchronize());
-        const double value = fetch_answer<real>(k, &r);
-
-        result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
-        row.has_value = 1;
-        row.value = value;
-        row.expected = (double)expected;
-        row.rel_err = (double)(fabsl((long double)value - expected) / (expected != 0 ? expected : 1));
-        row.tolerance = kernel_tolerance(k, &r, o->type);
-        row.pass = isfinite(value) && row.rel_err <= row.tolerance;
-        if (!o->check_only) {
-            row.timed = 1;
-            /* global's scratch re-copy runs before each repeat but outside the
-             * events: its time and bytes are not counted. */
-            if (k == KERNEL_GLOBAL)
-                row.ms = gpu_time_median_ms_after_setup(prepare_global, launchers[k], &r, o->reps);
-            else if (k == KERNEL_ATOMIC)
-                row.ms = gpu_time_median_ms(launchers[k], &r, o->reps < ATOMIC_MAX_REPS ? o->reps : ATOMIC_MAX_REPS);
+    for (int version = SQUARES_CPU; version <= SQUARES_SHARED; ++version) {
+        int sum = 0;
+        double ms = 0, *times = (double *)host_alloc("reduce", (size_t)o.reps * sizeof(double), "the timings");
+        if (version == SQUARES_CPU) { /* the tutorial's CPU loop, timed on the host clock */
+            for (int rep_index = -1; rep_index < (o.check_only ? 0 : o.reps); ++rep_index) {
+                const double start = host_ms();
+                sum = 0;
+                for (int i = 0; i < n; ++i)
+                    sum += x[i] * x[i];
+                if (rep_index >= 0) times[rep_index] = host_ms() - start;
+            }
+            ms = o.check_only ? 0 : median_of(times, o.reps);
+        } else {
+            squares_launch(version, d_x, d_total, n);
+            HANDLE_ERROR(cudaMemcpy(&sum, d_total, sizeof(int), cudaMemcpyDeviceToHost));
+            if (!o.check_only) TIME_MEDIAN_MS(ms, o.reps, squares_launch(version, d_x, d_total, n));
+        }
+        free(times);
+        result_row row = result_row_for(squares_names[version], "int", n);
+        row_check(&row, sum, (double)expected, 0); /* integers: exact, in any order */
+        row.bytes = bytes_moved(n, 1, sizeof(int));
+        if (!o.check_only) {
+            row_time(&row, ms, NULL, 0);
+            if (version == SQUARES_CPU)
+                snprintf(notes[version], sizeof notes[version], "the CPU; the tutorial measured %.0f us",
+                         tutorial_us[version]);
             else
-                row.ms = gpu_time_median_ms(launchers[k], &r, o->reps);
-            /* Bytes: n elements read once, plus what the kernel writes out
-             * (partials or one number). global also rewrites half its slice
-             * per step in place; we count the useful traffic, like the others. */
-            const double written = answer_kind(k) == ANSWER_PARTIALS ? (double)r.blocks : 1.0;
-            row.gbps = gigabytes_per_second(bytes_moved((double)n, written, sizeof(real)), row.ms);
-            row.pct_ceiling = percent_of(row.gbps, copy_gbps);
-            row.ceiling = "memcpy";
+                snprintf(notes[version], sizeof notes[version],
+                         "with cudaMalloc + copies (the tutorial's timer) %.3f ms; the tutorial measured %.0f us",
+                         squares_tutorial_ms(version, x, n, o.reps), tutorial_us[version]);
+            row.note = notes[version];
         }
-        if (answer_kind(k) == ANSWER_PARTIALS) row.note = "(kernel only: the CPU adds the partials)";
-        if (k == KERNEL_ATOMIC && !o->check_only) row.note = "(median of at most 3 runs: it is slow)";
         report_add(&rep, &row);
-        /* Ours that end in one number on the GPU (the CPU's share is not timed). */
-        if (!o->check_only && k != KERNEL_CUB && answer_kind(k) != ANSWER_PARTIALS &&
-            (best_kernel < 0 || row.ms < best_ms)) {
-            best_kernel = k;
-            best_ms = row.ms;
-        }
-        if (k == KERNEL_CUB) cub_ms = row.ms;
     }
-    /* The benchmark's question: how close does our best kernel get to CUB? */
-    if (best_kernel >= 0 && cub_ms > 0)
-        printf("\nfastest of ours: %s, %.4f ms = %.3f x CUB's speed (%.4f ms)\n", kernel_names[best_kernel], best_ms,
-               cub_ms / best_ms, cub_ms);
-    HANDLE_ERROR(cudaFree((void *)r.x));
-    if (r.scratch) HANDLE_ERROR(cudaFree(r.scratch));
-    HANDLE_ERROR(cudaFree(r.partials));
-    HANDLE_ERROR(cudaFree(r.result));
-    HANDLE_ERROR(cudaFree(r.total));
-    HANDLE_ERROR(cudaFree(r.blocks_done));
-    HANDLE_ERROR(cudaFree(r.cub_temp));
+    HANDLE_ERROR(cudaFree(d_x));
+    HANDLE_ERROR(cudaFree(d_total));
+    free(x);
     return report_end(&rep);
 }
 
 // ---------------------------------------------------------------------------
+// main: the command line, the device, then the book and the progression (or
+// the tutorial's demo).
+
+/* --demo squares belongs to this program, not the shared parser: it is taken
+ * out of argv first. Returns 1 for the demo; exits 2 on a bad value. */
+static int take_demo_option(int *argc, char **argv) {
+    for (int i = 1; i < *argc; ++i) {
+        const char *value = NULL;
+        int words = 1;
+        if (strcmp(argv[i], "--demo") == 0) {
+            value = i + 1 < *argc ? argv[i + 1] : "";
+            words = 2;
+        } else if (strncmp(argv[i], "--demo=", 7) == 0) {
+            value = argv[i] + 7;
+        } else {
+            continue;
+        }
+        if (strcmp(value, "squares") != 0) {
+            fprintf(stderr,
+                    "reduce: --demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'\n",
+                    value);
+            exit(EXIT_BAD_COMMAND_LINE);
+        }
+        memmove(argv + i, argv + i + words, (size_t)(*argc - i - words + 1) * sizeof *argv);
+        *argc -= words;
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 when `name` is one of the comma-separated kernels of a --kernel option:
+ * the deliberately wrong kernel runs only then, never under all. */
+static int kernel_named(int argc, char **argv, const char *name) {
+    const size_t length = strlen(name);
+    for (int i = 1; i < argc; ++i) {
+        const char *list = strcmp(argv[i], "--kernel") == 0 && i + 1 < argc ? argv[i + 1]
+                           : strncmp(argv[i], "--kernel=", 9) == 0          ? argv[i] + 9
+                                                                            : NULL;
+        for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += length)
+            if ((p == list || p[-1] == ',') && (p[length] == ',' || p[length] == '\0')) return 1;
+    }
+    return 0;
+}
 
 int main(int argc, char **argv) {
-    /* clang-format off */
-    static const cli_spec spec = {
-        "reduce", "summing an array: global memory, shared memory, atomics, and the bandwidth limit (Fan, ch. 8)",
-        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_SEED,
-        kernel_names, data_names, BOOK_N, 0, 0, BOOK_BLOCK,
-        "--block sets the threads per block of global, static, dynamic, atomic, shared_atomic and shuffle:\n"
-        "a power of two from 32 to 1024 (the halving tree halves blockDim.x down to 1, shuffles need whole\n"
-        "warps); atomic alone takes any size from 1 to 1024. vector and one_launch always use 256 threads.\n"
-        "--data const: every element 1.23 (the book), checked against 1.23 x n; ramp: 1 + (i mod 1024)/1024;\n"
-        "random: uniform in [0, 1) from --seed; both checked against a compensated CPU sum in double.\n"
-        "With static selected, the run first shows the book's precision lesson (float: 33554432, 123633392)."};
-    /* clang-format on */
+    const int demo = take_demo_option(&argc, argv);
+    cli_spec spec = {};
+    spec.program = demo ? "reduce --demo squares" : "reduce";
+    spec.default_block = BOOK_BLOCK;
+    if (demo) {
+        spec.summary = "the tutorial's demo: the sum of the squares of int x[i] = i % 10, three ways";
+        spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+        spec.default_n = SQUARES_N;
+        spec.extra_help = "CPU loop, one atomicAdd per element, block tree + one atomicAdd per block; each checked\n"
+                          "exactly against the closed form (285 per ten elements). n is limited so that the sum fits "
+                          "an int.";
+    } else {
+        spec.summary = "summing an array: global memory, shared memory, atomics, warps, and the bandwidth limit "
+                       "(Fan, ch. 8-10)";
+        spec.accepts = CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
+                       CLI_SEED | CLI_COLD_L2;
+        spec.kernels = kernel_names;
+        spec.data_kinds = data_names;
+        spec.default_n = BOOK_N;
+        spec.extra_help =
+            "--block sets the threads per block of global ... shuffle: a power of two from 32 to 1024 (the halving\n"
+            "tree halves blockDim.x down to 1, shuffles need whole warps); atomic alone takes any size from 1 to\n"
+            "1024; warp_unrolled needs at least 64. vector and one_launch always use 256 threads.\n"
+            "warp_unrolled is wrong on purpose (a warp-synchronous race): it runs only when named, never under all.\n"
+            "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1)\n"
+            "from --seed. Deterministic kernels are checked bit for bit against their own order on the CPU; the\n"
+            "atomics and CUB against the exact sum, exactly where the data allow (ramp), else within a stated bound.\n"
+            "With global, static or dynamic selected, the run first shows the book's program and its precision\n"
+            "lesson (float: 33554432, 123633392).\n"
+            "--demo squares: the tutorial's sum-of-squares demo instead (reduce --demo squares --help).";
+    }
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
-    const unsigned tree_kernels = (1u << KERNEL_GLOBAL) | (1u << KERNEL_STATIC) | (1u << KERNEL_DYNAMIC) |
-                                  (1u << KERNEL_SHARED_ATOMIC) | (1u << KERNEL_SHUFFLE);
+    struct cudaDeviceProp device;
+    if (demo) {
+        if (squares_closed_form(o.n) > INT_MAX) {
+            fprintf(stderr, "reduce: --demo squares --n %lld: the sum of squares, %lld, does not fit in an int\n", o.n,
+                    squares_closed_form(o.n));
+            return EXIT_BAD_COMMAND_LINE;
+        }
+        gpu_select_device("reduce", o.device, &device);
+        return squares_demo(o);
+    }
+    if (!kernel_named(argc, argv, kernel_names[KERNEL_WARP_UNROLLED]))
+        o.kernel_mask &= ~KERNEL_BIT(KERNEL_WARP_UNROLLED);
+    const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC);
     if ((o.kernel_mask & tree_kernels) && (!is_power_of_two(o.block) || o.block < 32)) {
         fprintf(stderr,
-                "reduce: --block %d: global, static, dynamic, shared_atomic and shuffle need a power of two from 32 "
-                "to 1024 (halving tree, whole warps)\n",
+                "reduce: --block %d: global, static, dynamic, shared_atomic, warp_synced and shuffle need a "
+                "power of two from 32 to 1024 (halving tree, whole warps)\n",
                 o.block);
         return EXIT_BAD_COMMAND_LINE;
     }
-    struct cudaDeviceProp device;
+    if (cli_kernel_selected(&o, KERNEL_WARP_UNROLLED) && o.block < 64) {
+        fprintf(stderr,
+                "reduce: --block %d: warp_unrolled needs at least 64 threads (its last warp reads s_y[tid + 32])\n",
+                o.block);
+        return EXIT_BAD_COMMAND_LINE;
+    }
     gpu_select_device("reduce", o.device, &device);
-    return o.type == ELEMENT_DOUBLE ? run_all<double>(&o, &device) : run_all<float>(&o, &device);
+    return o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
 }
