@@ -1,30 +1,35 @@
-/* The CPU bitmap every drawing example uses (plain C, no GPU needed): a
- * width x height image of RGBA bytes that a program fills (or copies from the
- * GPU), then shows in a window or saves as PNG.
+/* The CPU bitmap of CUDA by Example, modern: a width x height image of RGBA
+ * bytes that a program fills (or copies from the GPU), then shows in a window
+ * or saves as PNG. Plain C, no GPU needed.
  *
  *   cpu_bitmap image;
- *   bitmap_create(&image, 1024, 1024);           // pixels: 1024 * 1024 * 4 bytes
+ *   bitmap_create(&image, 1024, 1024);           // 1024 * 1024 * 4 bytes, all zero
  *   cudaMemcpy(image.pixels, d_pixels, bitmap_size_bytes(&image), cudaMemcpyDeviceToHost);
  *   bitmap_show_or_save(&image, "shared_bitmap", "shared_bitmap.png", 0);
  *   bitmap_free(&image);
  *
- * Row order: pixels[0..4*width) is the BOTTOM row, as in the book and in
- * OpenGL (glDrawPixels starts at the bottom-left corner), so y grows upwards
- * like a graph's axis. The PNG writer and reader flip the rows, so a saved
- * file looks exactly like the window.
+ * Row order: pixels[0 .. 4 * width) is the BOTTOM row, as in the book and in
+ * OpenGL (glDrawPixels starts at the bottom-left corner). The PNG writer and
+ * reader flip the rows, so a saved file looks exactly like the window.
  *
- * The window (freeglut; only when the build found GLUT and a display is
- * there): Esc or q closes it, the image is redrawn when the window is exposed
- * and scaled to fit when it is resized, and control returns to the program,
- * which may open another window afterwards. Setting the environment variable
- * EXAMPLES_WINDOW_SECONDS=N closes the window after N seconds (tests and
- * scripts use it, so nothing waits for a person).
- * Without GLUT, without a display, or with no_window set, the image is saved
- * as PNG and the program says where.
+ * Saving never destroys what was there. bitmap_save_problem() says, before any
+ * work and without touching anything, why a path cannot take a PNG (not a
+ * .png name, a directory that does not exist or that we may not write, a
+ * target that is read-only, a device such as /dev/full, a pipe or a symbolic
+ * link). bitmap_save_png() writes a temporary file beside the target and
+ * renames it over the target only once every byte is on disk; on any failure
+ * it removes its own temporary file and the old file stays as it was.
+ *
+ * The window (freeglut, built when <GL/freeglut.h> is found, unless
+ * BITMAP_NO_WINDOW is defined): Esc or q closes it, the image is redrawn when
+ * the window is exposed and scaled to fit when it is resized, and control then
+ * returns to the program, which may open another window. With the environment
+ * variable EXAMPLES_WINDOW_SECONDS=N the window closes by itself N seconds
+ * after the image was first drawn (tests and scripts use it). Without GLUT,
+ * without a display, or when asked not to, the image is saved as PNG instead.
  *
  * Header-only (every function static inline), from C and from CUDA. Link with
- * libpng (-lpng); the window needs freeglut and OpenGL (-lglut -lGL) and is
- * built when <GL/freeglut.h> is found, unless BITMAP_NO_WINDOW is defined. */
+ * libpng (-lpng); the window also needs -lglut -lGL. */
 #ifndef COMMON_BITMAP_H
 #define COMMON_BITMAP_H
 
@@ -34,6 +39,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if !defined(BITMAP_NO_WINDOW) && defined(__has_include)
 #if __has_include(<GL/freeglut.h>)
@@ -58,9 +66,9 @@ enum bitmap_outcome { BITMAP_ERROR = -1, BITMAP_SHOWN = 0, BITMAP_SAVED = 1 };
 // ---------------------------------------------------------------------------
 // Memory.
 
-/* Allocates width x height pixels, all zero (transparent black).
- * 0 on success; -1 (bitmap left empty, a line on stderr) for a size below 1 or
- * above 32768, or when memory runs out. */
+/* Allocates width x height pixels, all zero (transparent black). 0 on
+ * success; -1 (an empty bitmap, a line on stderr) for a side below 1 or above
+ * BITMAP_MAX_SIDE, or when memory runs out. */
 static inline int bitmap_create(cpu_bitmap *bitmap, int width, int height) {
     bitmap->width = bitmap->height = 0;
     bitmap->pixels = NULL;
@@ -91,36 +99,125 @@ static inline size_t bitmap_size_bytes(const cpu_bitmap *bitmap) {
     return (size_t)bitmap->width * (size_t)bitmap->height * 4;
 }
 
-/* The 4 bytes of pixel (x, y), y counted from the bottom row. */
+/* The 4 bytes of pixel (x, y), y counted from the bottom row; NULL outside. */
 static inline unsigned char *bitmap_pixel(const cpu_bitmap *bitmap, int x, int y) {
     if (x < 0 || y < 0 || x >= bitmap->width || y >= bitmap->height) return NULL;
     return bitmap->pixels + ((size_t)y * (size_t)bitmap->width + (size_t)x) * 4;
 }
 
 // ---------------------------------------------------------------------------
-// PNG, through libpng's simplified API (libpng 1.6+). A negative row stride
-// tells libpng that the buffer holds the bottom row first: that is our row
-// order, and the file gets the usual top row first.
+// Saving a PNG without ever losing a file.
 
-/* Writes an 8-bit RGBA PNG. 0 on success, -1 with a line on stderr. */
+/* Why `path` cannot take a PNG, in a few words, or NULL when it can. It only
+ * looks (lstat, stat, access): nothing is opened, created or changed, so a
+ * program can ask before its work and a refused run leaves every file as it
+ * was. A read-only file is refused even for root, who could replace it. */
+static inline const char *bitmap_save_problem(const char *path) {
+    if (path == NULL || path[0] == '\0') return "no file name";
+    const size_t length = strlen(path);
+    if (length < 4 || strcasecmp(path + length - 4, ".png") != 0)
+        return "the name must end in .png (the file is written as PNG)";
+
+    /* The directory: the temporary file is created there, then renamed. */
+    char *directory = (char *)malloc(length + 2);
+    if (directory == NULL) return "out of host memory";
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL) {
+        strcpy(directory, ".");
+    } else {
+        size_t keep = slash == path ? 1 : (size_t)(slash - path); /* "/x.png" lives in "/" */
+        memcpy(directory, path, keep);
+        directory[keep] = '\0';
+    }
+    struct stat status;
+    const char *problem = NULL;
+    if (stat(directory, &status) != 0)
+        problem =
+            errno == EACCES ? "its directory cannot be searched (permission denied)" : "its directory does not exist";
+    else if (!S_ISDIR(status.st_mode))
+        problem = "the part before the last / is not a directory";
+    else if (access(directory, W_OK | X_OK) != 0)
+        problem = errno == EROFS ? "its directory is on a read-only file system"
+                                 : "no permission to create a file in its directory";
+    free(directory);
+    if (problem) return problem;
+
+    /* The target, if it exists: a plain file we may write. */
+    if (lstat(path, &status) != 0) return errno == ENOENT ? NULL : strerror(errno);
+    if (S_ISLNK(status.st_mode)) return "it is a symbolic link (name the file it points to)";
+    if (S_ISDIR(status.st_mode)) return "it is a directory";
+    if (!S_ISREG(status.st_mode)) return "it exists and is not a regular file (a device, a pipe or a socket)";
+    if ((status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(path, W_OK) != 0)
+        return "it exists and is read-only";
+    return NULL;
+}
+
+/* Writes an 8-bit RGBA PNG to `path`: into a temporary file `path`.tmp.XXXXXX
+ * beside it, flushed to disk, then renamed over `path` (one step: a reader
+ * sees the old file or the new one, never half of one). The new file keeps
+ * the old one's permissions, or gets 0666 less the umask. 0 on success; -1
+ * with a line on stderr, the temporary file removed and the old file as it was. */
 static inline int bitmap_save_png(const cpu_bitmap *bitmap, const char *path) {
     if (bitmap == NULL || bitmap->pixels == NULL || path == NULL) {
         fprintf(stderr, "bitmap: nothing to save (empty bitmap or no path)\n");
         return -1;
     }
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = (png_uint_32)bitmap->width;
-    image.height = (png_uint_32)bitmap->height;
-    image.format = PNG_FORMAT_RGBA;
-    errno = 0;
-    if (!png_image_write_to_file(&image, path, 0, bitmap->pixels, -(png_int_32)(4 * bitmap->width), NULL)) {
-        fprintf(stderr, "bitmap: cannot write PNG '%s': %s\n", path, errno ? strerror(errno) : image.message);
-        png_image_free(&image);
+    const char *problem = bitmap_save_problem(path);
+    if (problem) {
+        fprintf(stderr, "bitmap: will not write '%s': %s\n", path, problem);
         return -1;
     }
-    return 0;
+    struct stat old;
+    mode_t mode;
+    if (stat(path, &old) == 0) {
+        mode = old.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    static const char pattern[] = ".tmp.XXXXXX";
+    char *temporary = (char *)malloc(strlen(path) + sizeof pattern);
+    if (temporary == NULL) {
+        fprintf(stderr, "bitmap: out of host memory\n");
+        return -1;
+    }
+    strcpy(temporary, path);
+    strcat(temporary, pattern);
+    const int descriptor = mkstemp(temporary);
+    if (descriptor < 0) {
+        fprintf(stderr, "bitmap: cannot create a temporary file beside '%s': %s\n", path, strerror(errno));
+        free(temporary);
+        return -1;
+    }
+
+    const char *failure = NULL;
+    FILE *file = fdopen(descriptor, "wb");
+    if (file == NULL) {
+        failure = strerror(errno);
+        close(descriptor);
+    } else {
+        png_image image;
+        memset(&image, 0, sizeof image);
+        image.version = PNG_IMAGE_VERSION;
+        image.width = (png_uint_32)bitmap->width;
+        image.height = (png_uint_32)bitmap->height;
+        image.format = PNG_FORMAT_RGBA;
+        /* A negative row stride: the buffer holds the bottom row first. */
+        errno = 0;
+        if (!png_image_write_to_stdio(&image, file, 0, bitmap->pixels, -(png_int_32)(4 * bitmap->width), NULL))
+            failure = errno ? strerror(errno) : image.message;
+        else if (fflush(file) != 0 || fsync(descriptor) != 0 || fchmod(descriptor, mode) != 0)
+            failure = strerror(errno); /* a full disk shows here at the latest */
+        if (fclose(file) != 0 && failure == NULL) failure = strerror(errno);
+    }
+    if (failure == NULL && rename(temporary, path) != 0) failure = strerror(errno);
+    if (failure) {
+        unlink(temporary); /* ours: the only file a failed save removes */
+        fprintf(stderr, "bitmap: cannot write PNG '%s': %s (nothing there was changed)\n", path, failure);
+    }
+    free(temporary);
+    return failure ? -1 : 0;
 }
 
 /* Reads any PNG into a new bitmap, converted to 8-bit RGBA. 0 on success,
@@ -136,7 +233,7 @@ static inline int bitmap_load_png(cpu_bitmap *bitmap, const char *path) {
         png_image_free(&image);
         return -1;
     }
-    image.format = PNG_FORMAT_RGBA; /* convert whatever the file holds to 8-bit RGBA */
+    image.format = PNG_FORMAT_RGBA; /* whatever the file holds, as 8-bit RGBA */
     if (image.width > BITMAP_MAX_SIDE || image.height > BITMAP_MAX_SIDE ||
         bitmap_create(bitmap, (int)image.width, (int)image.height) != 0) {
         fprintf(stderr, "bitmap: '%s' is %u x %u pixels, more than this viewer takes\n", path, image.width,
@@ -153,71 +250,67 @@ static inline int bitmap_load_png(cpu_bitmap *bitmap, const char *path) {
     return 0;
 }
 
-/* 1 when `path` can be written (an existing file is left as it was, a new
- * one is not left behind): lets a program reject --save before its work. */
-static inline int bitmap_path_writable(const char *path) {
-    FILE *file = fopen(path, "rb");
-    if (file) { /* it exists: can we write it? (a directory fails here) */
-        fclose(file);
-        file = fopen(path, "r+b");
-        if (file == NULL) return 0;
-        fclose(file);
-        return 1;
-    }
-    file = fopen(path, "wb");
-    if (file == NULL) return 0;
-    fclose(file);
-    remove(path);
-    return 1;
-}
-
 // ---------------------------------------------------------------------------
-// The window (freeglut). One window at a time: the callbacks find the image
-// to draw in bitmap_window_image_.
+// The window (freeglut). One window at a time: the callbacks find what to
+// draw in these variables.
 
 #ifdef BITMAP_HAVE_WINDOW
 
 static const cpu_bitmap *bitmap_window_image_;
-static int window_width, window_height;
+static int bitmap_window_width_, bitmap_window_height_;
+static unsigned bitmap_window_close_ms_; /* 0: stays until Esc or q */
+static int bitmap_window_drawn_;
 
 /* freeglut calls exit() on a fatal error (no display, no suitable visual).
- * Our error function jumps back instead, so the program saves a PNG; after
- * that GLUT is in an unknown state and is never called again. */
-static jmp_buf glut_failed;
-static int glut_unusable;
-static char glut_program_name[] = "bitmap";
-static char *glut_argv[] = {glut_program_name, NULL};
-static int glut_argc = 1;
+ * Our error function jumps back instead, so the program can save a PNG; GLUT
+ * is then in an unknown state and is never called again in this run. */
+static jmp_buf bitmap_glut_failed_;
+static int bitmap_glut_unusable_;
+static char bitmap_glut_program_name_[] = "bitmap";
+static char *bitmap_glut_argv_[] = {bitmap_glut_program_name_, NULL};
+static int bitmap_glut_argc_ = 1;
 
 static inline void bitmap_glut_error_(const char *format, va_list arguments) {
     fprintf(stderr, "bitmap: GLUT: ");
     vfprintf(stderr, format, arguments);
     fprintf(stderr, "\n");
-    longjmp(glut_failed, 1);
+    longjmp(bitmap_glut_failed_, 1);
 }
 
-/* Scales the image to fit the window (keeping its shape), centred on black. */
+static inline void bitmap_close_timer_(int value) {
+    (void)value;
+    glutLeaveMainLoop();
+}
+
+/* Draws the image scaled to fit the window (keeping its shape), centred on
+ * black. The close timer starts at the first draw, so the image is on the
+ * screen for the whole EXAMPLES_WINDOW_SECONDS however slowly the window came. */
 static inline void bitmap_draw_(void) {
     const cpu_bitmap *b = bitmap_window_image_;
-    double zoom_x = (double)window_width / b->width, zoom_y = (double)window_height / b->height;
+    double zoom_x = (double)bitmap_window_width_ / b->width, zoom_y = (double)bitmap_window_height_ / b->height;
     double zoom = zoom_x < zoom_y ? zoom_x : zoom_y;
-    int x0 = (int)((window_width - zoom * b->width) / 2), y0 = (int)((window_height - zoom * b->height) / 2);
+    int x0 = (int)((bitmap_window_width_ - zoom * b->width) / 2);
+    int y0 = (int)((bitmap_window_height_ - zoom * b->height) / 2);
     glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     glRasterPos2i(x0 > 0 ? x0 : 0, y0 > 0 ? y0 : 0); /* inside the window, or nothing is drawn */
     glPixelZoom((GLfloat)zoom, (GLfloat)zoom);
     glDrawPixels(b->width, b->height, GL_RGBA, GL_UNSIGNED_BYTE, b->pixels); /* first row at the bottom */
     glutSwapBuffers();
+    if (!bitmap_window_drawn_) {
+        bitmap_window_drawn_ = 1;
+        if (bitmap_window_close_ms_) glutTimerFunc(bitmap_window_close_ms_, bitmap_close_timer_, 0);
+    }
 }
 
 /* One window unit = one pixel, origin at the bottom-left corner. */
 static inline void bitmap_reshape_(int width, int height) {
-    window_width = width > 0 ? width : 1;
-    window_height = height > 0 ? height : 1;
-    glViewport(0, 0, window_width, window_height);
+    bitmap_window_width_ = width > 0 ? width : 1;
+    bitmap_window_height_ = height > 0 ? height : 1;
+    glViewport(0, 0, bitmap_window_width_, bitmap_window_height_);
     glMatrixMode(GL_PROJECTION);
     glLoadIdentity();
-    glOrtho(0, window_width, 0, window_height, -1, 1);
+    glOrtho(0, bitmap_window_width_, 0, bitmap_window_height_, -1, 1);
     glMatrixMode(GL_MODELVIEW);
     glLoadIdentity();
     glutPostRedisplay();
@@ -229,49 +322,45 @@ static inline void bitmap_keyboard_(unsigned char key, int x, int y) {
     if (key == 27 || key == 'q' || key == 'Q') glutLeaveMainLoop();
 }
 
-static inline void bitmap_close_timer_(int value) {
-    (void)value;
-    glutLeaveMainLoop();
-}
-
+/* Opens the window and returns when it has closed: 0, or -1 when GLUT failed. */
 static inline int bitmap_open_window_(const cpu_bitmap *bitmap, const char *title) {
-    if (setjmp(glut_failed)) {
-        glut_unusable = 1;
+    if (setjmp(bitmap_glut_failed_)) {
+        bitmap_glut_unusable_ = 1;
         bitmap_window_image_ = NULL;
         return -1;
     }
     glutInitErrorFunc(bitmap_glut_error_);
-    glutInit(&glut_argc, glut_argv);
+    glutInit(&bitmap_glut_argc_, bitmap_glut_argv_);
     /* Closing the window (Esc, q, the close button) returns from glutMainLoop
-     * instead of exiting, and freeglut resets itself: the program carries on
-     * and may open another window. */
+     * instead of exiting, and freeglut resets itself for the next window. */
     glutSetOption(GLUT_ACTION_ON_WINDOW_CLOSE, GLUT_ACTION_GLUTMAINLOOP_RETURNS);
 
-    /* Start at the image's size, shrunk (same shape) to fit 90 % of the screen. */
+    /* The image's size, shrunk (same shape) to fit 90 % of the screen. */
     const int screen_width = glutGet(GLUT_SCREEN_WIDTH), screen_height = glutGet(GLUT_SCREEN_HEIGHT);
     double shrink = 1.0;
     if (screen_width > 0 && bitmap->width > 0.9 * screen_width) shrink = 0.9 * screen_width / bitmap->width;
     if (screen_height > 0 && bitmap->height * shrink > 0.9 * screen_height)
         shrink = 0.9 * screen_height / bitmap->height;
-    window_width = (int)(bitmap->width * shrink);
-    window_height = (int)(bitmap->height * shrink);
+    bitmap_window_width_ = (int)(bitmap->width * shrink);
+    bitmap_window_height_ = (int)(bitmap->height * shrink);
     bitmap_window_image_ = bitmap;
+    const char *seconds_text = getenv("EXAMPLES_WINDOW_SECONDS");
+    const double seconds = seconds_text ? strtod(seconds_text, NULL) : 0.0;
+    bitmap_window_close_ms_ = seconds > 0 ? (unsigned)(seconds * 1000.0) : 0;
+    bitmap_window_drawn_ = 0;
 
     glutInitDisplayMode(GLUT_RGBA | GLUT_DOUBLE);
-    glutInitWindowSize(window_width, window_height);
+    glutInitWindowSize(bitmap_window_width_, bitmap_window_height_);
     /* Centred: left to itself, X puts the window at (-1, -1), one column and
      * one row off the screen when no window manager moves it. */
     if (screen_width > 0 && screen_height > 0)
-        glutInitWindowPosition((screen_width - window_width) / 2, (screen_height - window_height) / 2);
+        glutInitWindowPosition((screen_width - bitmap_window_width_) / 2, (screen_height - bitmap_window_height_) / 2);
     glutCreateWindow(title);
     glDisable(GL_DITHER); /* the window must show the bytes exactly */
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glutDisplayFunc(bitmap_draw_); /* also called when the window is exposed */
     glutReshapeFunc(bitmap_reshape_);
     glutKeyboardFunc(bitmap_keyboard_);
-    const char *seconds_text = getenv("EXAMPLES_WINDOW_SECONDS");
-    double seconds = seconds_text ? strtod(seconds_text, NULL) : 0.0;
-    if (seconds > 0) glutTimerFunc((unsigned int)(seconds * 1000.0), bitmap_close_timer_, 0);
     printf("window '%s' (%d x %d): Esc or q closes it%s\n", title, bitmap->width, bitmap->height,
            seconds > 0 ? ", or EXAMPLES_WINDOW_SECONDS" : "");
     fflush(stdout);
@@ -280,6 +369,9 @@ static inline int bitmap_open_window_(const cpu_bitmap *bitmap, const char *titl
     return 0;
 }
 #endif
+
+// ---------------------------------------------------------------------------
+// Showing: the window where there can be one, a PNG otherwise.
 
 /* 1 when this build has the GLUT window, 0 when it can only save PNGs. */
 static inline int bitmap_window_built(void) {
@@ -302,7 +394,7 @@ static inline int bitmap_show(const cpu_bitmap *bitmap, const char *title, const
         const char *display = getenv("DISPLAY");
         if (display == NULL || display[0] == '\0')
             reason = "no display: DISPLAY is not set";
-        else if (glut_unusable)
+        else if (bitmap_glut_unusable_)
             reason = "GLUT failed earlier in this run";
         else if (bitmap_open_window_(bitmap, title ? title : "bitmap") != 0)
             reason = "no window could open";
@@ -311,17 +403,14 @@ static inline int bitmap_show(const cpu_bitmap *bitmap, const char *title, const
         reason = "this build has no GLUT window";
 #endif
     }
-    if (reason) {
-        if (why_not) *why_not = reason;
-        return BITMAP_ERROR;
-    }
-    return BITMAP_SHOWN;
+    if (reason && why_not) *why_not = reason;
+    return reason ? BITMAP_ERROR : BITMAP_SHOWN;
 }
 
-/* The usual ending of a drawing example: shows the window, or, with
- * no_window set or where no window can open, saves `fallback_png_path` and
- * prints "saved PATH (why)". BITMAP_SHOWN, BITMAP_SAVED or BITMAP_ERROR
- * (the PNG could not be written). */
+/* The usual ending of a drawing example: shows the window or, with no_window
+ * set or where no window can open, saves `fallback_png_path` and prints
+ * "saved PATH (why)". BITMAP_SHOWN, BITMAP_SAVED or BITMAP_ERROR (the PNG
+ * could not be written: a line on stderr says why). */
 static inline int bitmap_show_or_save(const cpu_bitmap *bitmap, const char *title, const char *fallback_png_path,
                                       int no_window) {
     const char *why_not = "--no-window";

@@ -79,7 +79,6 @@ int main(int argc, char **argv) {
         fill_pattern(&image, which);
         if (bitmap_save_png(&image, expected_path) != 0) return 1;
 
-        remove(fallback_path);
         int outcome = bitmap_show_or_save(&image, title, fallback_path, no_window);
         if (outcome == BITMAP_SHOWN) {
             printf("%s: shown, window closed\n", title);
