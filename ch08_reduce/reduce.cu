@@ -77,20 +77,24 @@ enum {
     KERNEL_DYNAMIC,
     KERNEL_ATOMIC,
     KERNEL_SHARED_ATOMIC,
-    KERNEL_WARP_UNROLLED,
     KERNEL_WARP_SYNCED,
     KERNEL_SHUFFLE,
     KERNEL_VECTOR,
     KERNEL_ONE_LAUNCH,
     KERNEL_CUB,
+    KERNEL_WARP_UNROLLED, /* deliberately wrong: after the others, run only when named (cli.h) */
     KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"global",        "static",        "dynamic",     "atomic",
-                                           "shared_atomic", "warp_unrolled", "warp_synced", "shuffle",
-                                           "vector",        "one_launch",    "cub",         NULL};
+static const char *const kernel_names[] = {"global",        "static",      "dynamic", "atomic",
+                                           "shared_atomic", "warp_synced", "shuffle", "vector",
+                                           "one_launch",    "cub",         NULL};
+static const char *const wrong_kernel_names[] = {"warp_unrolled", NULL};
+static const char *kernel_name(int kernel) {
+    return kernel < KERNEL_WARP_UNROLLED ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_WARP_UNROLLED];
+}
 #define KERNEL_BIT(k) (1u << (k))
-/* global ... shuffle, the kernels before vector: one element per thread, --block threads per block. */
-#define ONE_ELEMENT_KERNELS (KERNEL_BIT(KERNEL_VECTOR) - 1u)
+/* global ... shuffle (the kernels before vector) and the trap: one element per thread, --block threads per block. */
+#define ONE_ELEMENT_KERNELS ((KERNEL_BIT(KERNEL_VECTOR) - 1u) | KERNEL_BIT(KERNEL_WARP_UNROLLED))
 /* Kernels whose block sum is the halving tree over shared memory. */
 #define TREE_KERNELS                                                                                                   \
     (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC) |                              \
@@ -817,7 +821,7 @@ static int progression(const cli_options &o, const cpu_reference<real> &ref, dev
         launch(k, b);
         HANDLE_ERROR(cudaDeviceSynchronize());
 
-        result_row row = result_row_for(kernel_names[k], element_type_name(o.type), b.n);
+        result_row row = result_row_for(kernel_name(k), element_type_name(o.type), b.n);
         check_kernel(&row, k, fetch_answer(k, b), ref, b, o.type, notes[k], sizeof notes[k]);
         row.note = notes[k];
         row.bytes = bytes_counted(k, b);
@@ -836,7 +840,7 @@ static int progression(const cli_options &o, const cpu_reference<real> &ref, dev
     }
     if (best >= 0 && cub_ms > 0) /* the benchmark's question: how close does our best get to CUB and DRAM? */
         printf("\nfastest of ours: %s, %.4f ms = %.3f x CUB's speed (%.4f ms), %.3f x the read ceiling\n",
-               kernel_names[best], best_ms, cub_ms / best_ms, cub_ms,
+               kernel_name(best), best_ms, cub_ms / best_ms, cub_ms,
                gigabytes_per_second(bytes_counted(best, b), best_ms) / read_gbps);
     l2_flusher_free(&flusher);
     return report_end(&rep);
@@ -1076,20 +1080,6 @@ static int take_demo_option(int *argc, char **argv) {
     return 0;
 }
 
-/* 1 when `name` is one of the comma-separated kernels of a --kernel option:
- * the deliberately wrong kernel runs only then, never under all. */
-static int kernel_named(int argc, char **argv, const char *name) {
-    const size_t length = strlen(name);
-    for (int i = 1; i < argc; ++i) {
-        const char *list = strcmp(argv[i], "--kernel") == 0 && i + 1 < argc ? argv[i + 1]
-                           : strncmp(argv[i], "--kernel=", 9) == 0          ? argv[i] + 9
-                                                                            : NULL;
-        for (const char *p = list; p && (p = strstr(p, name)) != NULL; p += length)
-            if ((p == list || p[-1] == ',') && (p[length] == ',' || p[length] == '\0')) return 1;
-    }
-    return 0;
-}
-
 int main(int argc, char **argv) {
     const int demo = take_demo_option(&argc, argv);
     cli_spec spec = {};
@@ -1108,13 +1098,14 @@ int main(int argc, char **argv) {
         spec.accepts = CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
                        CLI_SEED | CLI_COLD_L2;
         spec.kernels = kernel_names;
+        spec.wrong_kernels = wrong_kernel_names;
         spec.data_kinds = data_names;
         spec.default_n = BOOK_N;
         spec.extra_help =
             "--block sets the threads per block of global ... shuffle: a power of two from 32 to 1024 (the halving\n"
             "tree halves blockDim.x down to 1, shuffles need whole warps); atomic alone takes any size from 1 to\n"
             "1024; warp_unrolled needs at least 64. vector and one_launch always use 256 threads.\n"
-            "warp_unrolled is wrong on purpose (a warp-synchronous race): it runs only when named, never under all.\n"
+            "warp_unrolled is wrong on purpose: the warp-synchronous race of many tutorials.\n"
             "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1)\n"
             "from --seed. Deterministic kernels are checked bit for bit against their own order on the CPU; the\n"
             "atomics and CUB against the exact sum, exactly where the data allow (ramp), else within a stated bound.\n"
@@ -1134,9 +1125,7 @@ int main(int argc, char **argv) {
         gpu_select_device("reduce", o.device, &device);
         return squares_demo(o);
     }
-    if (!kernel_named(argc, argv, kernel_names[KERNEL_WARP_UNROLLED]))
-        o.kernel_mask &= ~KERNEL_BIT(KERNEL_WARP_UNROLLED);
-    const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC);
+    const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
     if ((o.kernel_mask & tree_kernels) && (!is_power_of_two(o.block) || o.block < 32)) {
         fprintf(stderr,
                 "reduce: --block %d: global, static, dynamic, shared_atomic, warp_synced and shuffle need a "
