@@ -15,7 +15,7 @@
  *
  * Run:
  *   transpose                                   the book's 10000 x 10000 float: the book's kernel, then every step
- *   transpose --n 8192 --type double --kernel copy,padded,vectorized,cublas
+ *   transpose --n 8192 --type double --kernel copy,padded,column_order,cublas
  *   transpose --rows 4097 --cols 1023 --check   verify only (what the tests do)
  *   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096   bank conflicts (Nsight Compute)
  *
@@ -32,8 +32,9 @@
  *   swizzled     the same tile and threads, unpadded, with an XOR swizzle: conflict-free
  *                without the padding column.
  *   vectorized   16-byte loads and stores: each thread transposes a 4 x 4 (double: 2 x 2)
- *                block in registers; shared memory moves 16-byte pieces; a grid of
- *                exactly the blocks the GPU holds at once walks over all tiles.
+ *                block in registers; shared memory moves 16-byte pieces.
+ *   column_order the same kernel, its blocks taking the tiles down the columns: the
+ *                output is written row after row. This one reaches cudaMemcpy.
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
  * Every kernel's output is poisoned (NaN) before it runs and then compared with a
@@ -79,11 +80,12 @@ enum kernel {
     KERNEL_PADDED_MULTI,
     KERNEL_SWIZZLED,
     KERNEL_VECTORIZED,
+    KERNEL_COLUMN_ORDER,
     KERNEL_CUBLAS,
     KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"copy",         "naive_read", "naive_write", "shared", "padded",
-                                           "padded_multi", "swizzled",   "vectorized",  "cublas", NULL};
+static const char *const kernel_names[] = {"copy",     "naive_read", "naive_write",  "shared", "padded", "padded_multi",
+                                           "swizzled", "vectorized", "column_order", "cublas", NULL};
 
 // ---------------------------------------------------------------------------
 // Inputs and the expected answer, on the CPU.
@@ -334,24 +336,39 @@ __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
 
 // Kernel 8, vectorized: every global access is 16 bytes wide (float4, double2),
 // so a warp moves 512 bytes per instruction instead of 128 (float), with a
-// quarter of the instructions and address arithmetic. A 16-byte load brings 4
-// neighbours of one input row; a 16-byte store needs 4 neighbours of one
-// output row, that is one input column. So each thread loads a V x V block
-// (V = 4 floats or 2 doubles: V loads of V elements), transposes it in its
-// registers, and writes its V columns into shared memory as V 16-byte pieces
-// of V output rows; after the barrier, threads read 16-byte pieces along each
-// output row and store them. The tile stays 256 bytes wide (WIDE_TILE), one
-// V x V block per thread. The swizzle now works on 16-byte pieces: a quarter
-// of a warp (8 threads x 16 bytes = the 32 banks) writes piece p of output
-// rows that lie V apart, so piece p of row r goes to slot p ^ ((r / V) mod 8).
-// Rows whose length is not a multiple of V are not 16-byte aligned: then the
-// same tile is moved element by element (the `fits` test), never misaligned.
-// Grid: exactly as many blocks as the GPU holds at once (SM count x resident
-// blocks per SM, from the occupancy API), each looping over tiles.
+// quarter of the instructions and index arithmetic. A 16-byte load brings V
+// neighbours of one input row (V = 4 floats or 2 doubles); a 16-byte store
+// needs V neighbours of one output row, that is of one input column. So each
+// thread loads a V x V block (V loads), transposes it in its registers, and
+// writes its V columns into shared memory as 16-byte pieces of V output rows;
+// after the barrier, threads read 16-byte pieces along each output row and
+// store them. The tile stays 256 bytes wide (WIDE_TILE): one V x V block per
+// thread. The swizzle now works on 16-byte pieces: a quarter of a warp (8
+// threads x 16 bytes = the 32 banks) writes piece p of output rows that lie V
+// apart, so piece p of row r goes to slot p ^ ((r / V) mod 8); readers of a
+// row take 8 consecutive pieces, which the XOR keeps in 8 different slots.
+// Rows whose length is not a multiple of V do not start 16-byte aligned: then
+// the same tile moves element by element (the `fits` test), never misaligned.
+// One block per tile, on a 1-D grid (the loop runs more than once only past
+// 2^31 - 1 tiles); here, as in every kernel so far, consecutive blocks take
+// consecutive tiles along the tile rows.
+//
+// Kernel 9, column_order: the same kernel; only the order of the tiles
+// changes. The GPU starts blocks in index order (in practice), so the tiles in
+// flight at any moment are a run of consecutive blocks. Along tile rows, that
+// run covers a few whole tile rows: each input row is read in one long piece,
+// but each output row is written in short pieces (256 bytes per tile), one
+// now and the next only when the following tile row comes round. Down tile
+// columns it is the other way round: the output is written row after row, in
+// long pieces, and the reads come in short pieces. Writing is the side that
+// gains: when a row's length is not a multiple of the 128-byte cache line
+// (10000 floats: 40000 bytes), a line of output is shared by two tiles, and
+// only in this order do both halves reach the L2 close together, before it
+// writes the line back to DRAM.
 
 template <typename real>
-__global__ void __launch_bounds__(VECTOR_THREADS)
-    transpose_vectorized(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
+__device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__ in, real *__restrict__ out,
+                                                        long long rows, long long cols, bool down_columns) {
     typedef typename vector16<real>::type vector;
     const int V = vector16<real>::width;
     const int tile = WIDE_TILE(real);
@@ -360,9 +377,11 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
                   "one V x V block per thread");
     __shared__ __align__(16) real s_tile[WIDE_TILE(real) * WIDE_TILE(real)];
     const bool fits = rows % V == 0 && cols % V == 0; /* every row of in and out starts 16-byte aligned */
-    const long long tiles_across = (cols + tile - 1) / tile, tiles = tiles_across * ((rows + tile - 1) / tile);
-    for (long long t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const long long row0 = t / tiles_across * tile, col0 = t % tiles_across * tile;
+    const long long tiles_across = (cols + tile - 1) / tile, tiles_down = (rows + tile - 1) / tile;
+    for (long long t = blockIdx.x; t < tiles_across * tiles_down; t += gridDim.x) {
+        const long long tile_row = down_columns ? t % tiles_down : t / tiles_across;
+        const long long tile_col = down_columns ? t / tiles_down : t % tiles_across;
+        const long long row0 = tile_row * tile, col0 = tile_col * tile;
         const int rows_here = rows - row0 < tile ? (int)(rows - row0) : tile;
         const int cols_here = cols - col0 < tile ? (int)(cols - col0) : tile;
         /* This thread's V x V block: tile rows r .. r+V-1, columns c .. c+V-1. */
@@ -415,6 +434,18 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
     }
 }
 
+template <typename real>
+__global__ void __launch_bounds__(VECTOR_THREADS)
+    transpose_vectorized(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
+    transpose_16_byte_tiles(in, out, rows, cols, false);
+}
+
+template <typename real>
+__global__ void __launch_bounds__(VECTOR_THREADS)
+    transpose_column_order(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
+    transpose_16_byte_tiles(in, out, rows, cols, true);
+}
+
 // ---------------------------------------------------------------------------
 // The library: cuBLAS geam, C = alpha * op(A) + beta * op(B).
 //
@@ -446,19 +477,21 @@ static dim3 tile_grid(long long across, long long down, int tile) {
     return dim3((unsigned int)tiles(across, tile), (unsigned int)(y < MAX_GRID_Y ? y : MAX_GRID_Y), 1);
 }
 
-/* Grids that fill the GPU exactly once, from the device's SM count and how
- * many blocks of each kernel an SM holds (computed once, before any timing). */
+/* The grids that depend on the device, computed once before any timing: the
+ * copy fills every SM once (SM count x the blocks of it an SM holds); the
+ * 16-byte kernels take one block per tile, at most 2^31 - 1 (they loop past that). */
 typedef struct {
-    int copy_blocks, vectorized_blocks;
-} full_wave;
+    int copy_blocks;
+    unsigned int tile_blocks;
+} device_grids;
 
 template <typename real>
-static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const full_wave &wave,
+static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const device_grids &grids,
                    cublasHandle_t cublas) {
     const dim3 book_threads(TILE_DIM, TILE_DIM), wide_threads(TILE_DIM, ROWS_PER_PASS);
     const int wide = WIDE_TILE(real);
     switch (kernel) {
-    case KERNEL_COPY: copy_matrix<real><<<wave.copy_blocks, COPY_THREADS>>>(in, out, rows * cols); break;
+    case KERNEL_COPY: copy_matrix<real><<<grids.copy_blocks, COPY_THREADS>>>(in, out, rows * cols); break;
     case KERNEL_NAIVE_READ:
         transpose_naive_read<real><<<tile_grid(cols, rows, TILE_DIM), book_threads>>>(in, out, rows, cols);
         break;
@@ -478,7 +511,10 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
         transpose_swizzled<real><<<tile_grid(cols, rows, wide), wide_threads>>>(in, out, rows, cols);
         break;
     case KERNEL_VECTORIZED:
-        transpose_vectorized<real><<<wave.vectorized_blocks, VECTOR_THREADS>>>(in, out, rows, cols);
+        transpose_vectorized<real><<<grids.tile_blocks, VECTOR_THREADS>>>(in, out, rows, cols);
+        break;
+    case KERNEL_COLUMN_ORDER:
+        transpose_column_order<real><<<grids.tile_blocks, VECTOR_THREADS>>>(in, out, rows, cols);
         break;
     case KERNEL_CUBLAS: {
         const cublasStatus_t status = geam_transpose(cublas, rows, cols, in, out);
@@ -492,13 +528,22 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
     CHECK_LAUNCH();
 }
 
-/* Blocks that fill every SM once, but no more than there is work for. */
-static int blocks_for_one_wave(const void *kernel, int threads, long long work_blocks,
-                               const struct cudaDeviceProp &device) {
+/* How many blocks of `kernel` the whole GPU runs at once. */
+static long long blocks_in_flight(const void *kernel, int threads, const struct cudaDeviceProp &device) {
     int per_sm = 0;
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    const long long wave = (long long)per_sm * device.multiProcessorCount;
-    return (int)(work_blocks < wave ? (work_blocks < 1 ? 1 : work_blocks) : wave);
+    return (long long)per_sm * device.multiProcessorCount;
+}
+
+template <typename real>
+static device_grids grids_for(long long rows, long long cols, const struct cudaDeviceProp &device) {
+    device_grids grids;
+    const long long copy_work = tiles(rows * cols / vector16<real>::width, COPY_THREADS);
+    const long long copy_wave = blocks_in_flight((const void *)copy_matrix<real>, COPY_THREADS, device);
+    grids.copy_blocks = (int)(copy_work < 1 ? 1 : copy_work < copy_wave ? copy_work : copy_wave);
+    const long long tile_count = tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real));
+    grids.tile_blocks = (unsigned int)(tile_count < 2147483647LL ? tile_count : 2147483647LL);
+    return grids;
 }
 
 /* Fan's print_matrix: a small result is worth seeing. */
@@ -519,7 +564,8 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     char size_label[64];
     snprintf(size_label, sizeof size_label, "%lldx%lld", rows, cols);
     printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way; book tile "
-           "32 x 32, threads 32 x 32; padded_multi, swizzled: %d x %d tile, 32 x %d threads; vectorized: %d x %d "
+           "32 x 32, threads 32 x 32; padded_multi, swizzled: %d x %d tile, 32 x %d threads; vectorized, column_order: "
+           "%d x %d "
            "tile, %d threads\n",
            rows, cols, element_type_name(o.type), cols, rows, bytes / 1e6, WIDE_TILE(real), WIDE_TILE(real),
            ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS);
@@ -556,18 +602,14 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         fprintf(stderr, "transpose: could not create a cuBLAS handle\n");
         exit(EXIT_CUDA_ERROR);
     }
-    full_wave wave;
-    wave.copy_blocks = blocks_for_one_wave((const void *)copy_matrix<real>, COPY_THREADS,
-                                           tiles(n / vector16<real>::width, COPY_THREADS), device);
-    wave.vectorized_blocks = blocks_for_one_wave((const void *)transpose_vectorized<real>, VECTOR_THREADS,
-                                                 tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)), device);
+    const device_grids grids = grids_for<real>(rows, cols, device);
     l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
     double memcpy_gbps = 0, geam_ms = 0;
     if (!o.check_only) {
         memcpy_gbps = gpu_memcpy_gbps((double)bytes, o.reps);
         report_ceiling(stdout, "transpose", "memcpy", "cudaMemcpy device to device, >= 256 MiB", memcpy_gbps);
         TIME_MEDIAN_MS_AFTER(geam_ms, o.reps, l2_flush(&flusher),
-                             launch(KERNEL_CUBLAS, d_in, d_out, rows, cols, wave, cublas));
+                             launch(KERNEL_CUBLAS, d_in, d_out, rows, cols, grids, cublas));
         printf("library reference (cuBLAS geam): %.1f GB/s; each row's note is its speed as a multiple of it\n\n",
                gigabytes_per_second(bytes_moved((double)n, (double)n, sizeof(real)), geam_ms));
     }
@@ -578,7 +620,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(&o, k)) continue;
         gpu_poison(d_out, bytes);
-        launch(k, d_in, d_out, rows, cols, wave, cublas);
+        launch(k, d_in, d_out, rows, cols, grids, cublas);
         HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
         const real *expected = k == KERNEL_COPY ? h_in : h_expected; /* the copy keeps the input's shape */
         const long long out_cols = k == KERNEL_COPY ? cols : rows;
@@ -596,7 +638,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         if (!o.check_only) {
             double ms = geam_ms;
             if (k != KERNEL_CUBLAS)
-                TIME_MEDIAN_MS_AFTER(ms, o.reps, l2_flush(&flusher), launch(k, d_in, d_out, rows, cols, wave, cublas));
+                TIME_MEDIAN_MS_AFTER(ms, o.reps, l2_flush(&flusher), launch(k, d_in, d_out, rows, cols, grids, cublas));
             row_time(&row, ms, "memcpy", memcpy_gbps);
             snprintf(notes[k], sizeof notes[k], "%.2fx geam", geam_ms / ms);
         }
