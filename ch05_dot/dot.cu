@@ -1,55 +1,84 @@
 /* ch05_dot: the dot product with a per-block shared-memory cache
  * (CUDA by Example, ch. 5, "Shared Memory and Synchronization": Dot Product).
  *
- * What it teaches: threads of one block cooperate through __shared__ memory;
- * __syncthreads() makes every thread wait until the whole block has written;
- * a halving tree sums the block's values in log2(blockDim) steps.
+ * What it teaches: the threads of one block cooperate through __shared__
+ * memory; __syncthreads() makes every thread wait until the whole block has
+ * written; a halving tree sums the block's values in log2(blockDim) steps; and
+ * every thread of the block must reach every barrier of that tree.
  *
  * Build this file alone, from its folder:
  *   nvcc -O3 -I../common dot.cu -o dot -lcublas
  *
- * Build and run (from the repository root):
- *   cmake -S . -B build && cmake --build build -j
- *   build/ch05_dot/dot                      # the book's run: N = 33792, float
- *   build/ch05_dot/dot --n 2^26 --type double --kernel fast,cublas
- *   build/ch05_dot/dot --help
+ * Run it: ./dot (the book's program, then each kernel at the book's size),
+ *         ./dot --n 2^26 --type double --kernel fast,cublas, ./dot --help
  *
  * Kernels, in teaching order:
- *   book        the book's kernel: grid-stride products, shared cache, halving
- *               tree; one partial per block, the partials added on the CPU.
- *   one_launch  the same, but the last block to finish adds the partials:
- *               one launch returns one number, nothing left for the CPU.
- *   fast        bandwidth-bound: 16-byte loads, warp shuffles instead of the
- *               shared tree, a grid sized to fill the GPU exactly once.
- *   cublas      cuBLAS Sdot / Ddot: the library a professional would call.
+ *   book              the book's: each thread sums products in a grid-stride loop, the
+ *                     block meets in a shared cache, a halving tree leaves one partial
+ *                     per block, the CPU adds the partials (CbE ch. 5).
+ *   one_launch        the same, but the last block to finish adds the partials: one
+ *                     launch, one number (an atomic ticket: Fan ch. 9).
+ *   fast              16-byte loads, two in flight per thread, warp shuffles instead of
+ *                     the shared tree, one wave of blocks (Fan chs. 7 and 10).
+ *   cublas            cublasSdot / cublasDdot: what a professional would call.
+ * Deliberately wrong, run only when named (the book's rule about the barrier):
+ *   barrier_in_if     the book's tree with __syncthreads() inside the if: it runs, and
+ *                     on today's GPUs it gives the same bits. The program says why.
+ *   barrier_deadlock  the same wrong tree run twice in one block: the block hangs; the
+ *                     program ends it after a time limit and exits with 4.
  *
- * Data: --data book (default) is the book's a[i] = i, b[i] = 2i, whose exact
- * dot is 2 (n-1) n (2n-1) / 6. Above 2^24 a float cannot hold every i, so
- * --data periodic gives a[i] = i mod 4093, b[i] = 4092 - (i mod 4093): every
- * input and product is an exact float at any n, and the exact dot is still a
- * closed form (common/numerics.c). Every kernel is checked against the exact
- * value with a rounding-error bound computed from its own summation order. */
+ * Data: --data book (default) is the book's a[i] = i, b[i] = 2i, whose exact dot
+ * is 2 (n-1) n (2n-1) / 6. A float holds every integer only up to 2^24, so for
+ * large n --data periodic gives a[i] = i mod 4093, b[i] = 4092 - (i mod 4093):
+ * every input and product is an exact float at any n, and the exact dot is still
+ * a closed form (common/numerics.h).
+ *
+ * Checks: the CPU repeats each deterministic kernel's own order of additions, so
+ * the GPU's result must match it bit for bit; the exact closed form is printed
+ * beside it as the independent truth. cuBLAS's order is not documented: see
+ * cublas_tolerance. */
 #include <cublas_v2.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmath>
 
 #include "block_reduce.cuh"
+#include "book.h"
+#include "ceiling.cuh"
 #include "cli.h"
-#include "gpu.h"
 #include "numerics.h"
 #include "report.h"
 
 // ---------------------------------------------------------------------------
 // Constants: the book's, and ours.
 
-#define BOOK_N (33 * 1024) /* 33792 elements                          */
-#define BOOK_THREADS 256   /* threadsPerBlock                         */
-#define BOOK_MAX_BLOCKS 32 /* blocksPerGrid = min(32, ceil(N / 256))  */
+#define BOOK_N (33 * 1024) /* N: 33792 elements                           */
+#define BOOK_THREADS 256   /* threadsPerBlock                              */
+#define BOOK_MAX_BLOCKS 32 /* blocksPerGrid = min(32, ceil(N / 256)) = 32  */
 #define MAX_THREADS 1024   /* the largest block --block allows */
 #define FAST_THREADS 256
+#define PROBE_ONES 1024        /* cuBLAS's probe: this many 1s, spread over the arrays */
+#define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock: waited for at least this long...  */
+#define DEADLOCK_WAIT_TIMES 20 /* ...and 20 times what the correct kernel took */
 
-enum { KERNEL_BOOK, KERNEL_ONE_LAUNCH, KERNEL_FAST, KERNEL_CUBLAS };
+enum {
+    KERNEL_BOOK,
+    KERNEL_ONE_LAUNCH,
+    KERNEL_FAST,
+    KERNEL_CUBLAS,
+    KERNEL_BARRIER_IN_IF, /* the deliberately wrong ones come last */
+    KERNEL_BARRIER_DEADLOCK,
+    KERNEL_COUNT
+};
 static const char *const kernel_names[] = {"book", "one_launch", "fast", "cublas", NULL};
+static const char *const wrong_kernel_names[] = {"barrier_in_if", "barrier_deadlock", NULL};
+static const char *kernel_name(int kernel) {
+    return kernel < KERNEL_BARRIER_IN_IF ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_BARRIER_IN_IF];
+}
 enum { DATA_BOOK, DATA_PERIODIC };
 static const char *const data_names[] = {"book", "periodic", NULL};
 
@@ -57,14 +86,11 @@ static const char *const data_names[] = {"book", "periodic", NULL};
 // Inputs and the exact answer, on the CPU.
 
 template <typename real> static void fill_inputs(real *a, real *b, long long n, int data) {
+    long long k = 0; /* i mod DOT_PERIOD, without a division per element */
     for (long long i = 0; i < n; ++i) {
-        if (data == DATA_BOOK) {
-            a[i] = (real)i;
-            b[i] = (real)(2 * i);
-        } else {
-            a[i] = (real)dot_periodic_a(i);
-            b[i] = (real)dot_periodic_b(i);
-        }
+        a[i] = data == DATA_BOOK ? (real)i : (real)k;
+        b[i] = data == DATA_BOOK ? (real)(2 * i) : (real)(DOT_PERIOD - 1 - k);
+        if (++k == DOT_PERIOD) k = 0;
     }
 }
 
@@ -72,18 +98,22 @@ static long double exact_dot(long long n, int data) {
     return data == DATA_BOOK ? dot_book_closed_form(n) : dot_periodic_closed_form(n);
 }
 
+/* The book's own line evaluates its closed form in float: sum_squares(x) = x (x+1) (2x+1) / 6. */
+static float book_closed_form_in_float(float x) { return 2 * (x * (x + 1) * (2 * x + 1) / 6); }
+
 // ---------------------------------------------------------------------------
 // Kernel 1, book: each thread sums its products in a register, the block meets
 // in shared memory, and a halving tree leaves the block's sum in s_cache[0].
+//
+// The cache has one entry per thread. The book sizes it with its constant
+// threadsPerBlock (256); a static __shared__ array needs a compile-time size,
+// so ours covers the largest block --block allows and a block uses the first
+// blockDim.x entries.
 
-/* The cache: one entry per thread of the block. The book sizes it with its
- * constant threadsPerBlock (256); a static array's size must be a compile-time
- * constant, so ours covers the largest block --block allows, and a block uses
- * its first blockDim.x entries. */
-
-/* The halving tree: at each step the lower half adds the upper half. It needs
- * blockDim.x to be a power of two. The barrier sits outside the if: every
- * thread of the block must reach it, or the block may hang. */
+/* The halving tree: at each step the lower half adds the upper half, so it
+ * needs blockDim.x to be a power of two. The barrier sits outside the if:
+ * every thread of the block must reach it (the book insists; the wrong kernels
+ * at the end show what happens otherwise). */
 template <typename real> __device__ void halving_tree(real *s_cache) {
     for (unsigned int half = blockDim.x / 2; half > 0; half /= 2) {
         if (threadIdx.x < half) s_cache[threadIdx.x] += s_cache[threadIdx.x + half];
@@ -91,32 +121,35 @@ template <typename real> __device__ void halving_tree(real *s_cache) {
     }
 }
 
-template <typename real> __global__ void dot_book(const real *a, const real *b, real *partials, long long n) {
-    __shared__ real s_cache[MAX_THREADS];
+/* This thread's share of the dot: a grid-stride loop, so any grid covers any
+ * n. The sum stays in a register until the block meets in shared memory. */
+template <typename real> __device__ real grid_stride_dot(const real *a, const real *b, long long n) {
     real sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
         sum += a[i] * b[i];
-    s_cache[threadIdx.x] = sum;
+    return sum;
+}
+
+template <typename real> __global__ void dot_book(const real *a, const real *b, real *partials, long long n) {
+    __shared__ real s_cache[MAX_THREADS];
+    s_cache[threadIdx.x] = grid_stride_dot(a, b, n);
     __syncthreads(); /* every thread's value is in s_cache before anyone reads it */
     halving_tree(s_cache);
     if (threadIdx.x == 0) partials[blockIdx.x] = s_cache[0];
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 2, one_launch: what changed is the end. Instead of leaving 32
+// Kernel 2, one_launch: what changed is the end. Instead of leaving the
 // partials for the CPU, the last block to finish adds them (the "last block"
-// pattern: a fence, then an atomic ticket), so one launch gives one number and
-// no copy-and-add on the host is needed. The order of additions is fixed, so
-// the result is the same on every run.
+// pattern of common/block_reduce.cuh: a fence, then an atomic ticket; Fan
+// ch. 9), so one launch gives one number. The order of the additions is fixed,
+// so the result is the same on every run.
 
 template <typename real>
 __global__ void dot_one_launch(const real *a, const real *b, real *partials, unsigned int *blocks_done, real *result,
                                long long n) {
     __shared__ real s_cache[MAX_THREADS];
-    real sum = 0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)blockDim.x * gridDim.x)
-        sum += a[i] * b[i];
-    s_cache[threadIdx.x] = sum;
+    s_cache[threadIdx.x] = grid_stride_dot(a, b, n);
     __syncthreads();
     halving_tree(s_cache);
     if (store_partial_and_check_last(s_cache[0], partials, blocks_done)) {
@@ -131,15 +164,25 @@ __global__ void dot_one_launch(const real *a, const real *b, real *partials, uns
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 3, fast: the dot reads 2n elements and does 2n flops, so its limit is
-// memory bandwidth. What changed, and why:
-//  - 16-byte loads (float4 / double2): a quarter (half) of the load instructions;
+// Kernel 3, fast: the dot reads 2n elements for 2n flops, so memory bandwidth
+// is its limit. What changed, and why:
+//  - 16-byte loads (float4 / double2): a quarter (half) of the load
+//    instructions, full 128-byte lines per warp (coalescing, Fan ch. 7);
 //  - two independent loads of each vector per iteration, so more bytes are in
-//    flight per thread while it waits for memory;
+//    flight per thread while it waits for memory (more work per thread, ch. 10);
 //  - warp shuffles (common/block_reduce.cuh) replace the shared-memory tree:
-//    fewer barriers, no shared-memory traffic;
+//    fewer barriers, no shared-memory traffic (ch. 10);
 //  - the grid is exactly as many blocks as fit on the GPU at once, each looping
 //    over the array, so there are few partials and no tail of idle blocks.
+
+/* Adds a vector's products to a sum, lane after lane, each fused into the sum
+ * with one rounding (fma): a fixed order that the CPU check can repeat. */
+__device__ __forceinline__ float add_products(float sum, float4 x, float4 y) {
+    return fmaf(x.w, y.w, fmaf(x.z, y.z, fmaf(x.y, y.y, fmaf(x.x, y.x, sum))));
+}
+__device__ __forceinline__ double add_products(double sum, double2 x, double2 y) {
+    return fma(x.y, y.y, fma(x.x, y.x, sum));
+}
 
 template <typename real>
 __global__ void __launch_bounds__(FAST_THREADS)
@@ -158,12 +201,12 @@ __global__ void __launch_bounds__(FAST_THREADS)
     for (; i + stride < vectors; i += 2 * stride) {
         vector x0 = a_vectors[i], y0 = b_vectors[i];
         vector x1 = a_vectors[i + stride], y1 = b_vectors[i + stride];
-        sum0 += sum_of_products(x0, y0);
-        sum1 += sum_of_products(x1, y1);
+        sum0 = add_products(sum0, x0, y0);
+        sum1 = add_products(sum1, x1, y1);
     }
-    if (i < vectors) sum0 += sum_of_products(a_vectors[i], b_vectors[i]);
+    if (i < vectors) sum0 = add_products(sum0, a_vectors[i], b_vectors[i]);
     const long long tail = vectors * width + thread; /* the last n % width elements */
-    if (tail < n) sum1 += a[tail] * b[tail];
+    if (tail < n) sum1 = fma(a[tail], b[tail], sum1);
 
     real block_total = block_sum(sum0 + sum1);
     if (store_partial_and_check_last(block_total, partials, blocks_done)) {
@@ -176,188 +219,520 @@ __global__ void __launch_bounds__(FAST_THREADS)
 }
 
 // ---------------------------------------------------------------------------
-// Launchers: one struct holds a run's buffers; each launch function only
-// enqueues work, so the same function serves the check and the timing.
+// cuBLAS: the 64-bit API (n past 2^31), in device pointer mode so the result
+// stays on the GPU like ours.
 
-typedef struct {
-    long long n;
-    int threads, blocks; /* book and one_launch            */
-    int fast_blocks;     /* fast                           */
-    const void *a, *b;   /* device inputs                  */
-    void *partials, *result;
-    unsigned int *blocks_done;
-    cublasHandle_t cublas;
-} dot_run;
-
-template <typename real> static void launch_book(void *context) {
-    dot_run *r = (dot_run *)context;
-    dot_book<real><<<r->blocks, r->threads>>>((const real *)r->a, (const real *)r->b, (real *)r->partials, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_one_launch(void *context) {
-    dot_run *r = (dot_run *)context;
-    dot_one_launch<real><<<r->blocks, r->threads>>>((const real *)r->a, (const real *)r->b, (real *)r->partials,
-                                                    r->blocks_done, (real *)r->result, r->n);
-    CHECK_LAUNCH();
-}
-
-template <typename real> static void launch_fast(void *context) {
-    dot_run *r = (dot_run *)context;
-    dot_fast<real><<<r->fast_blocks, FAST_THREADS>>>((const real *)r->a, (const real *)r->b, (real *)r->partials,
-                                                     r->blocks_done, (real *)r->result, r->n);
-    CHECK_LAUNCH();
-}
-
-/* cuBLAS in device pointer mode: the result stays on the GPU, like ours. */
-static cublasStatus_t cublas_dot(cublasHandle_t h, long long n, const float *a, const float *b, float *result) {
-    return cublasSdot_64(h, n, a, 1, b, 1, result);
-}
-static cublasStatus_t cublas_dot(cublasHandle_t h, long long n, const double *a, const double *b, double *result) {
-    return cublasDdot_64(h, n, a, 1, b, 1, result);
-}
-
-template <typename real> static void launch_cublas(void *context) {
-    dot_run *r = (dot_run *)context;
-    cublasStatus_t status = cublas_dot(r->cublas, r->n, (const real *)r->a, (const real *)r->b, (real *)r->result);
+static void cublas_check(cublasStatus_t status, const char *call) {
     if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: cuBLAS dot failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
+        fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, call, cublasGetStatusString(status));
         exit(EXIT_CUDA_ERROR);
+    }
+}
+static void cublas_dot(cublasHandle_t handle, long long n, const float *a, const float *b, float *result) {
+    cublas_check(cublasSdot_64(handle, n, a, 1, b, 1, result), "cublasSdot_64");
+}
+static void cublas_dot(cublasHandle_t handle, long long n, const double *a, const double *b, double *result) {
+    cublas_check(cublasDdot_64(handle, n, a, 1, b, 1, result), "cublasDdot_64");
+}
+
+/* The probe of cublas_tolerance: zeros everywhere except a 1 in both arrays
+ * at `count` places spread from the first element to the last. */
+template <typename real> __global__ void place_probe_ones(real *a, real *b, long long n, long long count) {
+    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (j >= count) return;
+    const long long place = count == 1 ? 0 : j * (n - 1) / (count - 1);
+    a[place] = 1;
+    b[place] = 1;
+}
+
+// ---------------------------------------------------------------------------
+// Deliberately wrong 1, barrier_in_if: the book's tree with the barrier moved
+// inside the if, as a reader of the book tried ("no error, the right result").
+// Only the threads that add reach the barrier: undefined behaviour by the
+// Programming Guide. It happens to work on today's GPUs: since Volta a barrier
+// counts the threads that have exited, and the threads that skip it have no
+// other barrier ahead: they fall out of the loop and exit.
+
+template <typename real> __device__ void halving_tree_barrier_in_if(real *s_cache) {
+    for (unsigned int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            s_cache[threadIdx.x] += s_cache[threadIdx.x + half];
+            __syncthreads(); /* WRONG: the threads at or above `half` never arrive */
+        }
+    }
+}
+
+template <typename real> __global__ void dot_barrier_in_if(const real *a, const real *b, real *partials, long long n) {
+    __shared__ real s_cache[MAX_THREADS];
+    s_cache[threadIdx.x] = grid_stride_dot(a, b, n);
+    __syncthreads();
+    halving_tree_barrier_in_if(s_cache);
+    if (threadIdx.x == 0) partials[blockIdx.x] = s_cache[0];
+}
+
+// ---------------------------------------------------------------------------
+// Deliberately wrong 2, barrier_deadlock: one block needs two sums, a.b and
+// a.a (as for the angle between a and b), and reuses its cache for the second.
+// With the barrier inside the if, the threads that skip the first tree's
+// barriers run ahead to the barrier before the second tree and wait there,
+// while the others wait at theirs: the block never finishes. With the book's
+// tree (barrier_in_if = false) the same kernel is correct.
+
+template <bool barrier_in_if, typename real> __device__ void halving_tree_variant(real *s_cache) {
+    if (barrier_in_if)
+        halving_tree_barrier_in_if(s_cache);
+    else
+        halving_tree(s_cache);
+}
+
+template <typename real, bool barrier_in_if>
+__global__ void dot_and_norm_one_block(const real *a, const real *b, real *results, long long n) {
+    __shared__ real s_cache[MAX_THREADS];
+    real dot = 0, norm = 0;
+    for (long long i = threadIdx.x; i < n; i += blockDim.x) {
+        dot += a[i] * b[i];
+        norm += a[i] * a[i];
+    }
+    s_cache[threadIdx.x] = dot;
+    __syncthreads();
+    halving_tree_variant<barrier_in_if>(s_cache);
+    if (threadIdx.x == 0) results[0] = s_cache[0];
+    s_cache[threadIdx.x] = norm; /* the cache, reused for the second sum */
+    __syncthreads();
+    halving_tree_variant<barrier_in_if>(s_cache);
+    if (threadIdx.x == 0) results[1] = s_cache[0];
+}
+
+// ---------------------------------------------------------------------------
+// The checks. A deterministic kernel (book, one_launch, fast) is compared bit
+// for bit with the CPU repeating its own order of additions: one dropped or
+// duplicated element is then seen whenever it changes the result of that
+// order at all, which no tolerance can promise. At the book's n = 33792
+// (float, a[i] = i, b[i] = 2i) dropping any one element i >= 512 changes the
+// bits (33285 of the 33792 elements); the products of the others, 2 i^2 <
+// 2^19, are under a quarter of the last place of the float total (2^21), and
+// most of them vanish in its rounding: no float result of this order can show
+// them. The closed form stays beside it as the independent truth: the repeated
+// order must lie within the rounding-error bound of that order (numerics.h,
+// Higham section 4.2).
+
+/* The CPU's fma is an fma: one rounding, as on the GPU, where nvcc fuses
+ * `sum += a[i] * b[i]` into one fused multiply-add (its default -fmad=true).
+ * The emulation does one per element, billions at 2^31: on x86-64 its loop is
+ * compiled twice, with and without the FMA instruction, and the CPU picks at
+ * load time (five times faster than calling the library's fma()). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define CPU_FMA_CLONES
+#endif
+
+/* The sums of a grid-stride loop over `threads` threads in all that takes
+ * `width` consecutive elements per step: thread t fuses elements t*width ...
+ * of each pass of the grid into its sum, pass after pass. The CPU walks the
+ * arrays front to back, keeping every thread's sum. n is a multiple of width. */
+template <int width, typename real>
+CPU_FMA_CLONES static void emulate_thread_sums(const real *a, const real *b, long long n, long long threads,
+                                               real *sums) {
+    for (long long t = 0; t < threads; ++t)
+        sums[t] = 0;
+    for (long long start = 0; start < n; start += threads * width) {
+        const long long count = (n - start < threads * width ? n - start : threads * width) / width;
+        const real *x = a + start, *y = b + start;
+        for (long long t = 0; t < count; ++t)
+            for (int lane = 0; lane < width; ++lane)
+                sums[t] = std::fma(x[t * width + lane], y[t * width + lane], sums[t]);
+    }
+}
+
+/* halving_tree on the CPU: the same pairs in the same steps. */
+template <typename real> static real emulate_halving_tree(real *values, int count) {
+    for (int half = count / 2; half > 0; half /= 2)
+        for (int t = 0; t < half; ++t)
+            values[t] += values[t + half];
+    return values[0];
+}
+
+/* block_sum (common/block_reduce.cuh) on the CPU: the shuffles of each warp
+ * are a halving tree over its 32 values; warp 0 then does one over the warp
+ * sums, padded with zeros to 32. */
+template <typename real> static real emulate_block_sum(real *values, int count) {
+    real warp_sums[32] = {0};
+    for (int warp = 0; warp < count / 32; ++warp)
+        warp_sums[warp] = emulate_halving_tree(values + 32 * warp, 32);
+    return emulate_halving_tree(warp_sums, 32);
+}
+
+/* The last block: thread t adds partials t, t + threads, ... from 0, then the
+ * block's tree (the book's halving tree, or block_sum for fast). */
+template <typename real> static real emulate_last_block(const real *partials, int count, int threads, bool shuffles) {
+    real *shares = (real *)host_alloc("dot", sizeof(real) * threads, "the emulated last block");
+    for (int t = 0; t < threads; ++t) {
+        shares[t] = 0;
+        for (int i = t; i < count; i += threads)
+            shares[t] += partials[i];
+    }
+    real total = shuffles ? emulate_block_sum(shares, threads) : emulate_halving_tree(shares, threads);
+    free(shares);
+    return total;
+}
+
+/* What the book's kernel (and barrier_in_if) leave after the CPU adds their
+ * partials in order, or what one_launch's last block makes of the same partials. */
+template <typename real>
+static real emulate_book_order(bool last_block_adds, const real *a, const real *b, long long n, int blocks,
+                               int threads) {
+    real *sums = (real *)host_alloc("dot", sizeof(real) * blocks * threads, "the emulated thread sums");
+    real *partials = (real *)host_alloc("dot", sizeof(real) * blocks, "the emulated partials");
+    emulate_thread_sums<1>(a, b, n, (long long)blocks * threads, sums);
+    for (int block = 0; block < blocks; ++block)
+        partials[block] = emulate_halving_tree(sums + (long long)block * threads, threads);
+    real total = 0;
+    if (last_block_adds)
+        total = emulate_last_block(partials, blocks, threads, false);
+    else
+        for (int block = 0; block < blocks; ++block)
+            total += partials[block];
+    free(sums);
+    free(partials);
+    return total;
+}
+
+/* fast: thread t's sum0 takes the vectors t, t + 2 stride, ... and its sum1
+ * the vectors t + stride, t + 3 stride, ...: together, a grid-stride loop of
+ * 2 stride threads over vectors. Thread j's sum1 also takes tail element j. */
+template <typename real> static real emulate_fast(const real *a, const real *b, long long n, int blocks) {
+    const int width = vector16<real>::width;
+    const long long threads = (long long)blocks * FAST_THREADS, whole = n / width * width;
+    real *sums = (real *)host_alloc("dot", sizeof(real) * 2 * threads, "the emulated thread sums");
+    real *partials = (real *)host_alloc("dot", sizeof(real) * blocks, "the emulated partials");
+    emulate_thread_sums<vector16<real>::width>(a, b, whole, 2 * threads, sums);
+    for (long long i = whole; i < n; ++i)
+        sums[threads + i - whole] = std::fma(a[i], b[i], sums[threads + i - whole]);
+    for (long long t = 0; t < threads; ++t)
+        sums[t] += sums[threads + t]; /* sum0 + sum1 */
+    for (int block = 0; block < blocks; ++block)
+        partials[block] = emulate_block_sum(sums + (long long)block * FAST_THREADS, FAST_THREADS);
+    real total = emulate_last_block(partials, blocks, FAST_THREADS, true);
+    free(sums);
+    free(partials);
+    return total;
+}
+
+/* The longest chain of additions a product goes through in each kernel's
+ * order: its bound against the exact value is (chain + 3) u, the 3 for the
+ * rounding of a[i], b[i] and the product (all terms are >= 0). */
+static long long longest_chain(int kernel, long long n, int blocks, int threads, int fast_blocks) {
+    const long long per_thread = (n + (long long)blocks * threads - 1) / ((long long)blocks * threads);
+    const long long fast_threads = (long long)fast_blocks * FAST_THREADS;
+    switch (kernel) {
+    case KERNEL_ONE_LAUNCH: return per_thread + 2 * ceil_log2(threads) + (blocks + threads - 1) / threads;
+    case KERNEL_FAST: /* a thread's elements, sum0 + sum1, two block_sums of 10 steps, the last block's share */
+        return (n + fast_threads - 1) / fast_threads + 1 + 2 * 10 + (fast_blocks + FAST_THREADS - 1) / FAST_THREADS;
+    default: return per_thread + ceil_log2(threads) + blocks; /* the CPU adds the partials one by one */
+    }
+}
+
+/* Fills the row of a deterministic kernel: PASS needs the same bits as the
+ * CPU's repeat of its order, and that repeat within its bound of the exact
+ * value. The note (for the table) shows the exact value beside it. */
+static void check_bits(result_row *row, double value, double emulated, long double exact, double bound, char *note,
+                       size_t note_size) {
+    row_check(row, value, emulated, 0); /* tolerance 0: bit for bit */
+    const long double error = fabsl((long double)emulated - exact) / (exact != 0 ? exact : 1);
+    const int truthful = error <= bound;
+    row->pass = row->pass && truthful;
+    snprintf(note, note_size, "exact %.17Lg: rel_err %.2Le %s bound %.2e", exact, error, truthful ? "<=" : "> !",
+             bound);
+    row->note = note;
+}
+
+/* cuBLAS's order is not documented, so its check must hold for every order.
+ * Every term is a non-negative integer here (both data kinds):
+ *  - if the exact total is below 2^p (p = 24 for float, 53 for double), every
+ *    input, product and partial sum of every order is an integer below 2^p,
+ *    exact in the element type: every order gives the exact answer, and the
+ *    tolerance is 0 (double with --data periodic: up to about 3.2e9 elements);
+ *  - otherwise the only bound that holds for every order is the serial one:
+ *    a term may pass through n - 1 additions, and a[i], b[i] and the product
+ *    are rounded once each: gamma(n + 2) = (n + 2) u / (1 - (n + 2) u)
+ *    (Higham, Lemma 3.1). It is honest and it grows: in float it passes half
+ *    the array from 2^24 / 3 (5.6 million) elements on, and it is infinite
+ *    from 2^24 on, rightly so (a serial float sum of the 2^31 + 11 periodic
+ *    products stalls at 1.2 % of the answer: checked). Nothing is capped.
+ * So every cuBLAS row also runs a probe whose answer every order gets exactly:
+ * the same call on a = b = 0 but for a 1 at PROBE_ONES places spread from the
+ * first element to the last must return their count. A call that reads half
+ * the array, or none of it, fails the probe at any size. */
+static double cublas_tolerance(long long n, long double exact, element_type type) {
+    const int bits = type == ELEMENT_DOUBLE ? 53 : 24;
+    if (exact < ldexpl(1.0L, bits)) return 0;
+    const double k_u = (double)(n + 2) * unit_roundoff(type);
+    return k_u < 1 ? k_u / (1 - k_u) : INFINITY;
+}
+
+/* Waits for `done` for at most `seconds`: 1 when the work before it finished,
+ * 0 when it is still running. */
+static int finished_within(cudaEvent_t done, double seconds) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        cudaError_t status = cudaEventQuery(done);
+        if (status == cudaSuccess) return 1;
+        if (status != cudaErrorNotReady)
+            cuda_fail(status, "cudaEventQuery (waiting for the kernel)", __FILE__, __LINE__);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) > seconds) return 0;
+        usleep(1000);
+    }
+}
+
+/* What barrier_in_if showed, in words, after its row. */
+static void explain_barrier_in_if(int same_bits) {
+    if (same_bits)
+        printf("  barrier_in_if: the same bits as the book's order, with __syncthreads() inside if (threadIdx.x < "
+               "half),\n  which the book forbids. It happens to work on this GPU: since Volta a barrier counts the "
+               "threads\n  that have exited, and the threads that skip it have no other barrier ahead: they leave "
+               "the loop\n  and exit. It is still undefined behaviour: --kernel barrier_deadlock puts a second "
+               "barrier ahead\n  of them, and the block hangs.\n");
+    else
+        printf("  barrier_in_if: with __syncthreads() inside the if, the result is NOT the book's order on this "
+               "GPU:\n  the undefined behaviour the book warns of.\n");
+}
+
+/* barrier_deadlock: first the same kernel with the book's tree (it must give
+ * the CPU's sums bit for bit, and its time sets the limit), then the wrong one,
+ * watched by the host's clock. A hung block cannot be stopped from the host,
+ * but the end of the process ends it: on a deadlock the program says so and
+ * exits with EXIT_DEADLOCK at once, so the terminal never hangs. */
+template <typename real>
+static void demonstrate_deadlock(result_row *row, const real *a, const real *b, const real *dev_a, const real *dev_b,
+                                 real *dev_results, long long n, int threads, char *note, size_t note_size) {
+    const real dot = emulate_book_order(false, a, b, n, 1, threads),
+               norm = emulate_book_order(false, a, a, n, 1, threads);
+    real results[2];
+    float ms = 0;
+    cudaEvent_t start, done;
+    HANDLE_ERROR(cudaEventCreate(&start));
+    HANDLE_ERROR(cudaEventCreate(&done));
+    gpu_poison(dev_results, sizeof results);
+    HANDLE_ERROR(cudaEventRecord(start, 0));
+    dot_and_norm_one_block<real, false><<<1, threads>>>(dev_a, dev_b, dev_results, n);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaEventRecord(done, 0));
+    HANDLE_ERROR(cudaEventSynchronize(done));
+    HANDLE_ERROR(cudaEventElapsedTime(&ms, start, done));
+    HANDLE_ERROR(cudaMemcpy(results, dev_results, sizeof results, cudaMemcpyDeviceToHost));
+    row_check(row, results[0], dot, 0);
+    row->pass = row->pass && results[1] == norm;
+    printf("  barrier_deadlock: one block of %d threads sums a.b, then a.a in the same shared cache.\n"
+           "  With the book's tree (the barrier outside the if) it took %.3f ms and gave a.b = %.10g, a.a = %.10g:\n"
+           "  %s.\n",
+           threads, ms, (double)results[0], (double)results[1],
+           row->pass ? "the CPU's sums, bit for bit" : "NOT the CPU's sums (so the wrong kernel is not run)");
+    if (row->pass) {
+        const double limit = DEADLOCK_WAIT_S + DEADLOCK_WAIT_TIMES * ms / 1e3;
+        gpu_poison(dev_results, sizeof results);
+        dot_and_norm_one_block<real, true><<<1, threads>>>(dev_a, dev_b, dev_results, n);
+        CHECK_LAUNCH();
+        HANDLE_ERROR(cudaEventRecord(done, 0));
+        if (!finished_within(done, limit)) {
+            printf("  With the barrier inside the if: the block deadlocked: after %.1f s it has not finished. The "
+                   "threads\n  that skip the barrier inside the if run ahead to the __syncthreads() before the "
+                   "second sum, the\n  others wait at the one inside the if, and the block never gets past them. "
+                   "Exit %d: ending the\n  process ends the hung kernel.\n",
+                   limit, EXIT_DEADLOCK);
+            fflush(stdout);
+            fflush(stderr);
+            _exit(EXIT_DEADLOCK);
+        }
+        HANDLE_ERROR(cudaMemcpy(results, dev_results, sizeof results, cudaMemcpyDeviceToHost));
+        row_check(row, results[0], dot, 0);
+        row->pass = row->pass && results[1] == norm;
+        printf("  With the barrier inside the if it did NOT deadlock on this GPU this time: a.b = %.10g, a.a = "
+               "%.10g.\n",
+               (double)results[0], (double)results[1]);
+    }
+    snprintf(note, note_size, "a.a = %.10g, the CPU's %.10g", (double)results[1], (double)norm);
+    row->note = note;
+    HANDLE_ERROR(cudaEventDestroy(start));
+    HANDLE_ERROR(cudaEventDestroy(done));
+}
+
+/* Bytes the GB/s figure counts: the 2n input elements read, plus what each
+ * kernel writes and reads back itself: book one partial per block; one_launch
+ * and fast a partial per block, read back by the last block, and the result;
+ * cuBLAS the result (its own partials are its business); barrier_deadlock two
+ * results. The ticket counter's atomics (4 bytes per block) are not counted. */
+static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks) {
+    const double inputs = 2.0 * (double)n * (double)size;
+    switch (kernel) {
+    case KERNEL_BOOK:
+    case KERNEL_BARRIER_IN_IF: return inputs + (double)blocks * size;
+    case KERNEL_ONE_LAUNCH: return inputs + (2.0 * blocks + 1) * size;
+    case KERNEL_FAST: return inputs + (2.0 * fast_blocks + 1) * size;
+    case KERNEL_BARRIER_DEADLOCK: return inputs + 2.0 * size;
+    default: return inputs + size;
     }
 }
 
 // ---------------------------------------------------------------------------
-// Running, checking and timing each kernel.
+// The progression: every selected kernel on the same inputs, checked, then
+// timed (median of --reps runs, CUDA events around the launch only).
 
-/* Longest chain of additions any product goes through, per kernel: the error
- * bound is chain * u relative to the exact dot (all terms have one sign). */
-static long long summation_chain(int kernel, const dot_run *r) {
-    long long per_thread = (r->n + (long long)r->threads * r->blocks - 1) / ((long long)r->threads * r->blocks);
-    long long per_fast_thread =
-        (r->n + (long long)FAST_THREADS * r->fast_blocks - 1) / ((long long)FAST_THREADS * r->fast_blocks);
-    switch (kernel) {
-    case KERNEL_BOOK: return per_thread + ceil_log2(r->threads) + r->blocks; /* CPU adds partials in a row */
-    case KERNEL_ONE_LAUNCH: return per_thread + 2 * ceil_log2(r->threads) + (r->blocks + r->threads - 1) / r->threads;
-    case KERNEL_FAST:
-        return per_fast_thread + 2 * ceil_log2(FAST_THREADS) + (r->fast_blocks + FAST_THREADS - 1) / FAST_THREADS;
-    default: return (r->n + 1023) / 1024 + 64; /* cuBLAS's order is undocumented: 1024 serial chains */
-    }
-}
-
-template <typename real> static int run_all(const cli_options *o, const struct cudaDeviceProp *device) {
-    const long long n = o->n;
+template <typename real> static int run(const cli_options &o, const struct cudaDeviceProp &device) {
+    const long long n = o.n;
     const size_t bytes = (size_t)n * sizeof(real);
-    dot_run r;
-    r.n = n;
-    r.threads = o->block;
-    r.blocks =
-        (int)((n + r.threads - 1) / r.threads < BOOK_MAX_BLOCKS ? (n + r.threads - 1) / r.threads : BOOK_MAX_BLOCKS);
-    int blocks_per_sm = 0;
+    const int threads = o.block;
+    const int blocks =
+        (int)((n + threads - 1) / threads < BOOK_MAX_BLOCKS ? (n + threads - 1) / threads : BOOK_MAX_BLOCKS);
+    int blocks_per_sm = 0; /* fast: one wave of blocks, or fewer if n is small */
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, dot_fast<real>, FAST_THREADS, 0));
-    long long needed = (n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
-    r.fast_blocks = (int)(needed < 1 ? 1 : needed);
-    if (r.fast_blocks > blocks_per_sm * device->multiProcessorCount)
-        r.fast_blocks = blocks_per_sm * device->multiProcessorCount;
+    const long long fast_needed = (n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
+    const long long fast_wave = (long long)blocks_per_sm * device.multiProcessorCount;
+    const int fast_blocks = (int)(fast_needed < 1 ? 1 : fast_needed < fast_wave ? fast_needed : fast_wave);
+    printf("\ndot: n = %lld, type = %s, data = %s, book/one_launch: %d blocks x %d threads, fast: %d blocks x %d "
+           "threads\n%s",
+           n, element_type_name(o.type), data_names[o.data_kind], blocks, threads, fast_blocks, FAST_THREADS,
+           o.check_only ? "\n" : "");
+    double ceiling = 0;
+    if (!o.check_only) {
+        ceiling = gpu_read_gbps(2.0 * bytes, o.reps);
+        report_ceiling(stdout, "dot", "read", "a kernel that only reads, >= 256 MiB", ceiling);
+    }
 
-    printf("dot: n = %lld, type = %s, data = %s, book/one_launch: %d blocks x %d threads, fast: %d blocks x %d "
-           "threads\n\n",
-           n, element_type_name(o->type), data_names[o->data_kind], r.blocks, r.threads, r.fast_blocks, FAST_THREADS);
-
-    gpu_require_memory("dot", 2.0 * bytes + 64.0 * (1 << 20), "the two input vectors (and cuBLAS's workspace)");
     real *a = (real *)host_alloc("dot", bytes, "the input vector a");
     real *b = (real *)host_alloc("dot", bytes, "the input vector b");
-    fill_inputs(a, b, n, o->data_kind);
-    const int max_partials = r.blocks > r.fast_blocks ? r.blocks : r.fast_blocks;
-    HANDLE_ERROR(cudaMalloc((void **)&r.a, bytes));
-    HANDLE_ERROR(cudaMalloc((void **)&r.b, bytes));
-    HANDLE_ERROR(cudaMalloc(&r.partials, max_partials * sizeof(real)));
-    HANDLE_ERROR(cudaMalloc(&r.result, sizeof(real)));
-    HANDLE_ERROR(cudaMalloc((void **)&r.blocks_done, sizeof(unsigned int)));
-    HANDLE_ERROR(cudaMemset(r.blocks_done, 0, sizeof(unsigned int)));
-    HANDLE_ERROR(cudaMemcpy((void *)r.a, a, bytes, cudaMemcpyHostToDevice));
-    HANDLE_ERROR(cudaMemcpy((void *)r.b, b, bytes, cudaMemcpyHostToDevice));
-    free(a);
-    free(b);
-    if (cublasCreate(&r.cublas) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetPointerMode(r.cublas, CUBLAS_POINTER_MODE_DEVICE) != CUBLAS_STATUS_SUCCESS) {
+    fill_inputs(a, b, n, o.data_kind);
+    const long double exact = exact_dot(n, o.data_kind);
+    const int max_partials = blocks > fast_blocks ? blocks : fast_blocks;
+    real *dev_a, *dev_b, *dev_partials, *dev_results; /* results: the result, or barrier_deadlock's two */
+    unsigned int *dev_blocks_done;
+    HANDLE_ERROR(cudaMalloc((void **)&dev_a, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_b, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_partials, max_partials * sizeof(real)));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_results, 2 * sizeof(real)));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_blocks_done, sizeof(unsigned int)));
+    HANDLE_ERROR(cudaMemset(dev_blocks_done, 0, sizeof(unsigned int)));
+    HANDLE_ERROR(cudaMemcpy(dev_a, a, bytes, cudaMemcpyHostToDevice));
+    HANDLE_ERROR(cudaMemcpy(dev_b, b, bytes, cudaMemcpyHostToDevice));
+    cublasHandle_t cublas;
+    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetPointerMode(cublas, CUBLAS_POINTER_MODE_DEVICE) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "dot: could not create a cuBLAS handle\n");
         exit(EXIT_CUDA_ERROR);
     }
+    l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
 
-    const long double exact = exact_dot(n, o->data_kind);
-    const double copy_gbps = o->check_only ? 0 : gpu_copy_bandwidth_gbps(2.0 * bytes, o->reps);
-    if (!o->check_only) report_ceiling(stdout, "dot", "memcpy", "cudaMemcpy device to device, >= 256 MiB", copy_gbps);
+    /* The launches, one switch: the check and the timing call the same line. */
+    auto launch = [&](int kernel) {
+        switch (kernel) {
+        case KERNEL_BOOK: dot_book<<<blocks, threads>>>(dev_a, dev_b, dev_partials, n); break;
+        case KERNEL_ONE_LAUNCH:
+            dot_one_launch<<<blocks, threads>>>(dev_a, dev_b, dev_partials, dev_blocks_done, dev_results, n);
+            break;
+        case KERNEL_FAST:
+            dot_fast<<<fast_blocks, FAST_THREADS>>>(dev_a, dev_b, dev_partials, dev_blocks_done, dev_results, n);
+            break;
+        case KERNEL_CUBLAS: cublas_dot(cublas, n, dev_a, dev_b, dev_results); break;
+        case KERNEL_BARRIER_IN_IF: dot_barrier_in_if<<<blocks, threads>>>(dev_a, dev_b, dev_partials, n); break;
+        }
+        CHECK_LAUNCH();
+    };
 
-    gpu_launch_fn launchers[] = {launch_book<real>, launch_one_launch<real>, launch_fast<real>, launch_cublas<real>};
     report rep;
     report_begin(&rep, "dot", stdout);
-    for (int k = 0; kernel_names[k]; ++k) {
-        if (!cli_kernel_selected(o, k)) continue;
-        /* Check: poisoned outputs, one launch, the answer copied back. */
-        gpu_poison(r.partials, max_partials * sizeof(real));
-        gpu_poison(r.result, sizeof(real));
-        launchers[k](&r);
+    rep.cold_l2 = o.cold_l2;
+    static char notes[KERNEL_COUNT][160];
+    for (int k = 0; k < KERNEL_COUNT; ++k) {
+        if (!cli_kernel_selected(&o, k)) continue;
+        result_row row = result_row_for(kernel_name(k), element_type_name(o.type), n);
+        row.bytes = bytes_counted(k, n, sizeof(real), blocks, fast_blocks);
+        row.partials_only = k == KERNEL_BOOK || k == KERNEL_BARRIER_IN_IF;
+        if (k == KERNEL_BARRIER_DEADLOCK) {
+            demonstrate_deadlock(&row, a, b, dev_a, dev_b, dev_results, n, threads, notes[k], sizeof notes[k]);
+            report_add(&rep, &row);
+            continue;
+        }
+        gpu_poison(dev_partials, max_partials * sizeof(real));
+        gpu_poison(dev_results, 2 * sizeof(real));
+        launch(k);
         HANDLE_ERROR(cudaDeviceSynchronize());
         real value = 0;
-        if (k == KERNEL_BOOK) { /* the book adds the partials on the CPU, in the element type */
-            real *partials = (real *)host_alloc("dot", r.blocks * sizeof(real), "the partial sums");
-            HANDLE_ERROR(cudaMemcpy(partials, r.partials, r.blocks * sizeof(real), cudaMemcpyDeviceToHost));
-            for (int i = 0; i < r.blocks; ++i)
+        if (row.partials_only) { /* the book adds the partials on the CPU, in order, in the element type */
+            real *partials = (real *)host_alloc("dot", blocks * sizeof(real), "the partial sums");
+            HANDLE_ERROR(cudaMemcpy(partials, dev_partials, blocks * sizeof(real), cudaMemcpyDeviceToHost));
+            for (int i = 0; i < blocks; ++i)
                 value += partials[i];
             free(partials);
-            /* The book's own line: its closed form, evaluated in the element type
-             * (it holds for the book's data only). */
-            real x = (real)(n - 1);
-            if (o->data_kind == DATA_BOOK)
-                printf("Does GPU value %.6g = %.6g?\n", (double)value, (double)(2 * (x * (x + 1) * (2 * x + 1) / 6)));
         } else {
-            HANDLE_ERROR(cudaMemcpy(&value, r.result, sizeof(real), cudaMemcpyDeviceToHost));
+            HANDLE_ERROR(cudaMemcpy(&value, dev_results, sizeof(real), cudaMemcpyDeviceToHost));
         }
 
-        result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
-        row.has_value = 1;
-        row.value = (double)value;
-        row.expected = (double)exact;
-        row.rel_err = (double)(fabsl((long double)value - exact) / (exact != 0 ? exact : 1));
-        /* +3: each input and each product may be rounded once before the sum. */
-        row.tolerance = sum_error_bound(o->type, summation_chain(k, &r), 3);
-        row.pass = isfinite((double)value) && row.rel_err <= row.tolerance;
-        if (!o->check_only) {
-            row.timed = 1;
-            row.ms = gpu_time_median_ms(launchers[k], &r, o->reps);
-            row.gbps = gigabytes_per_second(bytes_moved(2.0 * n, 1, sizeof(real)), row.ms);
-            row.pct_ceiling = percent_of(row.gbps, copy_gbps);
-            row.ceiling = "memcpy";
+        const double bound = sum_error_bound(o.type, longest_chain(k, n, blocks, threads, fast_blocks), 3);
+        if (k == KERNEL_FAST)
+            check_bits(&row, value, emulate_fast(a, b, n, fast_blocks), exact, bound, notes[k], sizeof notes[k]);
+        else if (k != KERNEL_CUBLAS)
+            check_bits(&row, value, emulate_book_order(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads), exact, bound,
+                       notes[k], sizeof notes[k]);
+        else {
+            row_check(&row, value, (double)exact, cublas_tolerance(n, exact, o.type));
+            const long long ones = n < PROBE_ONES ? n : PROBE_ONES;
+            HANDLE_ERROR(cudaMemset(dev_a, 0, bytes));
+            HANDLE_ERROR(cudaMemset(dev_b, 0, bytes));
+            place_probe_ones<<<(ones + 255) / 256, 256>>>(dev_a, dev_b, n, ones);
+            CHECK_LAUNCH();
+            real probe = 0;
+            cublas_dot(cublas, n, dev_a, dev_b, dev_results);
+            HANDLE_ERROR(cudaMemcpy(&probe, dev_results, sizeof(real), cudaMemcpyDeviceToHost));
+            HANDLE_ERROR(cudaMemcpy(dev_a, a, bytes, cudaMemcpyHostToDevice)); /* the inputs back */
+            HANDLE_ERROR(cudaMemcpy(dev_b, b, bytes, cudaMemcpyHostToDevice));
+            row.pass = row.pass && probe == (real)ones;
+            snprintf(notes[k], sizeof notes[k], "probe: %.0f ones counted of %lld%s", (double)probe, ones,
+                     probe == (real)ones ? "" : " !");
+            row.note = notes[k];
         }
-        if (k == KERNEL_BOOK) row.note = "(kernel only: the CPU adds the partials)";
+
+        if (!o.check_only && k <= KERNEL_CUBLAS) {
+            double ms;
+            TIME_MEDIAN_MS_AFTER(ms, o.reps, l2_flush(&flusher), launch(k));
+            row_time(&row, ms, "read", ceiling);
+        }
         report_add(&rep, &row);
+        if (k == KERNEL_BARRIER_IN_IF) explain_barrier_in_if(row.pass);
     }
-    cublasDestroy(r.cublas);
-    HANDLE_ERROR(cudaFree((void *)r.a));
-    HANDLE_ERROR(cudaFree((void *)r.b));
-    HANDLE_ERROR(cudaFree(r.partials));
-    HANDLE_ERROR(cudaFree(r.result));
-    HANDLE_ERROR(cudaFree(r.blocks_done));
+    l2_flusher_free(&flusher);
+    cublasDestroy(cublas);
+    HANDLE_ERROR(cudaFree(dev_a));
+    HANDLE_ERROR(cudaFree(dev_b));
+    HANDLE_ERROR(cudaFree(dev_partials));
+    HANDLE_ERROR(cudaFree(dev_results));
+    HANDLE_ERROR(cudaFree(dev_blocks_done));
+    free(a);
+    free(b);
     return report_end(&rep);
 }
 
 // ---------------------------------------------------------------------------
 
 int main(int argc, char **argv) {
-    static const cli_spec spec = {
-        "dot",
-        "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)",
-        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA,
-        kernel_names,
-        data_names,
-        BOOK_N,
-        0,
-        0,
-        BOOK_THREADS,
+    cli_spec spec = {};
+    spec.program = "dot";
+    spec.summary = "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)";
+    spec.accepts =
+        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2;
+    spec.kernels = kernel_names;
+    spec.wrong_kernels = wrong_kernel_names;
+    spec.data_kinds = data_names;
+    spec.default_n = BOOK_N;
+    spec.default_block = BOOK_THREADS;
+    spec.extra_help =
         "--block sets the threads per block of book and one_launch: a power of two from 32 to 1024,\n"
         "because the halving tree halves blockDim.x until 1. fast always uses 256 threads.\n"
         "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"
-        "exact in float at any n."};
+        "exact in float at any n.\n"
+        "The book's own program (N = 33792, float) always runs first; the options set the progression after it.\n"
+        "Exit code 4: --kernel barrier_deadlock hung its block, as it is meant to; the program ended it.";
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
     if (!is_power_of_two(o.block) || o.block < 32) {
@@ -366,5 +741,50 @@ int main(int argc, char **argv) {
     }
     struct cudaDeviceProp device;
     gpu_select_device("dot", o.device, &device);
-    return o.type == ELEMENT_DOUBLE ? run_all<double>(&o, &device) : run_all<float>(&o, &device);
+    gpu_require_memory("dot", 2.0 * (double)o.n * (double)element_size(o.type) + 256.0 * (1 << 20),
+                       "the two input vectors (and cuBLAS's workspace)");
+
+    // The book's program, in its straight line: N = 33792 floats, 32 blocks of 256 threads.
+    const int blocks = BOOK_MAX_BLOCKS < (BOOK_N + BOOK_THREADS - 1) / BOOK_THREADS
+                           ? BOOK_MAX_BLOCKS
+                           : (BOOK_N + BOOK_THREADS - 1) / BOOK_THREADS;
+    float *a = (float *)host_alloc("dot", BOOK_N * sizeof(float), "a");
+    float *b = (float *)host_alloc("dot", BOOK_N * sizeof(float), "b");
+    float *partial_c = (float *)host_alloc("dot", blocks * sizeof(float), "partial_c");
+    for (int i = 0; i < BOOK_N; ++i) {
+        a[i] = i;
+        b[i] = i * 2;
+    }
+    float *dev_a, *dev_b, *dev_partial_c;
+    HANDLE_ERROR(cudaMalloc((void **)&dev_a, BOOK_N * sizeof(float)));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_b, BOOK_N * sizeof(float)));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_partial_c, blocks * sizeof(float)));
+    HANDLE_ERROR(cudaMemcpy(dev_a, a, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
+    HANDLE_ERROR(cudaMemcpy(dev_b, b, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
+    dot_book<<<blocks, BOOK_THREADS>>>(dev_a, dev_b, dev_partial_c, BOOK_N);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(partial_c, dev_partial_c, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+    float c = 0; /* the CPU adds the blocks' partial sums */
+    for (int i = 0; i < blocks; ++i)
+        c += partial_c[i];
+    printf("Does GPU value %.6g = %.6g?\n", c, book_closed_form_in_float((float)(BOOK_N - 1)));
+
+    /* Our verdict: the CPU repeats the kernel's order exactly, and the exact value stands beside it. */
+    result_row book = result_row_for("book", "float", BOOK_N);
+    char note[160];
+    check_bits(&book, c, emulate_book_order(false, a, b, BOOK_N, blocks, BOOK_THREADS), dot_book_closed_form(BOOK_N),
+               sum_error_bound(ELEMENT_FLOAT, longest_chain(KERNEL_BOOK, BOOK_N, blocks, BOOK_THREADS, 1), 3), note,
+               sizeof note);
+    printf("Checked: %.17g %s the CPU's repeat of the kernel's order (bit for bit); %s: %s\n", c,
+           book.rel_err == 0 ? "equals" : "DIFFERS from", note, book.pass ? "PASS" : "FAIL");
+    HANDLE_ERROR(cudaFree(dev_a));
+    HANDLE_ERROR(cudaFree(dev_b));
+    HANDLE_ERROR(cudaFree(dev_partial_c));
+    free(a);
+    free(b);
+    free(partial_c);
+
+    // The progression, with the options.
+    int status = o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
+    return book.pass ? status : EXIT_WRONG_RESULT;
 }
