@@ -420,8 +420,8 @@ template <typename real> __global__ void reduce_warp_synced(const real *x, real 
 
 // ---------------------------------------------------------------------------
 // Kernel 8, shuffle (Fan ch. 10, warp shuffle functions; his cooperative-
-// groups version, thread_block_tile<32>::shfl_down, compiles to the same
-// instructions): inside a warp, __shfl_down_sync hands values from register to
+// groups version, thread_block_tile<32>::shfl_down, is the same shuffle
+// through another interface): inside a warp, __shfl_down_sync hands values from register to
 // register: no shared memory, no barrier. Shared memory only joins the warps'
 // sums (block_sum in common/block_reduce.cuh): 2 barriers instead of 8.
 
