@@ -62,8 +62,8 @@
 #define MAX_THREADS 1024   /* the largest block --block allows */
 #define FAST_THREADS 256
 #define PROBE_ONES 1024        /* cuBLAS's probe: this many 1s, spread over the arrays */
-#define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock: waited for at least this long...  */
-#define DEADLOCK_WAIT_TIMES 20 /* ...and 20 times what the correct kernel took */
+#define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock is waited for this long... */
+#define DEADLOCK_WAIT_TIMES 20 /* ...plus 20 times what the correct kernel took */
 
 enum {
     KERNEL_BOOK,
