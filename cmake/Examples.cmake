@@ -97,3 +97,11 @@ function(add_sanitizer_test name tool expect target)
                    $<TARGET_FILE:has_cuda_device> $<TARGET_FILE:${target}> ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS sanitizer SKIP_RETURN_CODE 77 TIMEOUT 900)
 endfunction()
+
+# add_output_test(<name> <label> <exit code> [--stdout-matches REGEX]... [--stdout-lacks REGEX]...
+#                 $<TARGET_FILE:program> args...): the program must exit with that code and print
+# (or not print) those lines (tests/expect_exit.sh). Skipped (77) without a GPU.
+function(add_output_test name label code)
+  add_test(NAME ${name} COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh ${code} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 600)
+endfunction()
