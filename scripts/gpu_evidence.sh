@@ -4,7 +4,9 @@
 # sweep.log, banks.txt, mutants.txt (when scripts/mutants.sh exists). Each phase runs under
 # `timeout` inside one budget, EVIDENCE_BUDGET_S (default 540 s), so a hang loses only itself.
 #   bash scripts/gpu_evidence.sh
-# Settings: EVIDENCE_CUDA_ARCH (native), EVIDENCE_LABELS (host|gpu|sanitizer),
+# Settings: EVIDENCE_CUDA_ARCH (native), EVIDENCE_LABELS (host|gpu|sanitizer; add |large for the
+# tests past 2^31 elements), EVIDENCE_CTEST=0 (no tests), EVIDENCE_CTEST_S (its cap, 240 s),
+# EVIDENCE_MUTANTS=0 (no mutants),
 # EVIDENCE_SWEEP=0 (no sweep), EVIDENCE_QUICK=1 (a short sweep). The last lines say where the
 # files go in docs/results/ and how plot.py regenerates the docs from them.
 set -u -o pipefail
@@ -41,7 +43,7 @@ phase() {
 phase configure 120 cmake -S . -B "$BUILD" -DCMAKE_CUDA_ARCHITECTURES="${EVIDENCE_CUDA_ARCH:-native}" \
     -DCMAKE_BUILD_TYPE=Release >"$OUT/build.log" 2>&1
 phase build 300 cmake --build "$BUILD" -j16 >>"$OUT/build.log" 2>&1
-phase ctest 240 ctest --test-dir "$BUILD" --output-on-failure -j4 -L "${EVIDENCE_LABELS:-host|gpu|sanitizer}" \
+[ "${EVIDENCE_CTEST:-1}" != 0 ] && phase ctest "${EVIDENCE_CTEST_S:-240}" ctest --test-dir "$BUILD" --output-on-failure -j4 -L "${EVIDENCE_LABELS:-host|gpu|sanitizer}" \
     >>"$OUT/ctest.log" 2>&1
 if [ "${EVIDENCE_SWEEP:-1}" != 0 ]; then
     quick=()
