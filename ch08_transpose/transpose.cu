@@ -34,7 +34,7 @@
  *   vectorized   16-byte loads and stores: each thread transposes a 4 x 4 (double: 2 x 2)
  *                block in registers; shared memory moves 16-byte pieces.
  *   column_order the same kernel, its blocks taking the tiles down the columns: the
- *                output is written row after row. This one reaches cudaMemcpy.
+ *                output is written row after row: the fastest step (README: "The last few percent").
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
  * Every kernel's output is poisoned (NaN) before it runs and then compared with a
@@ -562,12 +562,11 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     const size_t bytes = (size_t)n * sizeof(real);
     char size_label[64];
     snprintf(size_label, sizeof size_label, "%lldx%lld", rows, cols);
-    printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way; book tile "
-           "32 x 32, threads 32 x 32; padded_multi, swizzled: %d x %d tile, 32 x %d threads; vectorized, column_order: "
-           "%d x %d "
-           "tile, %d threads\n",
-           rows, cols, element_type_name(o.type), cols, rows, bytes / 1e6, WIDE_TILE(real), WIDE_TILE(real),
-           ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS);
+    printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way\n", rows, cols,
+           element_type_name(o.type), cols, rows, bytes / 1e6);
+    printf("tiles: book 32 x 32 (32 x 32 threads); padded_multi, swizzled %d x %d (32 x %d threads); vectorized, "
+           "column_order %d x %d (%d threads, one block per tile)\n",
+           WIDE_TILE(real), WIDE_TILE(real), ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS);
     gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
     if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL ||
         tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)) > 2147483647LL) { /* not on today's GPUs */
