@@ -31,8 +31,10 @@ run "$BUILD_DIR/ch05_dot/dot"
 run "$BUILD_DIR/ch05_shared_bitmap/shared_bitmap" --save "$images/shared_bitmap_synced.png"
 run "$BUILD_DIR/ch05_shared_bitmap/shared_bitmap" --no-sync --save "$images/shared_bitmap_no_sync.png" \
     --save-diff "$images/shared_bitmap_no_sync_diff.png"
+run "$BUILD_DIR/ch08_banks/banks"
 run "$BUILD_DIR/ch08_reduce/reduce"
 run "$BUILD_DIR/ch08_reduce/reduce" --type double
+run "$BUILD_DIR/ch08_reduce/reduce" --demo squares
 run "$BUILD_DIR/ch08_transpose/transpose"
 
 echo
