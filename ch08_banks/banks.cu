@@ -1,0 +1,716 @@
+/* ch08_banks: the Programming Guide's shared-memory bank rules, measured
+ * (CUDA C Programming Guide, "Shared Memory" in the compute-capability
+ * sections; Fan Zheyong, CUDA 编程：基础与实践, ch. 8, bank conflicts).
+ *
+ * What it teaches, each part checked:
+ *   stride    a warp reads 4-byte words at stride s: the 32 banks serve one
+ *             word each per pass, so it takes gcd(s, 32) passes (a broadcast,
+ *             s = 0, takes one). The measured time per load follows it.
+ *   size      1-, 2- and 8-byte elements: consecutive bytes and shorts are
+ *             conflict-free; a warp of doubles takes two passes (256 bytes);
+ *             banks are 4 bytes wide, not 8 (a claim about Ampere some notes make).
+ *   carve     one extern __shared__ buffer carved into short[128], float[64],
+ *             int[256], every offset rounded up to the next array's alignment.
+ *   capacity  48 KB per block without asking, up to the device's opt-in limit
+ *             with cudaFuncSetAttribute; shared memory per block against
+ *             resident blocks per SM and the bandwidth of a plain copy.
+ *   carve_misaligned (asked for by name only) the Guide's pointer chaining
+ *             with short[127]: the float array starts at byte 254, and the
+ *             store there is a misaligned address (memcheck says so).
+ *
+ * Build this file alone, from its folder:
+ *   nvcc -O3 -I../common banks.cu -o banks
+ *
+ * Run (from the repository root, after cmake --build build):
+ *   build/ch08_banks/banks                              # every part, timed
+ *   build/ch08_banks/banks --part stride --stride 6     # one case
+ *   build/ch08_banks/banks --part capacity --shared-kb 100
+ *   scripts/bank_conflicts.sh build/ch08_banks/banks --check --part stride,size
+ *
+ * Kernels, in teaching order:
+ *   bank_read<T, s>        every warp reads elements of type T at stride s, 16
+ *                          loads in flight per thread: one kernel per case.
+ *   carve_chained          the Guide's carve: each array starts where the last
+ *                          ends (right for its counts, wrong for short[127]).
+ *   carve_aligned          every offset rounded up with align_up(): right for any counts.
+ *   copy_reserving_shared  a plain copy launched with N bytes of dynamic
+ *                          shared memory it never touches: only the size matters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "book.h"
+#include "cli.h"
+#include "report.h"
+
+// ---------------------------------------------------------------------------
+// Constants.
+
+#define WARP 32
+#define BANKS 32      /* successive 4-byte words go to successive banks  */
+#define BANK_BYTES 4  /* since Maxwell (compute capability 5.x)          */
+#define ROW_BYTES 128 /* BANKS * BANK_BYTES: what one pass can deliver   */
+#define MAX_STRIDE 33 /* strides 0 (broadcast) to 33                     */
+#define READ_THREADS 256
+#define LOADS_PER_ROUND 16 /* independent loads each thread has in flight */
+#define WINDOW_ROWS 16     /* rounds slide over this many 128-byte rows   */
+#define ROW_STEP 1         /* rows a round moves on: a kernel argument     */
+#define TIMED_ROUNDS 1024  /* per thread and launch: about 1 ms at 1 pass */
+#define CHECK_ROUNDS WINDOW_ROWS
+#define CHECK_BLOCKS 4
+#define COST_TOLERANCE 0.25 /* measured passes within 25 % of the prediction */
+#define COPY_THREADS 256
+#define DEFAULT_COPY_N (1LL << 28) /* floats: 1 GiB read and 1 GiB written */
+#define MAX_SHARED_KB 1024         /* no GPU so far has more than 228 KB per SM */
+
+enum part { PART_STRIDE, PART_SIZE, PART_CARVE, PART_CAPACITY, PART_CARVE_MISALIGNED, PART_COUNT };
+static const char *const part_names[] = {"stride", "size", "carve", "capacity", "carve_misaligned", NULL};
+#define CORRECT_PARTS ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_CARVE) | (1u << PART_CAPACITY))
+
+/* The element types a warp reads in parts 1 and 2, by size in bytes. */
+enum { CHAR_BYTES = 1, SHORT_BYTES = 2, INT_BYTES = 4, DOUBLE_BYTES = 8 };
+static const char *element_name(int bytes) {
+    return bytes == 1 ? "char" : bytes == 2 ? "short" : bytes == 4 ? "int" : "double";
+}
+
+/* The size part's strides: the conflict-free ones, the powers of two, and
+ * 17 and 33 (odd again after a power of two). */
+static const int size_strides[] = {0, 1, 2, 3, 4, 8, 16, 17, 32, 33};
+static const int size_elements[] = {CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES};
+
+// ---------------------------------------------------------------------------
+// The bank rule, on the CPU: how many passes a warp-wide load takes.
+//
+// Thread t reads the element_bytes bytes at t * stride * element_bytes. Each
+// bank delivers one bank word (bank_bytes wide) per pass; threads that read
+// the same word share it (broadcast). So the passes are the largest number of
+// distinct words any one bank must deliver. With 4-byte words this is
+// gcd(stride, 32), and 1 for stride 0. With bank_bytes = 8 it is what "banks
+// are 8 bytes wide" would predict: shown beside the measurement, never used.
+
+static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
+    long long words_in_bank[BANKS][2 * WARP]; /* distinct words seen per bank */
+    int count[BANKS] = {0}, passes = 0;
+    for (int t = 0; t < WARP; ++t) {
+        long long first = (long long)t * stride * element_bytes;
+        for (long long byte = first; byte < first + element_bytes; ++byte) {
+            long long word = byte / bank_bytes;
+            int bank = (int)(word % BANKS), seen = 0;
+            for (int i = 0; i < count[bank]; ++i)
+                seen |= words_in_bank[bank][i] == word;
+            if (!seen) words_in_bank[bank][count[bank]++] = word;
+        }
+    }
+    for (int bank = 0; bank < BANKS; ++bank)
+        passes = count[bank] > passes ? count[bank] : passes;
+    return passes;
+}
+
+// ---------------------------------------------------------------------------
+// What the reads read: every byte of the buffer has a value that depends on
+// its address, so a load from the wrong place changes the sum.
+
+__host__ __device__ static inline unsigned pattern_word(unsigned word) {
+    return (word + 1u) * 2654435761u ^ 0x5bd1e995u;
+}
+
+/* Bytes the buffer needs for one case: 32 lanes at stride s, plus the rows
+ * the window slides over and the rows of one round of loads. */
+__host__ __device__ static inline int read_buffer_bytes(int element_bytes, int stride) {
+    int bytes = WARP * stride * element_bytes + element_bytes + (WINDOW_ROWS + LOADS_PER_ROUND) * ROW_BYTES;
+    return (bytes + 15) / 16 * 16;
+}
+
+/* The value a load of element_bytes at `byte` adds to a thread's sum: the
+ * element's 4-byte halves (a double's two) as unsigned integers, little endian. */
+static unsigned element_sum_cpu(long long byte, int element_bytes) {
+    unsigned sum = 0;
+    for (int part = 0; part < element_bytes; part += 4) {
+        unsigned value = 0;
+        int width = element_bytes < 4 ? element_bytes : 4;
+        for (int i = width - 1; i >= 0; --i) {
+            long long b = byte + part + i;
+            value = value << 8 | ((pattern_word((unsigned)(b / 4)) >> (8 * (b % 4))) & 0xFFu);
+        }
+        sum += value;
+    }
+    return sum;
+}
+
+/* What lane `lane` of every warp sums in bank_read, in its order. */
+static unsigned lane_sum_cpu(int element_bytes, int stride, int lane, int rounds) {
+    unsigned sum = 0;
+    for (int round = 0; round < rounds; ++round)
+        for (int k = 0; k < LOADS_PER_ROUND; ++k)
+            sum += element_sum_cpu((long long)lane * stride * element_bytes +
+                                       (long long)((unsigned)(round * ROW_STEP) % WINDOW_ROWS + k) * ROW_BYTES,
+                                   element_bytes);
+    return sum;
+}
+
+// ---------------------------------------------------------------------------
+// Parts 1 and 2, bank_read: a kernel whose limit is the banks themselves
+// (Fan, ch. 8; the Guide's figures of strided access).
+//
+// A first try, "read s_x[t * s] in a loop and time it", is limited by
+// instruction issue: 1 and 2 passes then cost the same. So here every thread
+// computes its address once, issues 16 independent loads per round at fixed
+// offsets (one 128-byte row apart: the same banks, so each load has exactly
+// the case's pattern), and folds them with one add each; every warp of every
+// resident block does this. The sum is written out, so no load can be
+// dropped. The round's row moves on by row_step, a kernel argument: with a
+// constant step the compiler saw that consecutive rounds share 15 of their 16
+// rows and reused loads (Nsight Compute counted 25 int loads executed for
+// every 32 written), which made ints look cheaper per load than bytes. Each
+// (type, stride) is its own kernel, so Nsight Compute counts every case on
+// its own row.
+
+__device__ static inline void fill_pattern(unsigned char *s_buffer, int bytes) {
+    unsigned *s_words = (unsigned *)s_buffer;
+    for (int w = threadIdx.x; w < bytes / 4; w += blockDim.x)
+        s_words[w] = pattern_word(w);
+}
+
+template <typename element> __device__ static inline unsigned fold(element value) { return value; }
+template <> __device__ inline unsigned fold<double>(double value) {
+    return (unsigned)__double2loint(value) + (unsigned)__double2hiint(value); /* all 8 bytes count */
+}
+
+template <typename element, int stride>
+__global__ void __launch_bounds__(READ_THREADS) bank_read(unsigned *sums, int rounds, int row_step) {
+    extern __shared__ __align__(16) unsigned char s_buffer[];
+    fill_pattern(s_buffer, read_buffer_bytes(sizeof(element), stride));
+    __syncthreads(); /* the whole buffer is written before any warp reads it */
+
+    const int lane = threadIdx.x % WARP;
+    const unsigned char *s_lane = s_buffer + lane * stride * (int)sizeof(element);
+    const int row_elements = ROW_BYTES / sizeof(element);
+    unsigned sum = 0;
+    for (int round = 0; round < rounds; ++round) {
+        const element *s_row = (const element *)(s_lane + (unsigned)(round * row_step) % WINDOW_ROWS * ROW_BYTES);
+#pragma unroll
+        for (int k = 0; k < LOADS_PER_ROUND; ++k)
+            sum += fold(s_row[k * row_elements]);
+    }
+    sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+}
+
+/* Picks the instantiation for a stride known only at run time. */
+template <typename element, int stride = 0>
+static void launch_bank_read_at(int wanted_stride, int blocks, unsigned *sums, int rounds) {
+    if constexpr (stride <= MAX_STRIDE) {
+        if (stride != wanted_stride)
+            return launch_bank_read_at<element, stride + 1>(wanted_stride, blocks, sums, rounds);
+        bank_read<element, stride>
+            <<<blocks, READ_THREADS, read_buffer_bytes(sizeof(element), stride)>>>(sums, rounds, ROW_STEP);
+    }
+}
+
+static void launch_bank_read(int element_bytes, int stride, int blocks, unsigned *sums, int rounds) {
+    switch (element_bytes) {
+    case CHAR_BYTES: launch_bank_read_at<unsigned char>(stride, blocks, sums, rounds); break;
+    case SHORT_BYTES: launch_bank_read_at<unsigned short>(stride, blocks, sums, rounds); break;
+    case INT_BYTES: launch_bank_read_at<unsigned int>(stride, blocks, sums, rounds); break;
+    default: launch_bank_read_at<double>(stride, blocks, sums, rounds); break;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Part 3, carving one dynamic buffer (the Guide's "extern __shared__" example).
+//
+// A kernel has one dynamic shared buffer; several arrays come out of it by
+// offsets. Each array must start at a multiple of its type's alignment: the
+// Guide's short[128] ends at byte 256, a multiple of 4, so its float array
+// happens to be aligned. align_up() makes it so for any count.
+
+__host__ __device__ static inline size_t align_up(size_t offset, size_t alignment) {
+    return (offset + alignment - 1) / alignment * alignment;
+}
+
+/* The three arrays' offsets in the buffer, and its size: the host sizes the
+ * launch with the same arithmetic the kernel carves with. */
+typedef struct {
+    size_t shorts, floats, ints, bytes;
+} carve_layout;
+
+__host__ __device__ static inline carve_layout carve(int short_count, int float_count, int int_count) {
+    carve_layout layout;
+    layout.shorts = 0;
+    layout.floats = align_up(layout.shorts + short_count * sizeof(short), alignof(float));
+    layout.ints = align_up(layout.floats + float_count * sizeof(float), alignof(int));
+    layout.bytes = layout.ints + int_count * sizeof(int);
+    return layout;
+}
+
+/* Distinct values in each array and between arrays: an overlap, or a read of
+ * the wrong array, shows. */
+__host__ __device__ static inline short short_value(int i) { return (short)(10000 + i); }
+__host__ __device__ static inline float float_value(int i) { return 20000.5f + i; }
+__host__ __device__ static inline int int_value(int i) { return -30000 - 7 * i; }
+
+/* Every thread writes its share of all three arrays; after the barrier each
+ * thread reads back elements that other threads wrote (the order reversed). */
+__device__ static void write_and_read_back(short *s_shorts, float *s_floats, int *s_ints, int short_count,
+                                           int float_count, int int_count, short *shorts, float *floats, int *ints) {
+    for (int i = threadIdx.x; i < short_count; i += blockDim.x)
+        s_shorts[i] = short_value(i);
+    for (int i = threadIdx.x; i < float_count; i += blockDim.x)
+        s_floats[i] = float_value(i);
+    for (int i = threadIdx.x; i < int_count; i += blockDim.x)
+        s_ints[i] = int_value(i);
+    __syncthreads();
+    for (int i = threadIdx.x; i < short_count; i += blockDim.x)
+        shorts[short_count - 1 - i] = s_shorts[short_count - 1 - i];
+    for (int i = threadIdx.x; i < float_count; i += blockDim.x)
+        floats[float_count - 1 - i] = s_floats[float_count - 1 - i];
+    for (int i = threadIdx.x; i < int_count; i += blockDim.x)
+        ints[int_count - 1 - i] = s_ints[int_count - 1 - i];
+}
+
+/* The Guide's way: each array starts where the previous one ends. Right for
+ * short[128] (256 bytes, a multiple of 4); with short[127] the floats start
+ * at byte 254, and a 4-byte store there is a misaligned address: the kernel
+ * stops with an error (part carve_misaligned, run by name only). */
+__global__ void carve_chained(int short_count, int float_count, int int_count, short *shorts, float *floats,
+                              int *ints) {
+    extern __shared__ __align__(16) unsigned char s_buffer[];
+    short *s_shorts = (short *)s_buffer;
+    float *s_floats = (float *)&s_shorts[short_count];
+    int *s_ints = (int *)&s_floats[float_count];
+    write_and_read_back(s_shorts, s_floats, s_ints, short_count, float_count, int_count, shorts, floats, ints);
+}
+
+/* What changed: every offset goes through align_up(), so any counts work. */
+__global__ void carve_aligned(int short_count, int float_count, int int_count, short *shorts, float *floats,
+                              int *ints) {
+    extern __shared__ __align__(16) unsigned char s_buffer[];
+    carve_layout layout = carve(short_count, float_count, int_count);
+    short *s_shorts = (short *)(s_buffer + layout.shorts);
+    float *s_floats = (float *)(s_buffer + layout.floats);
+    int *s_ints = (int *)(s_buffer + layout.ints);
+    write_and_read_back(s_shorts, s_floats, s_ints, short_count, float_count, int_count, shorts, floats, ints);
+}
+
+// ---------------------------------------------------------------------------
+// Part 4, capacity: how much shared memory a block may have, and what it costs.
+//
+// Static arrays stop at 48 KB per block, at compile time. Declaring
+//   __shared__ int s_big[49 * 1024 / 4];
+// makes ptxas (nvcc 13.0, sm_90) refuse the build:
+//   ptxas error   : Entry function '_Z7too_bigPi' uses too much shared data (0xc400 bytes, 0xc000 max)
+// Dynamic shared memory may go past 48 KB, up to the device's opt-in limit
+// (227 KB on Hopper), but only after the program asks for it with
+// cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
+//
+// The SM's shared memory is split among its resident blocks: the more one
+// block takes, the fewer blocks (and warps) fit on an SM, and a memory-bound
+// kernel needs many warps to keep enough loads in flight. This copy does not
+// use its shared memory at all: its launch only reserves it.
+
+__global__ void __launch_bounds__(COPY_THREADS) copy_reserving_shared(const float *in, float *out, long long n) {
+    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+
+// ---------------------------------------------------------------------------
+// The command line: cli.h's options, and this chapter's own three.
+
+typedef struct {
+    unsigned parts; /* bit i: part_names[i] selected */
+    int stride;     /* -1: every stride of the part */
+    int shared_kb;  /* -1: the capacity part's list */
+} bank_options;
+
+static void bad_option(const char *message, const char *value) {
+    fprintf(stderr, "banks: ");
+    fprintf(stderr, message, value);
+    fprintf(stderr, "\n");
+    exit(EXIT_BAD_COMMAND_LINE);
+}
+
+/* A whole number from 0 to max, or exit 2 naming the option. */
+static int parse_whole(const char *option, const char *value, int max) {
+    char *end;
+    long number = strtol(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || *end || number > max) {
+        fprintf(stderr, "banks: %s needs a whole number from 0 to %d, got '%s'\n", option, max, value);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    return (int)number;
+}
+
+static unsigned parse_parts(const char *list) {
+    unsigned parts = 0;
+    char item[64];
+    if (strcmp(list, "all") == 0) return CORRECT_PARTS;
+    for (const char *start = list;;) {
+        const char *comma = strchr(start, ',');
+        size_t length = comma ? (size_t)(comma - start) : strlen(start);
+        int index = -1;
+        if (length > 0 && length < sizeof item) {
+            memcpy(item, start, length);
+            item[length] = '\0';
+            for (int i = 0; part_names[i]; ++i)
+                if (strcmp(part_names[i], item) == 0) index = i;
+        }
+        if (index < 0)
+            bad_option("unknown part in '%s' (choose from stride, size, carve, capacity, all; or carve_misaligned)",
+                       list);
+        parts |= 1u << index;
+        if (!comma) return parts;
+        start = comma + 1;
+    }
+}
+
+/* Takes --part, --stride and --shared-kb out of argv (cli.h parses the rest). */
+static bank_options parse_bank_options(int *argc, char **argv) {
+    bank_options b = {CORRECT_PARTS, -1, -1};
+    int kept = 1;
+    for (int i = 1; i < *argc; ++i) {
+        const char *names[] = {"--part", "--stride", "--shared-kb"};
+        int which = -1;
+        const char *value = NULL;
+        for (int k = 0; k < 3; ++k) {
+            size_t length = strlen(names[k]);
+            if (strcmp(argv[i], names[k]) == 0) which = k;
+            if (strncmp(argv[i], names[k], length) == 0 && argv[i][length] == '=') {
+                which = k;
+                value = argv[i] + length + 1;
+            }
+        }
+        if (which < 0) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (!value && i + 1 < *argc) value = argv[++i];
+        if (!value || !*value) bad_option("%s needs a value (try --help)", names[which]);
+        if (which == 0) b.parts = parse_parts(value);
+        if (which == 1) b.stride = parse_whole("--stride", value, MAX_STRIDE);
+        if (which == 2) b.shared_kb = parse_whole("--shared-kb", value, MAX_SHARED_KB);
+    }
+    *argc = kept;
+    if (b.stride >= 0 && !(b.parts & ((1u << PART_STRIDE) | (1u << PART_SIZE))))
+        bad_option("%s applies to the stride and size parts only", "--stride");
+    if (b.shared_kb >= 0 && !(b.parts & (1u << PART_CAPACITY)))
+        bad_option("%s applies to the capacity part only", "--shared-kb");
+    return b;
+}
+
+// ---------------------------------------------------------------------------
+// Running parts 1 and 2: each case checked (every thread's sum against the
+// CPU, bit for bit: a load from the wrong place fails) and timed.
+
+typedef struct {
+    int data_wrong; /* threads whose sum differs from the CPU's */
+    double ms;      /* median time of one launch (0 with --check) */
+    long long warp_loads;
+} read_measurement;
+
+static read_measurement measure_read(int element_bytes, int stride, int blocks, int rounds, const cli_options *o) {
+    read_measurement m = {0, 0, (long long)blocks * (READ_THREADS / WARP) * rounds * LOADS_PER_ROUND};
+    const int threads = blocks * READ_THREADS;
+    unsigned *sums, *host_sums = (unsigned *)host_alloc("banks", threads * sizeof(unsigned), "the sums");
+    HANDLE_ERROR(cudaMalloc(&sums, threads * sizeof(unsigned)));
+    gpu_poison(sums, threads * sizeof(unsigned));
+    launch_bank_read(element_bytes, stride, blocks, sums, rounds);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(host_sums, sums, threads * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    unsigned lane_sums[WARP];
+    for (int lane = 0; lane < WARP; ++lane)
+        lane_sums[lane] = lane_sum_cpu(element_bytes, stride, lane, rounds);
+    for (int t = 0; t < threads; ++t)
+        m.data_wrong += host_sums[t] != lane_sums[t % WARP];
+    if (!o->check_only) TIME_MEDIAN_MS(m.ms, o->reps, launch_bank_read(element_bytes, stride, blocks, sums, rounds));
+    HANDLE_ERROR(cudaFree(sums));
+    free(host_sums);
+    return m;
+}
+
+static double ms_per_load(read_measurement m) { return m.ms / m.warp_loads; }
+
+static int run_bank_reads(int part, const cli_options *o, const bank_options *b, const struct cudaDeviceProp *p) {
+    /* Every warp slot of every SM busy: as many 256-thread blocks as fit. */
+    const int blocks =
+        o->check_only ? CHECK_BLOCKS : p->multiProcessorCount * (p->maxThreadsPerMultiProcessor / READ_THREADS);
+    const int rounds = o->check_only ? CHECK_ROUNDS : TIMED_ROUNDS;
+    int strides[MAX_STRIDE + 1], stride_count = 0;
+    if (b->stride >= 0)
+        strides[stride_count++] = b->stride;
+    else if (part == PART_STRIDE)
+        for (int s = 0; s <= MAX_STRIDE; ++s)
+            strides[stride_count++] = s; /* 0, 1, ..., 33 */
+    else
+        for (size_t i = 0; i < sizeof size_strides / sizeof *size_strides; ++i)
+            strides[stride_count++] = size_strides[i];
+    const int int_only[] = {INT_BYTES};
+    const int *elements = part == PART_STRIDE ? int_only : size_elements;
+    const int element_count = part == PART_STRIDE ? 1 : 3;
+
+    /* The unit of cost, per element type: a broadcast load (every thread the
+     * same element), one pass whatever the bank width. Each case's measured
+     * passes are its time per load over that one's. */
+    double unit_ms[DOUBLE_BYTES + 1] = {0};
+    if (!o->check_only) {
+        unit_ms[INT_BYTES] = ms_per_load(measure_read(INT_BYTES, 0, blocks, rounds, o));
+        for (int e = 0; e < element_count; ++e)
+            unit_ms[elements[e]] = ms_per_load(measure_read(elements[e], 0, blocks, rounds, o));
+    }
+    printf("%s: %d blocks x %d threads, %d rounds of %d loads per thread; %s\n", part_names[part], blocks, READ_THREADS,
+           rounds, LOADS_PER_ROUND,
+           o->check_only ? "--check: every thread's sum checked, the cost not timed"
+                         : "value = time per load / time of a broadcast load of the type, expected = passes");
+
+    static char names[64][24], notes[64][80];
+    report rep;
+    report_begin(&rep, "banks", stdout);
+    for (int e = 0; e < element_count; ++e) {
+        for (int i = 0; i < stride_count; ++i) {
+            const int stride = strides[i], bytes = elements[e];
+            const int passes = predicted_passes(bytes, stride, BANK_BYTES);
+            read_measurement m = measure_read(bytes, stride, blocks, rounds, o);
+            snprintf(names[rep.count % 64], sizeof names[0], "stride_%d", stride);
+            result_row row = result_row_for(names[rep.count % 64], element_name(bytes), m.warp_loads);
+            if (o->check_only) {
+                row.pass = m.data_wrong == 0;
+            } else {
+                row_check(&row, ms_per_load(m) / unit_ms[bytes], passes, COST_TOLERANCE);
+                row.pass = row.pass && m.data_wrong == 0;
+                row.timed = 1;
+                row.ms = m.ms;
+                row.gbps = row.pct_ceiling = NAN; /* no DRAM traffic to speak of */
+            }
+            snprintf(notes[rep.count % 64], sizeof notes[0], "predicted %d; 8-byte banks would give %d%s", passes,
+                     predicted_passes(bytes, stride, 8), m.data_wrong ? "; WRONG DATA" : "");
+            row.note = notes[rep.count % 64];
+            report_add(&rep, &row);
+        }
+    }
+    if (!o->check_only) {
+        printf("one pass (a broadcast load) takes %.3f ns per SM for int",
+               1e6 * unit_ms[INT_BYTES] * p->multiProcessorCount);
+        for (int e = 0; e < element_count; ++e)
+            if (elements[e] != INT_BYTES)
+                printf("; %s %.2f x int", element_name(elements[e]), unit_ms[elements[e]] / unit_ms[INT_BYTES]);
+        printf("\n");
+    }
+    return report_end(&rep);
+}
+
+// ---------------------------------------------------------------------------
+// Running part 3: write, read back, compare every element.
+
+static int carved_elements_right(int short_count, int float_count, int int_count, short *shorts, float *floats,
+                                 int *ints) {
+    int right = 0;
+    for (int i = 0; i < short_count; ++i)
+        right += shorts[i] == short_value(i);
+    for (int i = 0; i < float_count; ++i)
+        right += floats[i] == float_value(i);
+    for (int i = 0; i < int_count; ++i)
+        right += ints[i] == int_value(i);
+    return right;
+}
+
+static void run_carve(int short_count, int float_count, int int_count, int aligned, report *rep) {
+    const int threads = 128;
+    carve_layout layout = carve(short_count, float_count, int_count); /* the size, enough for both ways */
+    const size_t chained_floats = short_count * sizeof(short);
+    short *shorts, *host_shorts = (short *)host_alloc("banks", short_count * sizeof(short), "shorts");
+    float *floats, *host_floats = (float *)host_alloc("banks", float_count * sizeof(float), "floats");
+    int *ints, *host_ints = (int *)host_alloc("banks", int_count * sizeof(int), "ints");
+    HANDLE_ERROR(cudaMalloc(&shorts, short_count * sizeof(short)));
+    HANDLE_ERROR(cudaMalloc(&floats, float_count * sizeof(float)));
+    HANDLE_ERROR(cudaMalloc(&ints, int_count * sizeof(int)));
+    gpu_poison(shorts, short_count * sizeof(short));
+    gpu_poison(floats, float_count * sizeof(float));
+    gpu_poison(ints, int_count * sizeof(int));
+    if (aligned) {
+        printf("carve_aligned: short[%d] at byte %zu, float[%d] at byte %zu, int[%d] at byte %zu: %zu bytes\n",
+               short_count, layout.shorts, float_count, layout.floats, int_count, layout.ints, layout.bytes);
+        carve_aligned<<<1, threads, layout.bytes>>>(short_count, float_count, int_count, shorts, floats, ints);
+    } else {
+        printf("carve_chained: short[%d] at byte 0, float[%d] at byte %zu, int[%d] at byte %zu%s\n", short_count,
+               float_count, chained_floats, int_count, chained_floats + float_count * sizeof(float),
+               chained_floats % alignof(float) ? ": the floats are misaligned, so this launch is expected to fail"
+                                               : "");
+        carve_chained<<<1, threads, layout.bytes>>>(short_count, float_count, int_count, shorts, floats, ints);
+    }
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(host_shorts, shorts, short_count * sizeof(short), cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaMemcpy(host_floats, floats, float_count * sizeof(float), cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaMemcpy(host_ints, ints, int_count * sizeof(int), cudaMemcpyDeviceToHost));
+
+    static char names[8][48];
+    char *name = names[rep->count % 8];
+    snprintf(name, sizeof names[0], "%s_%d_%d_%d", aligned ? "carve_aligned" : "carve_chained", short_count,
+             float_count, int_count);
+    const int elements = short_count + float_count + int_count;
+    result_row row = result_row_for(name, "mixed", elements);
+    row_check(&row, carved_elements_right(short_count, float_count, int_count, host_shorts, host_floats, host_ints),
+              elements, 0);
+    row.note = "value: elements read back right";
+    report_add(rep, &row);
+    HANDLE_ERROR(cudaFree(shorts));
+    HANDLE_ERROR(cudaFree(floats));
+    HANDLE_ERROR(cudaFree(ints));
+    free(host_shorts);
+    free(host_floats);
+    free(host_ints);
+}
+
+// ---------------------------------------------------------------------------
+// Running part 4: the opt-in, then shared memory per block against resident
+// blocks and bandwidth.
+
+static int run_capacity(const cli_options *o, const bank_options *b, const struct cudaDeviceProp *p, int optin) {
+    const long long n = o->n;
+    const size_t bytes = (size_t)n * sizeof(float);
+    int per_sm = 0, reserved = 0;
+    HANDLE_ERROR(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, o->device));
+    HANDLE_ERROR(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, o->device));
+    float *host_in = (float *)host_alloc("banks", bytes, "the copy's input");
+    float *host_out = (float *)host_alloc("banks", bytes, "the copy's output");
+    for (long long i = 0; i < n; ++i)
+        host_in[i] = (float)(i % 1000003);
+    float *in, *out;
+    HANDLE_ERROR(cudaMalloc(&in, bytes));
+    HANDLE_ERROR(cudaMalloc(&out, bytes));
+    HANDLE_ERROR(cudaMemcpy(in, host_in, bytes, cudaMemcpyHostToDevice));
+    const long long blocks = (n + COPY_THREADS - 1) / COPY_THREADS;
+    report rep;
+    report_begin(&rep, "banks", stdout);
+
+    /* Past 48 KB without the opt-in: the launch is refused, and says why. */
+    const int over = (int)p->sharedMemPerBlock + 16 * 1024;
+    copy_reserving_shared<<<(unsigned)blocks, COPY_THREADS, over>>>(in, out, n);
+    cudaError_t refused = cudaGetLastError();
+    static char refusal[160];
+    snprintf(refusal, sizeof refusal, "refused as predicted: %s (%s)", cudaGetErrorName(refused),
+             cudaGetErrorString(refused));
+    printf("launch with %d KB of dynamic shared memory, no cudaFuncSetAttribute: %s\n", over / 1024,
+           refused != cudaSuccess ? refusal : "NOT refused");
+    static char refused_name[40];
+    snprintf(refused_name, sizeof refused_name, "launch_%dKB_no_opt_in", over / 1024);
+    result_row refused_row = result_row_for(refused_name, "float", n);
+    row_check(&refused_row, refused != cudaSuccess, 1, 0);
+    refused_row.note = refused != cudaSuccess ? refusal : "the launch was NOT refused";
+    report_add(&rep, &refused_row);
+    if (refused == cudaSuccess) HANDLE_ERROR(cudaDeviceSynchronize());
+
+    /* The opt-in, once, to the device's limit: every size below is allowed. */
+    HANDLE_ERROR(cudaFuncSetAttribute(copy_reserving_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, optin));
+    int unlimited_blocks = 0; /* what the other limits (threads, registers) allow */
+    HANDLE_ERROR(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&unlimited_blocks, copy_reserving_shared, COPY_THREADS, 0));
+    const double ceiling = o->check_only ? 0 : gpu_memcpy_gbps((double)bytes, o->reps);
+    if (!o->check_only) report_ceiling(stdout, "banks", "memcpy", "cudaMemcpy device to device, >= 256 MiB", ceiling);
+    printf("shared memory per SM %d KB, reserved per block %d KB; value = resident blocks per SM "
+           "(cudaOccupancyMaxActiveBlocksPerMultiprocessor), expected = min(%d, floor(%d KB / (shared + %d KB)))\n",
+           per_sm / 1024, reserved / 1024, unlimited_blocks, per_sm / 1024, reserved / 1024);
+
+    int sizes_kb[] = {0, 16, 32, 48, 64, 96, 128, 160, 200, optin / 1024};
+    int size_count = sizeof sizes_kb / sizeof *sizes_kb;
+    if (b->shared_kb >= 0) {
+        sizes_kb[0] = b->shared_kb;
+        size_count = 1;
+    }
+    static char names[16][32], notes[16][48];
+    for (int s = 0; s < size_count; ++s) {
+        const int shared = sizes_kb[s] * 1024;
+        if (shared > optin || (s > 0 && sizes_kb[s] == sizes_kb[s - 1])) continue;
+        int resident = 0;
+        HANDLE_ERROR(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, copy_reserving_shared, COPY_THREADS, shared));
+        const int fit = per_sm / (shared + reserved);
+        const int formula = fit < unlimited_blocks ? fit : unlimited_blocks;
+
+        gpu_poison(out, bytes);
+        copy_reserving_shared<<<(unsigned)blocks, COPY_THREADS, shared>>>(in, out, n);
+        CHECK_LAUNCH();
+        double ms = 0;
+        if (!o->check_only)
+            TIME_MEDIAN_MS(ms, o->reps, copy_reserving_shared<<<(unsigned)blocks, COPY_THREADS, shared>>>(in, out, n));
+        HANDLE_ERROR(cudaMemcpy(host_out, out, bytes, cudaMemcpyDeviceToHost));
+        const int copy_right = memcmp(host_out, host_in, bytes) == 0;
+
+        snprintf(names[s], sizeof names[s], "copy_%dKB", sizes_kb[s]);
+        result_row row = result_row_for(names[s], "float", n);
+        row_check(&row, resident, formula, 0);
+        row.pass = row.pass && copy_right;
+        row.bytes = bytes_moved((double)n, (double)n, sizeof(float));
+        if (!o->check_only) row_time(&row, ms, "memcpy", ceiling);
+        snprintf(notes[s], sizeof notes[s], "%d warps per SM%s", resident * COPY_THREADS / WARP,
+                 copy_right ? "" : "; COPY WRONG");
+        row.note = notes[s];
+        report_add(&rep, &row);
+    }
+    HANDLE_ERROR(cudaFree(in));
+    HANDLE_ERROR(cudaFree(out));
+    free(host_in);
+    free(host_out);
+    return report_end(&rep);
+}
+
+// ---------------------------------------------------------------------------
+
+int main(int argc, char **argv) {
+    bank_options b = parse_bank_options(&argc, argv);
+    cli_spec spec = {};
+    spec.program = "banks";
+    spec.summary = "shared-memory banks, carving and capacity, measured (the Programming Guide; Fan, ch. 8)";
+    spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+    spec.default_n = DEFAULT_COPY_N;
+    spec.extra_help = "  --part P             stride, size, carve, capacity (comma-separated) or all (default);\n"
+                      "                       carve_misaligned (deliberately wrong) runs only when named\n"
+                      "  --stride S           only stride S (0 to 33) in the stride and size parts\n"
+                      "  --shared-kb K        only K KB of shared memory per block in the capacity part\n"
+                      "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
+                      "--check verifies every part without timing: the stride and size parts then check the data\n"
+                      "each warp read, not its cost.";
+    cli_options o;
+    cli_parse_or_exit(&spec, argc, argv, &o);
+
+    struct cudaDeviceProp p;
+    gpu_select_device("banks", o.device, &p);
+    int optin = 0;
+    HANDLE_ERROR(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o.device));
+    if (b.shared_kb > optin / 1024) {
+        fprintf(stderr,
+                "banks: --shared-kb %d is past this device's limit of %d KB per block "
+                "(cudaDevAttrMaxSharedMemoryPerBlockOptin)\n",
+                b.shared_kb, optin / 1024);
+        return EXIT_BAD_COMMAND_LINE;
+    }
+    if (b.parts & (1u << PART_CAPACITY))
+        gpu_require_memory("banks", 2.0 * o.n * sizeof(float), "the capacity part's copy");
+    printf("shared memory: %d banks of %d bytes; per block %zu KB, or up to %d KB with the opt-in; per SM %zu KB\n\n",
+           BANKS, BANK_BYTES, p.sharedMemPerBlock / 1024, optin / 1024, p.sharedMemPerMultiprocessor / 1024);
+
+    int exit_code = EXIT_ALL_PASSED;
+    for (int part = 0; part < PART_COUNT; ++part) {
+        if (!(b.parts & (1u << part))) continue;
+        printf("--- part %s\n", part_names[part]);
+        int code = 0;
+        report rep;
+        switch (part) {
+        case PART_STRIDE:
+        case PART_SIZE: code = run_bank_reads(part, &o, &b, &p); break;
+        case PART_CARVE:
+            report_begin(&rep, "banks", stdout);
+            run_carve(128, 64, 256, 0, &rep); /* the Guide's code and counts */
+            run_carve(128, 64, 256, 1, &rep); /* the same arrays through align_up */
+            run_carve(127, 63, 255, 1, &rep); /* odd counts: align_up puts the floats at 256 */
+            code = report_end(&rep);
+            break;
+        case PART_CAPACITY: code = run_capacity(&o, &b, &p, optin); break;
+        case PART_CARVE_MISALIGNED:
+            report_begin(&rep, "banks", stdout);
+            run_carve(127, 64, 256, 0, &rep); /* stops with a CUDA error: exit 3 */
+            code = report_end(&rep);
+            break;
+        }
+        if (code > exit_code) exit_code = code;
+        printf("\n");
+    }
+    return exit_code;
+}
