@@ -14,6 +14,7 @@
 #   save_fails    (gpu) a save that fails after a passing run (a file-size limit stands
 #                 for a full disk): exit 5, the old file unchanged, no temporary file.
 mode=$1 program=$2
+case $program in /*) ;; *) program=$(pwd)/$program ;; esac # the test runs in its own directory
 work=$(mktemp -d) || exit 1
 trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
 failed=0
