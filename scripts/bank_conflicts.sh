@@ -41,7 +41,7 @@ if len(lines) < 3:
     sys.exit("bank_conflicts.sh: ncu measured no kernel")
 header, rows, totals = lines[0], lines[2:], {}  # totals: kernel -> its six counts, summed over launches
 for row in map(lambda r: dict(zip(header, r)), rows):
-    name = re.sub(r"^void |[<(].*", "", row["Kernel Name"])
+    name = re.sub(r"^void |[(].*", "", row["Kernel Name"])  # keep template arguments: one row per case
     counts = [float(row[metric].replace(",", "")) for metric in sys.argv[1].split(",")]
     totals[name] = [a + b for a, b in zip(totals.get(name, [0] * 6), counts)]
 def per(wavefronts, instructions):

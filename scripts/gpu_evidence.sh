@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The one batched GPU run: everything the repository needs from a GPU machine, into $OUT
 # (default ./gpu-out): ctest.log (the machine, then the tests), build.log, sweep.csv and
-# sweep.log, banks.txt, mutants.txt (when scripts/mutants.sh exists). Each phase runs under
+# sweep.log, examples.log (each example's default run), banks.txt, mutants.txt. Each phase runs under
 # `timeout` inside one budget, EVIDENCE_BUDGET_S (default 540 s), so a hang loses only itself.
 #   bash scripts/gpu_evidence.sh
 # Settings: EVIDENCE_CUDA_ARCH (native), EVIDENCE_LABELS (host|gpu|sanitizer; add |large for the
 # tests past 2^31 elements), EVIDENCE_CTEST=0 (no tests), EVIDENCE_CTEST_S (its cap, 240 s),
-# EVIDENCE_MUTANTS=0 (no mutants),
+# EVIDENCE_MUTANTS=0 (no mutants), EVIDENCE_EXAMPLES=0 (no default runs),
 # EVIDENCE_SWEEP=0 (no sweep), EVIDENCE_QUICK=1 (a short sweep). The last lines say where the
 # files go in docs/results/ and how plot.py regenerates the docs from them.
 set -u -o pipefail
@@ -51,10 +51,22 @@ if [ "${EVIDENCE_SWEEP:-1}" != 0 ]; then
     phase sweep 240 python3 scripts/sweep.py --build "$BUILD" --out "$OUT/sweep.csv" "${quick[@]}" \
         >"$OUT/sweep.log" 2>&1
 fi
+# Each example's default run (the book's program first), as the main job runs it: one section
+# per run, '=== PROGRAM ARGS' then its output, for the lessons' run:PROGRAM markers.
+examples() {
+    for run in "ch05_dot/dot" "ch05_shared_bitmap/shared_bitmap --no-window --save /tmp/evidence_shared_bitmap.png" \
+        "ch08_banks/banks" "ch08_reduce/reduce" "ch08_reduce/reduce --demo squares" "ch08_transpose/transpose"; do
+        echo "=== $run"
+        # shellcheck disable=SC2086
+        timeout 120 "$BUILD"/$run 2>&1
+        echo "=== exit $?"
+    done
+}
+[ "${EVIDENCE_EXAMPLES:-1}" != 0 ] && phase examples 240 examples >"$OUT/examples.log" 2>&1
 phase banks 90 bash scripts/bank_conflicts.sh "$BUILD/ch08_transpose/transpose" --check --n 4096 >"$OUT/banks.txt"
 if [ -x "$BUILD/ch08_banks/banks" ]; then
     echo >>"$OUT/banks.txt"
-    phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_banks/banks" --check >>"$OUT/banks.txt"
+    phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_banks/banks" --check --part stride,size >>"$OUT/banks.txt"
 fi
 [ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants 240 bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
 
@@ -67,6 +79,6 @@ grep -E '^[0-9]+% tests passed' "$OUT/ctest.log"
 sed -n '/^The following tests FAILED/,/^$/p' "$OUT/ctest.log"
 tail -n 1 "$OUT/sweep.log" 2>/dev/null
 folder=docs/results/${slug:-DEVICE}
-echo "Next: mkdir -p $folder && cp $OUT/{sweep.csv,ctest.log,banks.txt} $folder/"
+echo "Next: mkdir -p $folder && cp $OUT/{sweep.csv,ctest.log,banks.txt,mutants.txt,examples.log} $folder/"
 echo "      python3 scripts/plot.py docs/results/*/sweep.csv --readme README.md"
 ! printf '%s\n' "${SUMMARY[@]}" | grep -qvE 'exit (0|77) ' # 77: a phase found no GPU or no ncu

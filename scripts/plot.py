@@ -9,7 +9,8 @@ present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh) and mutan
 <!-- NAME:end --> is rewritten, by NAME: results (every device's headline table; in --results a
 section per device with tests, plots and bank conflicts), results:summary (the book's kernel, our
 best and the library at the headline sizes), results:EXAMPLE (that example's rows), banks (every
-bank table), banks:PROGRAM (the tables of that program), mutants (the mutant table). Prose that interprets figures is written by hand,
+bank table), banks:PROGRAM (the tables of that program), run:PROGRAM (that program's default run
+from examples.log, in a code block), mutants (the mutant table). Prose that interprets figures is written by hand,
 outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
 file without its markers. Either way nothing is written.
 """
@@ -118,7 +119,21 @@ def load(path):
     return {"csv": path, "folder": folder, "rows": rows, "name": name, "l2_mb": l2,
             "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
             "banks": open(banks, encoding="utf-8").read().strip() if os.path.exists(banks) else None,
-            "mutants": read_mutants(os.path.join(folder, "mutants.txt"))}
+            "mutants": read_mutants(os.path.join(folder, "mutants.txt")),
+            "examples": read_examples(os.path.join(folder, "examples.log"))}
+
+
+def read_examples(path):
+    """examples.log's runs: '=== PROGRAM ARGS' -> its output (up to '=== exit N')."""
+    runs, current = {}, None
+    for line in open(path, encoding="utf-8") if os.path.exists(path) else []:
+        if line.startswith("=== exit"):
+            current = None
+        elif line.startswith("=== "):
+            current = runs.setdefault(line[4:].strip(), [])
+        elif current is not None:
+            current.append(line.rstrip("\n"))
+    return runs
 
 
 def read_mutants(path):
@@ -285,6 +300,12 @@ def marker_body(name, devices, path, results_page):
         return body(devices, path, path == results_page or os.path.basename(path).startswith("RESULTS"))
     if kind == "banks":
         return banks_body(devices, which or None)
+    if kind == "run":  # the first device's default run of that program
+        for device in devices:
+            for command, lines in device["examples"].items():
+                if command.split()[0].split("/")[-1] == which and len(command.split()) == 1:
+                    return "```\n%s\n```" % "\n".join(lines)
+        return ""
     return mutants_body(devices)
 
 
@@ -307,7 +328,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     devices = [load(path) for path in args.csv]
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
-    markers = {path: re.findall(r"^<!-- ((?:results|banks)(?::[\w-]+)?|mutants):begin -->$", text, re.M)
+    markers = {path: re.findall(r"^<!-- ((?:results|banks|run)(?::[\w-]+)?|mutants):begin -->$", text, re.M)
                for path, text in pages.items()}
     missing = [path for path, names in markers.items()
                if not names or any(between(pages[path], name, "") is None for name in names)]
