@@ -290,7 +290,7 @@ echo "$row"; echo "$row"
         write(os.path.join(self.folder, "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
         done = self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("| transpose_shared | 32768 | 1048576 | 32.0 | 1015808 | 32768 | 32768 | 1.0 | 0 |", done.stdout)
+        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | 1015808 | 32768 | 32768 | 1.0 | 0 |", done.stdout)
         self.assertEqual(self.run_script("/nonexistent").returncode, 77)
 
 
