@@ -138,7 +138,7 @@ save_fails)
         sh -c 'trap "" XFSZ; ulimit -f 8; exec "$0" "$@"' "$program" --check $kernel_option --save keep.png \
             >"$work/out" 2>"$work/err"
         status=$?
-        echo "  [--check $kernel_option --save keep.png, files limited to 4 KiB] -> exit $status: $(cat "$work/err")"
+        echo "  [--check${kernel_option:+ $kernel_option} --save keep.png, files limited to 4 KiB] -> exit $status: $(cat "$work/err")"
         [ "$status" -eq 77 ] && { echo "no CUDA device: skipped"; exit 77; }
         [ "$status" -eq 5 ] || fail "exit $status, expected 5 (the image was right but could not be saved)"
         grep -q 'status=PASS' "$work/out" || fail "no status=PASS in the output"

@@ -147,8 +147,8 @@ static inline const char *bitmap_save_problem(const char *path) {
     if (S_ISLNK(status.st_mode)) return "it is a symbolic link (name the file it points to)";
     if (S_ISDIR(status.st_mode)) return "it is a directory";
     if (!S_ISREG(status.st_mode)) return "it exists and is not a regular file (a device, a pipe or a socket)";
-    if ((status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(path, W_OK) != 0)
-        return "it exists and is read-only";
+    if ((status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) return "it is a read-only file";
+    if (access(path, W_OK) != 0) return "it exists and you may not write it";
     return NULL;
 }
 
