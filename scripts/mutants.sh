@@ -43,7 +43,9 @@ one_mutant() {
 for chapter in "${chapters[@]}"; do
     source_file=$(cd "$root/$chapter" && ls ./*.cu | head -n 1)
     source_file=${source_file#./}
-    build=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$root/$chapter/$source_file" | head -n 1)
+    # The header's first nvcc line, or the next one where freeglut (-lglut) is not installed.
+    build=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$root/$chapter/$source_file" |
+        { ldconfig -p | grep 'libglut\.so ' >/dev/null && cat || grep -v -- '-lglut'; } | head -n 1)
     while IFS=$'\t' read -r name test script check; do
         case $name in '' | '#'*) continue ;; esac
         while [ "$(jobs -rp | wc -l)" -ge "${MUTANTS_JOBS:-8}" ]; do sleep 1; done
