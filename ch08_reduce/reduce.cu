@@ -43,7 +43,6 @@
 #include <cub/device/device_reduce.cuh>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,28 +121,14 @@ template <typename real> static void fill_input(real *x, long long n, int data, 
 }
 
 /* The exact sum of some non-negative terms, and their grain: the largest
- * power of two 2^grain that divides every term. Why the grain matters: every
- * partial sum, in any order, is a multiple of 2^grain no larger than the sum;
- * if the sum is below 2^(p + grain) (p = 24 bits for float, 53 for double),
- * every partial sum is representable and no addition rounds at all. */
+ * power of two 2^grain that divides every term. Every order of adding them is
+ * exact when the sum is below 2^(p + grain) (every_order_exact, numerics.h;
+ * p = 24 bits for float, 53 for double). */
 typedef struct {
     long double sum; /* compensated in double: exact when the grain test holds, else within 2 u_double */
     int grain;
     long long count;
 } term_sum;
-
-/* v = m * 2^e with m odd: returns e (v > 0, a double). */
-static int lowest_bit_exponent(double v) {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    int biased = (int)(bits >> 52 & 0x7ff);
-    uint64_t significand = bits & ((1ull << 52) - 1);
-    if (biased)
-        significand |= 1ull << 52;
-    else
-        biased = 1; /* subnormal */
-    return biased - 1075 + __builtin_ctzll(significand);
-}
 
 template <typename real> static term_sum exact_sum_of(const real *terms, long long count) {
     term_sum t = {0, 4096, count};
@@ -160,85 +145,51 @@ template <typename real> static term_sum exact_sum_of(const real *terms, long lo
     return t;
 }
 
-/* 1 when every partial sum of the terms, in any order, is exact in a type
- * with `bits` significand bits (the grain test above). */
-static int every_order_exact(const term_sum *t, int bits) {
-    return t->sum * (1 + ldexpl(1, -40)) < ldexpl(1, bits + t->grain);
+/* The grain test for these terms: their compensated sum, with a margin far
+ * wider than its error, is the upper bound of the exact sum. */
+static int exact_in_every_order(const term_sum *t, int bits) {
+    return every_order_exact(t->sum * (1 + ldexpl(1, -40)), t->grain, bits);
 }
 
 // ---------------------------------------------------------------------------
 // Each deterministic kernel's own order of additions, replayed on the CPU in
-// the element type, so its result can be compared bit for bit: one dropped,
-// duplicated or misplaced element changes some partial sum's rounding.
+// the element type with the host twins of common/block_reduce.cuh, so its
+// result can be compared bit for bit: one dropped, duplicated or misplaced
+// element changes some partial sum's rounding.
 
-/* The halving tree of one block (global, static, dynamic, shared_atomic,
- * warp_unrolled, warp_synced): values past n count as 0. */
-template <typename real> static void tree_partials_cpu(const real *x, long long n, int threads, real *partials) {
-    real s_y[MAX_BLOCK];
-    const long long blocks = (n + threads - 1) / threads;
-    for (long long b = 0; b < blocks; ++b) {
-        const real *slice = x + b * threads;
-        const long long count = n - b * threads;
-        for (int t = 0; t < threads; ++t)
-            s_y[t] = t < count ? slice[t] : (real)0;
-        for (int offset = threads / 2; offset > 0; offset /= 2)
-            for (int t = 0; t < offset; ++t)
-                s_y[t] += s_y[t + offset];
-        partials[b] = s_y[0];
-    }
-}
-
-/* warp_sum (common/block_reduce.cuh): lane 0 ends with the halving tree of 32 values. */
-template <typename real> static real warp_sum_cpu(real *lanes) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        for (int lane = 0; lane < offset; ++lane)
-            lanes[lane] += lanes[lane + offset];
-    return lanes[0];
-}
-
-/* block_sum: each warp's tree, then warp 0's tree over the warp sums (0 past the last warp). */
-template <typename real> static real block_sum_cpu(const real *values, int threads) {
-    real warp_sums[32] = {0}, lanes[32];
-    for (int warp = 0; warp < threads / 32; ++warp) {
-        memcpy(lanes, values + 32 * warp, sizeof lanes);
-        warp_sums[warp] = warp_sum_cpu(lanes);
-    }
-    return warp_sum_cpu(warp_sums);
-}
-
-/* shuffle: one element per thread, block_sum per block. */
-template <typename real> static void shuffle_partials_cpu(const real *x, long long n, int threads, real *partials) {
+/* global ... shuffle: one element per thread (0 past n), one tree per block:
+ * the halving tree (global, static, dynamic, shared_atomic, warp_unrolled,
+ * warp_synced: the same pairs in the same steps), or block_sum (shuffle). */
+template <typename real>
+static void one_element_partials_on_cpu(const real *x, long long n, int threads, block_tree tree, real *partials) {
     real values[MAX_BLOCK];
     const long long blocks = (n + threads - 1) / threads;
     for (long long b = 0; b < blocks; ++b) {
         for (int t = 0; t < threads; ++t)
             values[t] = b * threads + t < n ? x[b * threads + t] : (real)0;
-        partials[b] = block_sum_cpu(values, threads);
+        partials[b] = block_tree_on_cpu(values, threads, tree);
     }
 }
 
-static float lanes_cpu(const float *v) { return (v[0] + v[1]) + (v[2] + v[3]); } /* sum_of_lanes(float4) */
-static double lanes_cpu(const double *v) { return v[0] + v[1]; }                 /* sum_of_lanes(double2) */
-
-/* vector and one_launch with `blocks` blocks: each thread's running sum of its
- * vectors (i, i + stride, ...: walked here in memory order, which keeps each
- * thread's order) and one tail element, block_sum per block, then one block:
- * thread t adds partials t, t + 256, ..., and block_sum again. */
-template <typename real> static real vector_cpu(const real *x, long long n, int blocks) {
+/* vector and one_launch with `blocks` blocks: each thread's thread_sum (its
+ * vectors' sum_of_lanes in a grid-stride loop, then one tail element),
+ * block_sum per block, then the last block over the partials (reduce_partials
+ * adds them in the same order). */
+template <typename real> static real vector_on_cpu(const real *x, long long n, int blocks) {
     const int width = vector16<real>::width;
     const long long threads = (long long)blocks * FAST_THREADS, vectors = n / width;
     real *sums = (real *)host_alloc("reduce", (size_t)threads * sizeof(real), "the emulated thread sums");
-    memset(sums, 0, (size_t)threads * sizeof(real));
-    for (long long first = 0; first < vectors; first += threads)
-        for (long long t = 0; t < threads && first + t < vectors; ++t)
-            sums[t] += lanes_cpu(x + (first + t) * width);
+    real *partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
+    auto add_vector = [=](real sum, long long vector) { return sum + sum_of_lanes_on_cpu(x + vector * width); };
+    grid_stride_sums_on_cpu(vectors, threads, add_vector, sums);
     for (long long t = 0; t < threads && vectors * width + t < n; ++t)
         sums[t] += x[vectors * width + t];
-    real shares[FAST_THREADS] = {0};
     for (int b = 0; b < blocks; ++b)
-        shares[b % FAST_THREADS] += block_sum_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
+        partials[b] = block_sum_on_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
+    const real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
     free(sums);
-    return block_sum_cpu(shares, FAST_THREADS);
+    free(partials);
+    return total;
 }
 
 /* The host's sum of the partials, in double, in order (what the check adds). */
@@ -650,17 +601,11 @@ template <typename real> static double order_bound(int kernel, const device_buff
            sum_error_bound(ELEMENT_DOUBLE, 0, 2);
 }
 
-/* The atomics add `count` non-negative terms in double, in no fixed order.
- * Exact when every partial sum is a double (the grain test); otherwise each of
- * the count - 1 additions rounds by at most half an ulp of the largest partial
- * sum, which is at most the exact sum S plus the rounding so far:
- * (count - 1) x half-ulp(S (1 + count u)), relative to S; plus 2 u for S. */
-static double any_order_bound(const term_sum *terms) {
-    if (every_order_exact(terms, 53) || terms->sum == 0) return 0;
-    int exponent;
-    frexpl(terms->sum * (1 + terms->count * ldexpl(1, -53)), &exponent); /* 2^(exponent-1) <= largest < 2^exponent */
-    const long double half_ulp = ldexpl(1, exponent - 1 - 53);
-    return (double)((terms->count - 1) * half_ulp / terms->sum) + sum_error_bound(ELEMENT_DOUBLE, 0, 2);
+/* The atomics add `count` non-negative terms in double, in no fixed order:
+ * 0 when every partial sum is a double (the grain test), else the bound of
+ * any order, (count - 1) half-ulps of the largest partial sum (numerics.h). */
+static double atomics_tolerance(const term_sum *terms) {
+    return exact_in_every_order(terms, 53) ? 0 : any_order_bound(terms->sum, terms->count);
 }
 
 /* CUB documents no order. What its DeviceReduce does in this toolkit
@@ -673,7 +618,7 @@ static double any_order_bound(const term_sum *terms) {
  * one block does the same over the block sums. So no element passes through
  * more additions in a row than the chain below. Exact data: bound 0. */
 static double cub_bound(const term_sum *data, element_type type, int sms) {
-    if (every_order_exact(data, type == ELEMENT_DOUBLE ? 53 : 24)) return 0;
+    if (exact_in_every_order(data, type == ELEMENT_DOUBLE ? 53 : 24)) return 0;
     const long long tiles = (data->count + 4095) / 4096;
     const long long blocks = tiles < sms ? tiles : sms;
     const long long block_sum_chain = 5 + 32;
@@ -691,7 +636,7 @@ static double cub_bound(const term_sum *data, element_type type, int sms) {
  *    sum (printed beside it), so the two cannot share a mistake.
  *  - atomic, shared_atomic (double totals, no fixed order): the exact sum of
  *    what they add (the elements; the emulated block trees), within
- *    any_order_bound: 0 where the data make every order exact (ramp data, and
+ *    atomics_tolerance: 0 where the data make every order exact (ramp data, and
  *    float 1.23: the tests use those), else a bound that stays far below one
  *    element up to n ~ 1e8 and below 2^-18 at any size a GPU holds.
  *  - cub: the exact sum within cub_bound (0 for exact data). */
@@ -702,12 +647,12 @@ static void check_kernel(result_row *row, int kernel, double value, const cpu_re
     double emulated = 0;
     switch (kernel) {
     case KERNEL_ATOMIC:
-        row_check(row, value, exact, any_order_bound(&ref.data));
+        row_check(row, value, exact, atomics_tolerance(&ref.data));
         snprintf(note, note_size, "= the exact sum, %s",
                  row->tolerance == 0 ? "every order exact" : "any order bounded");
         return;
     case KERNEL_SHARED_ATOMIC:
-        row_check(row, value, (double)ref.tree_partials_sum.sum, any_order_bound(&ref.tree_partials_sum));
+        row_check(row, value, (double)ref.tree_partials_sum.sum, atomics_tolerance(&ref.tree_partials_sum));
         snprintf(note, note_size, "= the exact sum of the emulated block trees, %s",
                  row->tolerance == 0 ? "every order exact" : "any order bounded");
         return;
@@ -717,8 +662,8 @@ static void check_kernel(result_row *row, int kernel, double value, const cpu_re
                  row->tolerance == 0 ? "every order exact" : "within CUB's longest chain");
         return;
     case KERNEL_SHUFFLE: emulated = sum_in_double(ref.shuffle_partials, b.blocks); break;
-    case KERNEL_VECTOR: emulated = (double)vector_cpu(ref.x, b.n, b.vector_blocks); break;
-    case KERNEL_ONE_LAUNCH: emulated = (double)vector_cpu(ref.x, b.n, b.fast_blocks); break;
+    case KERNEL_VECTOR: emulated = (double)vector_on_cpu(ref.x, b.n, b.vector_blocks); break;
+    case KERNEL_ONE_LAUNCH: emulated = (double)vector_on_cpu(ref.x, b.n, b.fast_blocks); break;
     default: emulated = sum_in_double(ref.tree_partials, b.blocks); /* the halving trees */
     }
     row_check(row, value, emulated, 0);
@@ -901,12 +846,12 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     if (o.data_kind == DATA_CONST) ref.data.sum = (long double)b.n * x[0]; /* closed form: n x 1.23 as stored */
     if (selected & TREE_KERNELS) {
         ref.tree_partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the emulated partials");
-        tree_partials_cpu(x, b.n, b.threads, ref.tree_partials);
+        one_element_partials_on_cpu(x, b.n, b.threads, WITH_HALVING_TREE, ref.tree_partials);
         ref.tree_partials_sum = exact_sum_of(ref.tree_partials, b.blocks);
     }
     if (selected & KERNEL_BIT(KERNEL_SHUFFLE)) {
         ref.shuffle_partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the emulated partials");
-        shuffle_partials_cpu(x, b.n, b.threads, ref.shuffle_partials);
+        one_element_partials_on_cpu(x, b.n, b.threads, WITH_BLOCK_SUM, ref.shuffle_partials);
     }
 
     HANDLE_ERROR(cudaMalloc((void **)&b.x, bytes));

@@ -1,7 +1,9 @@
 /* Device-side building blocks for sums, shared by ch05_dot and ch08_reduce once
  * they go past the books' kernels (the books' halving trees stay written out in
- * each example: they are the lesson). Templates over the element type only;
- * everything is inline, so any number of .cu files may include this. */
+ * each example: they are the lesson), and their host twins: the same additions
+ * in the same order on the CPU, which the chapters' checks compare with bit for
+ * bit. Templates over the element type only; everything is inline or static,
+ * so any number of .cu files may include this. */
 #ifndef COMMON_BLOCK_REDUCE_CUH
 #define COMMON_BLOCK_REDUCE_CUH
 
@@ -85,6 +87,102 @@ template <typename real> __device__ __forceinline__ real sum_my_partials(const r
     for (unsigned int i = threadIdx.x; i < count; i += blockDim.x)
         sum += __ldcg(&partials[i]);
     return sum;
+}
+
+// ---------------------------------------------------------------------------
+// Host twins. Floating-point addition is not associative: a kernel's result is
+// known to the bit only by repeating its own order of additions. The chapters
+// replay each deterministic kernel with these and compare bit for bit, which
+// sees one dropped or duplicated element wherever it changes a rounding. Each
+// twin says which device code it repeats.
+
+/* Twin of the books' halving tree over shared memory (written out in each
+ * chapter): at each step the lower half adds the upper half,
+ * values[t] += values[t + half]. count is a power of two; values is
+ * overwritten as s_cache is on the GPU; returns the total, values[0]. */
+template <typename real> static inline __host__ real halving_tree_on_cpu(real *values, int count) {
+    for (int half = count / 2; half > 0; half /= 2)
+        for (int t = 0; t < half; ++t)
+            values[t] += values[t + half];
+    return values[0];
+}
+
+/* Twin of warp_sum: __shfl_down_sync by 16, 8, 4, 2, 1 leaves lane 0 with the
+ * halving tree of the 32 lanes' values (lane l adds lane l + offset). */
+template <typename real> static inline __host__ real warp_sum_on_cpu(const real *lanes) {
+    real values[32];
+    for (int lane = 0; lane < 32; ++lane)
+        values[lane] = lanes[lane];
+    return halving_tree_on_cpu(values, 32);
+}
+
+/* Twin of block_sum over `threads` values (a multiple of 32): each warp's
+ * warp_sum, then warp 0's warp_sum over the warp sums, padded with zeros. */
+template <typename real> static inline __host__ real block_sum_on_cpu(const real *values, int threads) {
+    real warp_sums[32];
+    for (int warp = 0; warp < 32; ++warp)
+        warp_sums[warp] = warp < threads / 32 ? warp_sum_on_cpu(values + 32 * warp) : (real)0;
+    return warp_sum_on_cpu(warp_sums);
+}
+
+/* Which tree a block sums its threads' values with: the books' halving tree in
+ * shared memory, or block_sum's shuffles. The two orders give different bits. */
+enum block_tree { WITH_HALVING_TREE, WITH_BLOCK_SUM };
+
+template <typename real> static inline __host__ real block_tree_on_cpu(real *values, int threads, block_tree tree) {
+    return tree == WITH_BLOCK_SUM ? block_sum_on_cpu(values, threads) : halving_tree_on_cpu(values, threads);
+}
+
+/* Twin of sum_my_partials in every thread of the block at once: thread t of
+ * `threads` adds partials t, t + threads, t + 2 threads, ... to a sum from 0. */
+template <typename real>
+static inline __host__ void sum_my_partials_on_cpu(const real *partials, long long count, int threads, real *shares) {
+    for (int t = 0; t < threads; ++t) {
+        shares[t] = 0;
+        for (long long i = t; i < count; i += threads)
+            shares[t] += partials[i];
+    }
+}
+
+/* Twin of the last block's step (store_partial_and_check_last, then
+ * sum_my_partials and the block's tree): the total of `count` partials as the
+ * last block of `threads` threads (at most 1024) adds them. */
+template <typename real>
+static inline __host__ real last_block_on_cpu(const real *partials, long long count, int threads, block_tree tree) {
+    real shares[1024];
+    sum_my_partials_on_cpu(partials, count, threads, shares);
+    return block_tree_on_cpu(shares, threads, tree);
+}
+
+/* Twins of sum_of_lanes: the lanes of one 16-byte vector, pairwise. */
+static inline __host__ float sum_of_lanes_on_cpu(const float *v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+static inline __host__ double sum_of_lanes_on_cpu(const double *v) { return v[0] + v[1]; }
+
+/* The kernels' sums of products: nvcc fuses `sum += a[i] * b[i]` into one
+ * fused multiply-add (its default -fmad=true), one rounding; the twins call
+ * std::fma, the same rounding. Billions of them at 2^31 elements: on x86-64
+ * the loop below is compiled twice, with and without the FMA instruction, and
+ * the CPU picks at load time (five times faster than calling the library's
+ * fma()). Only explicit std::fma may fuse there: the bodies add, or fma. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define CPU_FMA_CLONES
+#endif
+
+/* Twin of a grid-stride loop, all threads at once: thread t of `threads`
+ * starts from 0 and runs sum = add(sum, i) for i = t, t + threads, ... below
+ * `items` (an item: an element, or a vector). The CPU walks the items front
+ * to back, which keeps each thread's own order; add is the loop's body. */
+template <typename real, typename loop_body>
+CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long threads, loop_body add, real *sums) {
+    for (long long t = 0; t < threads; ++t)
+        sums[t] = 0;
+    for (long long first = 0; first < items; first += threads) {
+        const long long count = items - first < threads ? items - first : threads;
+        for (long long t = 0; t < count; ++t)
+            sums[t] = add(sums[t], first + t);
+    }
 }
 
 #endif

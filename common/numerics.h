@@ -4,6 +4,8 @@
 #define COMMON_NUMERICS_H
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -19,6 +21,43 @@ static inline double unit_roundoff(element_type type) {
  * happens before the sum (inputs, products); one u each. */
 static inline double sum_error_bound(element_type type, long long chain, int extra) {
     return (double)(chain + extra) * unit_roundoff(type);
+}
+
+/* Sums that are exact in every order. A double v > 0 is m 2^e with m odd:
+ * lowest_bit_exponent returns e. If every term is a non-negative multiple of
+ * 2^grain (the smallest e among them), every partial sum, in any order, is a
+ * multiple of 2^grain no larger than the sum; if the sum is below
+ * 2^(bits + grain), every partial sum is representable in a type with `bits`
+ * significand bits (24 float, 53 double) and no addition rounds at all. */
+static inline int lowest_bit_exponent(double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int biased = (int)(bits >> 52 & 0x7ff);
+    uint64_t significand = bits & ((1ull << 52) - 1);
+    if (biased)
+        significand |= 1ull << 52;
+    else
+        biased = 1; /* subnormal */
+    return biased - 1075 + __builtin_ctzll(significand);
+}
+
+/* 1 when every order of adding the terms is exact (above); sum_at_most is the
+ * exact sum or an upper bound of it. */
+static inline int every_order_exact(long double sum_at_most, int grain, int bits) {
+    return sum_at_most < ldexpl(1, bits + grain);
+}
+
+/* `count` non-negative terms added in double in any order (atomics), where
+ * not every order is exact: each of the count - 1 additions rounds by at most
+ * half an ulp of the largest partial sum, which is at most the exact sum S
+ * plus the rounding so far: (count - 1) x half-ulp(S (1 + count u)), relative
+ * to S; plus 2 u for S itself (a compensated sum). 0 when S = 0. */
+static inline double any_order_bound(long double sum, long long count) {
+    if (sum == 0) return 0;
+    int exponent;
+    frexpl(sum * (1 + count * ldexpl(1, -53)), &exponent); /* 2^(exponent-1) <= largest < 2^exponent */
+    const long double half_ulp = ldexpl(1, exponent - 1 - 53);
+    return (double)((count - 1) * half_ulp / sum) + sum_error_bound(ELEMENT_DOUBLE, 0, 2);
 }
 
 /* ceil(log2(x)) for x >= 1: the depth of a halving tree over x values. */
