@@ -41,7 +41,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -316,80 +315,21 @@ __global__ void dot_and_norm_one_block(const real *a, const real *b, real *resul
 // order must lie within the rounding-error bound of that order (numerics.h,
 // Higham section 4.2).
 
-/* The CPU's fma is an fma: one rounding, as on the GPU, where nvcc fuses
- * `sum += a[i] * b[i]` into one fused multiply-add (its default -fmad=true).
- * The emulation does one per element, billions at 2^31: on x86-64 its loop is
- * compiled twice, with and without the FMA instruction, and the CPU picks at
- * load time (five times faster than calling the library's fma()). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
-#else
-#define CPU_FMA_CLONES
-#endif
-
-/* The sums of a grid-stride loop over `threads` threads in all that takes
- * `width` consecutive elements per step: thread t fuses elements t*width ...
- * of each pass of the grid into its sum, pass after pass. The CPU walks the
- * arrays front to back, keeping every thread's sum. n is a multiple of width. */
-template <int width, typename real>
-CPU_FMA_CLONES static void emulate_thread_sums(const real *a, const real *b, long long n, long long threads,
-                                               real *sums) {
-    for (long long t = 0; t < threads; ++t)
-        sums[t] = 0;
-    for (long long start = 0; start < n; start += threads * width) {
-        const long long count = (n - start < threads * width ? n - start : threads * width) / width;
-        const real *x = a + start, *y = b + start;
-        for (long long t = 0; t < count; ++t)
-            for (int lane = 0; lane < width; ++lane)
-                sums[t] = std::fma(x[t * width + lane], y[t * width + lane], sums[t]);
-    }
-}
-
-/* halving_tree on the CPU: the same pairs in the same steps. */
-template <typename real> static real emulate_halving_tree(real *values, int count) {
-    for (int half = count / 2; half > 0; half /= 2)
-        for (int t = 0; t < half; ++t)
-            values[t] += values[t + half];
-    return values[0];
-}
-
-/* block_sum (common/block_reduce.cuh) on the CPU: the shuffles of each warp
- * are a halving tree over its 32 values; warp 0 then does one over the warp
- * sums, padded with zeros to 32. */
-template <typename real> static real emulate_block_sum(real *values, int count) {
-    real warp_sums[32] = {0};
-    for (int warp = 0; warp < count / 32; ++warp)
-        warp_sums[warp] = emulate_halving_tree(values + 32 * warp, 32);
-    return emulate_halving_tree(warp_sums, 32);
-}
-
-/* The last block: thread t adds partials t, t + threads, ... from 0, then the
- * block's tree (the book's halving tree, or block_sum for fast). */
-template <typename real> static real emulate_last_block(const real *partials, int count, int threads, bool shuffles) {
-    real *shares = (real *)host_alloc("dot", sizeof(real) * threads, "the emulated last block");
-    for (int t = 0; t < threads; ++t) {
-        shares[t] = 0;
-        for (int i = t; i < count; i += threads)
-            shares[t] += partials[i];
-    }
-    real total = shuffles ? emulate_block_sum(shares, threads) : emulate_halving_tree(shares, threads);
-    free(shares);
-    return total;
-}
-
-/* What the book's kernel (and barrier_in_if) leave after the CPU adds their
- * partials in order, or what one_launch's last block makes of the same partials. */
+/* book, barrier_in_if and one_launch on the CPU (the twins are in
+ * common/block_reduce.cuh): each thread's grid_stride_dot, one fma per product
+ * as nvcc compiles `sum += a[i] * b[i]`; halving_tree per block; then the
+ * partials, added in order by the CPU (book) or by the last block (one_launch). */
 template <typename real>
-static real emulate_book_order(bool last_block_adds, const real *a, const real *b, long long n, int blocks,
-                               int threads) {
+static real dot_book_on_cpu(bool last_block_adds, const real *a, const real *b, long long n, int blocks, int threads) {
     real *sums = (real *)host_alloc("dot", sizeof(real) * blocks * threads, "the emulated thread sums");
     real *partials = (real *)host_alloc("dot", sizeof(real) * blocks, "the emulated partials");
-    emulate_thread_sums<1>(a, b, n, (long long)blocks * threads, sums);
+    auto add_product = [=](real sum, long long i) { return std::fma(a[i], b[i], sum); };
+    grid_stride_sums_on_cpu(n, (long long)blocks * threads, add_product, sums);
     for (int block = 0; block < blocks; ++block)
-        partials[block] = emulate_halving_tree(sums + (long long)block * threads, threads);
+        partials[block] = halving_tree_on_cpu(sums + (long long)block * threads, threads);
     real total = 0;
     if (last_block_adds)
-        total = emulate_last_block(partials, blocks, threads, false);
+        total = last_block_on_cpu(partials, blocks, threads, WITH_HALVING_TREE);
     else
         for (int block = 0; block < blocks; ++block)
             total += partials[block];
@@ -398,22 +338,29 @@ static real emulate_book_order(bool last_block_adds, const real *a, const real *
     return total;
 }
 
-/* fast: thread t's sum0 takes the vectors t, t + 2 stride, ... and its sum1
- * the vectors t + stride, t + 3 stride, ...: together, a grid-stride loop of
- * 2 stride threads over vectors. Thread j's sum1 also takes tail element j. */
-template <typename real> static real emulate_fast(const real *a, const real *b, long long n, int blocks) {
+/* fast on the CPU: thread t's sum0 takes the vectors t, t + 2 stride, ... and
+ * its sum1 the vectors t + stride, t + 3 stride, ...: together, a grid-stride
+ * loop of 2 stride threads over the vectors, each vector's lanes fused in
+ * order (add_products). Thread j's sum1 also takes tail element j. Then
+ * block_sum per block, and the last block. */
+template <typename real> static real dot_fast_on_cpu(const real *a, const real *b, long long n, int blocks) {
     const int width = vector16<real>::width;
     const long long threads = (long long)blocks * FAST_THREADS, whole = n / width * width;
     real *sums = (real *)host_alloc("dot", sizeof(real) * 2 * threads, "the emulated thread sums");
     real *partials = (real *)host_alloc("dot", sizeof(real) * blocks, "the emulated partials");
-    emulate_thread_sums<vector16<real>::width>(a, b, whole, 2 * threads, sums);
+    auto add_products = [=](real sum, long long vector) {
+        for (int lane = 0; lane < width; ++lane)
+            sum = std::fma(a[vector * width + lane], b[vector * width + lane], sum);
+        return sum;
+    };
+    grid_stride_sums_on_cpu(n / width, 2 * threads, add_products, sums);
     for (long long i = whole; i < n; ++i)
         sums[threads + i - whole] = std::fma(a[i], b[i], sums[threads + i - whole]);
     for (long long t = 0; t < threads; ++t)
         sums[t] += sums[threads + t]; /* sum0 + sum1 */
     for (int block = 0; block < blocks; ++block)
-        partials[block] = emulate_block_sum(sums + (long long)block * FAST_THREADS, FAST_THREADS);
-    real total = emulate_last_block(partials, blocks, FAST_THREADS, true);
+        partials[block] = block_sum_on_cpu(sums + (long long)block * FAST_THREADS, FAST_THREADS);
+    real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
     free(sums);
     free(partials);
     return total;
@@ -465,26 +412,9 @@ static void check_bits(result_row *row, double value, double emulated, long doub
  * first element to the last must return their count. A call that reads half
  * the array, or none of it, fails the probe at any size. */
 static double cublas_tolerance(long long n, long double exact, element_type type) {
-    const int bits = type == ELEMENT_DOUBLE ? 53 : 24;
-    if (exact < ldexpl(1.0L, bits)) return 0;
+    if (every_order_exact(exact, 0, type == ELEMENT_DOUBLE ? 53 : 24)) return 0; /* integers: grain 2^0 */
     const double k_u = (double)(n + 2) * unit_roundoff(type);
     return k_u < 1 ? k_u / (1 - k_u) : INFINITY;
-}
-
-/* Waits for `done` for at most `seconds`: 1 when the work before it finished,
- * 0 when it is still running. */
-static int finished_within(cudaEvent_t done, double seconds) {
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        cudaError_t status = cudaEventQuery(done);
-        if (status == cudaSuccess) return 1;
-        if (status != cudaErrorNotReady)
-            cuda_fail(status, "cudaEventQuery (waiting for the kernel)", __FILE__, __LINE__);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) > seconds) return 0;
-        usleep(1000);
-    }
 }
 
 /* What barrier_in_if showed, in words, after its row. */
@@ -508,8 +438,7 @@ static void explain_barrier_in_if(int same_bits) {
 template <typename real>
 static void demonstrate_deadlock(result_row *row, const real *a, const real *b, const real *dev_a, const real *dev_b,
                                  real *dev_results, long long n, int threads, char *note, size_t note_size) {
-    const real dot = emulate_book_order(false, a, b, n, 1, threads),
-               norm = emulate_book_order(false, a, a, n, 1, threads);
+    const real dot = dot_book_on_cpu(false, a, b, n, 1, threads), norm = dot_book_on_cpu(false, a, a, n, 1, threads);
     real results[2];
     float ms = 0;
     cudaEvent_t start, done;
@@ -671,9 +600,9 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
 
         const double bound = sum_error_bound(o.type, longest_chain(k, n, blocks, threads, fast_blocks), 3);
         if (k == KERNEL_FAST)
-            check_bits(&row, value, emulate_fast(a, b, n, fast_blocks), exact, bound, notes[k], sizeof notes[k]);
+            check_bits(&row, value, dot_fast_on_cpu(a, b, n, fast_blocks), exact, bound, notes[k], sizeof notes[k]);
         else if (k != KERNEL_CUBLAS)
-            check_bits(&row, value, emulate_book_order(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads), exact, bound,
+            check_bits(&row, value, dot_book_on_cpu(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads), exact, bound,
                        notes[k], sizeof notes[k]);
         else {
             row_check(&row, value, (double)exact, cublas_tolerance(n, exact, o.type));
@@ -772,7 +701,7 @@ int main(int argc, char **argv) {
     /* Our verdict: the CPU repeats the kernel's order exactly, and the exact value stands beside it. */
     result_row book = result_row_for("book", "float", BOOK_N);
     char note[160];
-    check_bits(&book, c, emulate_book_order(false, a, b, BOOK_N, blocks, BOOK_THREADS), dot_book_closed_form(BOOK_N),
+    check_bits(&book, c, dot_book_on_cpu(false, a, b, BOOK_N, blocks, BOOK_THREADS), dot_book_closed_form(BOOK_N),
                sum_error_bound(ELEMENT_FLOAT, longest_chain(KERNEL_BOOK, BOOK_N, blocks, BOOK_THREADS, 1), 3), note,
                sizeof note);
     printf("Checked: %.17g %s the CPU's repeat of the kernel's order (bit for bit); %s: %s\n", c,

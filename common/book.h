@@ -3,7 +3,7 @@
  *   - exit codes, HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, host_alloc;
  *   - gpu_select_device: says plainly when there is no GPU (exit 77) and when
  *     the GPU or its driver is there but broken (exit 3);
- *   - gpu_require_memory, gpu_poison;
+ *   - gpu_require_memory, gpu_poison, finished_within (a host-clock limit);
  *   - TIME_MEDIAN_MS: CUDA events around a launch, median of repeats;
  *   - gpu_memcpy_gbps: the device-to-device copy ceiling of this run.
  * Header-only and plain C (usable from C and CUDA): every function is static
@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "report.h"
 
@@ -142,6 +143,24 @@ static inline void gpu_require_memory(const char *program, double bytes, const c
         fprintf(stderr, "%s: %s needs %.2f GiB of device memory, but only %.2f GiB of %.2f GiB are free\n", program,
                 what, bytes / (1 << 30), (double)free_bytes / (1 << 30), (double)total_bytes / (1 << 30));
         exit(EXIT_BAD_COMMAND_LINE);
+    }
+}
+
+/* Waits for `done` (an event recorded after some work) for at most `seconds`
+ * on the host's clock: 1 when the work before it finished, 0 when it is still
+ * running (a hung kernel cannot be stopped from the host, but ending the
+ * process ends it). */
+static inline int finished_within(cudaEvent_t done, double seconds) {
+    struct timespec start, now, pause = {0, 1000000}; /* polls every 1 ms */
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        cudaError_t status = cudaEventQuery(done);
+        if (status == cudaSuccess) return 1;
+        if (status != cudaErrorNotReady)
+            cuda_fail(status, "cudaEventQuery (waiting for the kernel)", __FILE__, __LINE__);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) > seconds) return 0;
+        nanosleep(&pause, NULL);
     }
 }
 
