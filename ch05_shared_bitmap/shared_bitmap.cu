@@ -50,9 +50,6 @@
 #define PERIOD 128.0f /* the sine pattern repeats every 128 pixels     */
 #define PI 3.1415926535897932f
 
-/* The result was right, but an image asked for could not be saved. */
-enum { EXIT_IMAGE_NOT_SAVED = 5 };
-
 // ---------------------------------------------------------------------------
 // The CPU reference: what the synced kernel draws, computed in double.
 // Pixel (x, y) shows the value of the thread at the mirrored position of the
