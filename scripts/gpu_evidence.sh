@@ -7,6 +7,7 @@
 # Settings: EVIDENCE_CUDA_ARCH (native), EVIDENCE_LABELS (host|gpu|sanitizer; add |large for the
 # tests past 2^31 elements), EVIDENCE_CTEST=0 (no tests), EVIDENCE_CTEST_S (its cap, 240 s),
 # EVIDENCE_MUTANTS=0 (no mutants), EVIDENCE_EXAMPLES=0 (no default runs),
+# EVIDENCE_COMMIT (the commit to record where the copy's .git is not the tree's),
 # EVIDENCE_SWEEP=0 (no sweep), EVIDENCE_QUICK=1 (a short sweep). The last lines say where the
 # files go in docs/results/ and how plot.py regenerates the docs from them.
 set -u -o pipefail
@@ -35,7 +36,7 @@ phase() {
 }
 
 {
-    echo "=== machine: $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null)"
+    echo "=== machine: $(date -u +%Y-%m-%dT%H:%M:%SZ), commit ${EVIDENCE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}"
     nvidia-smi -L
     nvcc --version | tail -n 2
     echo
@@ -62,7 +63,9 @@ examples() {
         echo "=== exit $?"
     done
 }
-[ "${EVIDENCE_EXAMPLES:-1}" != 0 ] && phase examples 240 examples >"$OUT/examples.log" 2>&1
+export -f examples # timeout runs programs, not shell functions
+export BUILD OUT
+[ "${EVIDENCE_EXAMPLES:-1}" != 0 ] && phase examples 240 bash -c examples >"$OUT/examples.log" 2>&1
 phase banks 90 bash scripts/bank_conflicts.sh "$BUILD/ch08_transpose/transpose" --check --n 4096 >"$OUT/banks.txt"
 if [ -x "$BUILD/ch08_banks/banks" ]; then
     echo >>"$OUT/banks.txt"
