@@ -273,7 +273,7 @@ def summary_body(devices):
                 cases.setdefault((row["example"], row["type"], size_label(row)), []).append(row)
         for (example, type_name, size), rows in cases.items():
             library = [r for r in rows if r["kernel"] in LIBRARY]
-            ours = [r for r in rows if r["kernel"] not in LIBRARY]
+            ours = [r for r in rows if r["kernel"] not in LIBRARY and r["kernel"] != "copy"]  # copy: a reference row
             book = [r for r in ours if r.get("scope") == "partials" or r["kernel"] in ("book", "static", "shared")]
             best = max(ours, key=lambda r: number(r["gbps"])) if ours else None
             cell = lambda r: "%s %s %%" % (r["kernel"], r.get("pct_ceiling") or "–") if r else "–"
