@@ -83,5 +83,5 @@ sed -n '/^The following tests FAILED/,/^$/p' "$OUT/ctest.log"
 tail -n 1 "$OUT/sweep.log" 2>/dev/null
 folder=docs/results/${slug:-DEVICE}
 echo "Next: mkdir -p $folder && cp $OUT/{sweep.csv,ctest.log,banks.txt,mutants.txt,examples.log} $folder/"
-echo "      python3 scripts/plot.py docs/results/*/sweep.csv --readme README.md"
+echo "      python3 scripts/plot.py docs/results/*/sweep.csv   # every page with markers, both languages"
 ! printf '%s\n' "${SUMMARY[@]}" | grep -qvE 'exit (0|77) ' # 77: a phase found no GPU or no ncu

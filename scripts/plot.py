@@ -16,6 +16,7 @@ file without its markers. Either way nothing is written.
 """
 import argparse
 import csv
+import glob
 import math
 import os
 import re
@@ -323,9 +324,16 @@ def between(text, name, body):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("csv", nargs="+", help="sweep CSVs, one per device (docs/results/DEVICE/sweep.csv)")
-    parser.add_argument("--readme", action="append", default=[], help="a file to get the headline tables")
+    parser.add_argument("--readme", action="append", default=[],
+                        help="a page to rewrite between its markers (default: every README*.md and docs/*.md with one)")
     parser.add_argument("--results", default="docs/RESULTS.md", help="the results page (default docs/RESULTS.md)")
     args = parser.parse_args(argv)
+    if not args.readme:  # every lesson and page of the repository that has a marker
+        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+        found = glob.glob(os.path.join(top, "README*.md")) + glob.glob(os.path.join(top, "ch*", "README*.md")) + \
+            glob.glob(os.path.join(top, "docs", "*.md"))
+        args.readme = sorted(os.path.relpath(path) for path in found if "begin -->" in open(path, encoding="utf-8").read()
+                             and os.path.abspath(path) != os.path.abspath(args.results))
     devices = [load(path) for path in args.csv]
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
     markers = {path: re.findall(r"^<!-- ((?:results|banks|run)(?::[\w-]+)?|mutants):begin -->$", text, re.M)

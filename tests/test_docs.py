@@ -49,20 +49,24 @@ def generated_blocks(path):
 
 def problems_in(repo):
     problems = []
-    for folder in ["."] + chapters(repo):
-        english = os.path.join(repo, folder, "README.md")
-        chinese = os.path.join(repo, folder, "README.zh-CN.md")
+    pairs = [(os.path.join(folder, "README.md"), os.path.join(folder, "README.zh-CN.md"))
+             for folder in ["."] + chapters(repo)]
+    docs = os.path.join(repo, "docs")
+    pairs += [(os.path.join("docs", f), os.path.join("docs", f[:-3] + ".zh-CN.md"))
+              for f in (sorted(os.listdir(docs)) if os.path.isdir(docs) else []) if f.endswith(".md") and ".zh-CN" not in f]
+    for english_name, chinese_name in pairs:
+        english, chinese = os.path.join(repo, english_name), os.path.join(repo, chinese_name)
         for path in (english, chinese):
             if not os.path.exists(path):
                 problems.append(f"{os.path.relpath(path, repo)}: missing")
         if os.path.exists(english) and os.path.exists(chinese):
             en, zh = generated_blocks(english), generated_blocks(chinese)
             if sorted(en) != sorted(zh):
-                problems.append(f"{folder}: generated blocks differ: {sorted(en)} in English, {sorted(zh)} in Chinese")
+                problems.append(f"{english_name}: generated blocks differ: {sorted(en)} in English, {sorted(zh)} in Chinese")
             for name in set(en) & set(zh):
                 if en[name] != zh[name]:
-                    problems.append(f"{folder}: the generated '{name}' table differs between the two languages")
-            for path, other in ((english, "README.zh-CN.md"), (chinese, "README.md")):
+                    problems.append(f"{english_name}: the generated '{name}' table differs between the two languages")
+            for path, other in ((english, os.path.basename(chinese)), (chinese, os.path.basename(english))):
                 head = "".join(open(path, encoding="utf-8").readlines()[:6])
                 if f"]({other})" not in head:
                     problems.append(f"{os.path.relpath(path, repo)}: no link to {other} at the top")
