@@ -21,7 +21,7 @@ POWERS = [2**k for k in range(10, 29, 2)]
 SIZES = {  # --n of each run; transpose: the side of a square matrix
     "dot": sorted(POWERS + [33792]),
     "reduce": sorted(POWERS + [10**8]),
-    "transpose": sorted([2**k for k in range(8, 15)] + [10000]),
+    "transpose": sorted([2**k for k in range(8, 15)] + [4097, 10000]),  # 4097: no row 16-byte aligned
 }
 QUICK = {"dot": [2**10, 2**20], "reduce": [2**10, 2**20], "transpose": [256, 1024]}
 EXTRA = {"dot": ["--data", "periodic"]}  # exact in float at every n, so large n can be checked
