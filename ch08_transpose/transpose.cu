@@ -15,7 +15,7 @@
  *
  * Run:
  *   transpose                                   the book's 10000 x 10000 float: the book's kernel, then every step
- *   transpose --n 8192 --type double --kernel copy,padded,column_order,cublas
+ *   transpose --n 8192 --type double --kernel copy,padded,streaming,cublas
  *   transpose --rows 4097 --cols 1023 --check   verify only (what the tests do)
  *   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096   bank conflicts (Nsight Compute)
  *
