@@ -362,33 +362,14 @@ static unsigned parse_parts(const char *list) {
     }
 }
 
-/* Takes --part, --stride and --shared-kb out of argv (cli.h parses the rest). */
-static bank_options parse_bank_options(int *argc, char **argv) {
+/* This program's own options; cli.h leaves their text in o->own_values. */
+static const char *const bank_option_names[] = {"--part", "--stride", "--shared-kb", NULL};
+
+static bank_options bank_options_from(const cli_options *o) {
     bank_options b = {CORRECT_PARTS, -1, -1};
-    int kept = 1;
-    for (int i = 1; i < *argc; ++i) {
-        const char *names[] = {"--part", "--stride", "--shared-kb"};
-        int which = -1;
-        const char *value = NULL;
-        for (int k = 0; k < 3; ++k) {
-            size_t length = strlen(names[k]);
-            if (strcmp(argv[i], names[k]) == 0) which = k;
-            if (strncmp(argv[i], names[k], length) == 0 && argv[i][length] == '=') {
-                which = k;
-                value = argv[i] + length + 1;
-            }
-        }
-        if (which < 0) {
-            argv[kept++] = argv[i];
-            continue;
-        }
-        if (!value && i + 1 < *argc) value = argv[++i];
-        if (!value || !*value) bad_option("%s needs a value (try --help)", names[which]);
-        if (which == 0) b.parts = parse_parts(value);
-        if (which == 1) b.stride = parse_whole("--stride", value, MAX_STRIDE);
-        if (which == 2) b.shared_kb = parse_whole("--shared-kb", value, MAX_SHARED_KB);
-    }
-    *argc = kept;
+    if (o->own_values[0]) b.parts = parse_parts(o->own_values[0]);
+    if (o->own_values[1]) b.stride = parse_whole("--stride", o->own_values[1], MAX_STRIDE);
+    if (o->own_values[2]) b.shared_kb = parse_whole("--shared-kb", o->own_values[2], MAX_SHARED_KB);
     if (b.stride >= 0 && !(b.parts & ((1u << PART_STRIDE) | (1u << PART_SIZE))))
         bad_option("%s applies to the stride and size parts only", "--stride");
     if (b.shared_kb >= 0 && !(b.parts & (1u << PART_CAPACITY)))
@@ -654,7 +635,6 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
 // ---------------------------------------------------------------------------
 
 int main(int argc, char **argv) {
-    bank_options b = parse_bank_options(&argc, argv);
     cli_spec spec = {};
     spec.program = "banks";
     spec.summary = "shared-memory banks, carving and capacity, measured (the Programming Guide; Fan, ch. 8)";
@@ -667,8 +647,10 @@ int main(int argc, char **argv) {
                       "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
                       "--check verifies every part without timing: the stride and size parts then check the data\n"
                       "each warp read, not its cost.";
+    spec.own_options = bank_option_names;
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
+    const bank_options b = bank_options_from(&o);
 
     struct cudaDeviceProp p;
     gpu_select_device("banks", o.device, &p);

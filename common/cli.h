@@ -32,6 +32,7 @@ enum cli_accepts {
 typedef enum { ELEMENT_FLOAT = 0, ELEMENT_DOUBLE = 1 } element_type;
 
 #define CLI_MAX_KERNELS 32
+#define CLI_MAX_OWN_OPTIONS 4
 
 typedef struct {
     const char *program;           /* "dot"                                 */
@@ -46,6 +47,9 @@ typedef struct {
     const char *const *wrong_kernels; /* NULL-terminated: deliberately wrong kernels,
                                          run only when named, never under all;
                                          their indices follow the kernels' */
+    const char *const *own_options;   /* NULL-terminated, at most CLI_MAX_OWN_OPTIONS:
+                                         options only this program takes ("--part");
+                                         their text is left in own_values for it to check */
 } cli_spec;
 
 typedef struct {
@@ -63,6 +67,7 @@ typedef struct {
     int cold_l2; /* flush the L2 before every timed run */
     int no_sync, no_window;
     const char *save_path, *save_diff_path;
+    const char *own_values[CLI_MAX_OWN_OPTIONS]; /* spec->own_options[i]'s value, or NULL */
 } cli_options;
 
 enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
@@ -293,6 +298,8 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                     TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
                     TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
                     TAKES(CLI_BITMAP, "--save-diff");
+        const int own = cli_index_in_(spec->own_options, name);
+        if (own >= 0 && own < CLI_MAX_OWN_OPTIONS) known = 1;
         if (!known) return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
         if (!value) {
             if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)%s", name, "");
@@ -353,6 +360,8 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             o->save_path = value;
         } else if (strcmp(name, "--save-diff") == 0) {
             o->save_diff_path = value;
+        } else if (own >= 0) {
+            o->own_values[own] = value;
         }
 #undef TAKES
     }

@@ -17,9 +17,10 @@ static const cli_spec spec = {"demo",
                               0,
                               256,
                               NULL,
+                              NULL,
                               NULL};
 static const cli_spec matrix_spec = {
-    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL};
+    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL, NULL};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
@@ -128,6 +129,20 @@ static void test_wrong_kernels(void) {
     CHECK(PARSE(&spec, &o, "--kernel", "racy") == CLI_EXIT_ERROR);
 }
 
+/* A program's own options: accepted in both forms, their text handed back, unknown elsewhere. */
+static void test_own_options(void) {
+    static const char *const own[] = {"--part", "--stride", NULL};
+    cli_spec with_own = spec;
+    with_own.own_options = own;
+    cli_options o;
+    CHECK(PARSE(&with_own, &o, "--n", "5") == CLI_OK && !o.own_values[0] && !o.own_values[1]);
+    CHECK(PARSE(&with_own, &o, "--part", "size", "--stride=3") == CLI_OK && strcmp(o.own_values[0], "size") == 0 &&
+          strcmp(o.own_values[1], "3") == 0);
+    CHECK(PARSE(&with_own, &o, "--part") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&with_own, &o, "--part=") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--part", "size") == CLI_EXIT_ERROR);
+}
+
 static void test_too_large(void) {
     long long v = 0;
     CHECK(cli_parse_count("2^64", &v) == -2);
@@ -145,6 +160,7 @@ static void test_helpers(void) {
 
 int main(void) {
     test_wrong_kernels();
+    test_own_options();
     test_too_large();
     test_counts();
     test_defaults();
