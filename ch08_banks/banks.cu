@@ -363,13 +363,15 @@ static unsigned parse_parts(const char *list) {
 }
 
 /* This program's own options; cli.h leaves their text in o->own_values. */
+enum { OPTION_PART, OPTION_STRIDE, OPTION_SHARED_KB };
 static const char *const bank_option_names[] = {"--part", "--stride", "--shared-kb", NULL};
 
 static bank_options bank_options_from(const cli_options *o) {
     bank_options b = {CORRECT_PARTS, -1, -1};
-    if (o->own_values[0]) b.parts = parse_parts(o->own_values[0]);
-    if (o->own_values[1]) b.stride = parse_whole("--stride", o->own_values[1], MAX_STRIDE);
-    if (o->own_values[2]) b.shared_kb = parse_whole("--shared-kb", o->own_values[2], MAX_SHARED_KB);
+    if (o->own_values[OPTION_PART]) b.parts = parse_parts(o->own_values[OPTION_PART]);
+    if (o->own_values[OPTION_STRIDE]) b.stride = parse_whole("--stride", o->own_values[OPTION_STRIDE], MAX_STRIDE);
+    if (o->own_values[OPTION_SHARED_KB])
+        b.shared_kb = parse_whole("--shared-kb", o->own_values[OPTION_SHARED_KB], MAX_SHARED_KB);
     if (b.stride >= 0 && !(b.parts & ((1u << PART_STRIDE) | (1u << PART_SIZE))))
         bad_option("%s applies to the stride and size parts only", "--stride");
     if (b.shared_kb >= 0 && !(b.parts & (1u << PART_CAPACITY)))

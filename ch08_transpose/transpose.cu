@@ -36,7 +36,7 @@
  *   column_order the same kernel, its blocks taking the tiles down the columns: the
  *                output is written row after row (README: "The last few percent").
  *   streaming    swizzled's tile taken in column_order's order, every load and store marked
- *                "streaming" (evict first): the fastest step, at any shape.
+ *                "streaming" (evict first): element by element, so any row length keeps its speed.
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
  * Every kernel's output is poisoned (NaN) before it runs and then compared with a
@@ -87,9 +87,9 @@ enum kernel {
     KERNEL_CUBLAS,
     KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"copy",         "naive_read", "naive_write", "shared",
-                                           "padded",       "padded_multi", "swizzled",  "vectorized",
-                                           "column_order", "streaming",  "cublas",      NULL};
+static const char *const kernel_names[] = {"copy",         "naive_read",   "naive_write", "shared",
+                                           "padded",       "padded_multi", "swizzled",    "vectorized",
+                                           "column_order", "streaming",    "cublas",      NULL};
 
 // ---------------------------------------------------------------------------
 // Inputs and the expected answer, on the CPU.
@@ -137,11 +137,12 @@ static long long count_mismatches(const real *got, const real *expected, long lo
 // ---------------------------------------------------------------------------
 // Fan ch. 7, global memory: the copy, and two transposes without shared memory.
 //
-// Every transpose below works on tiles: blockIdx.x picks the tile's columns,
-// blockIdx.y its rows. gridDim.y stops at 65535, so a matrix taller than 65535
-// tiles is covered by looping over tile rows with a stride of gridDim.y tiles;
-// for every other size each block goes through the loop once. Index arithmetic
-// is 64-bit: rows * cols may exceed 2^31.
+// Every transpose below works on tiles. Kernels 2 to 7: blockIdx.x picks the
+// tile's columns, blockIdx.y its rows. gridDim.y stops at 65535, so a matrix
+// taller than 65535 tiles is covered by looping over tile rows with a stride of
+// gridDim.y tiles; for every other size each block goes through the loop once.
+// Kernels 8 to 10 number their tiles on a 1-D grid instead (kernel 8 says
+// why). Index arithmetic is 64-bit: rows * cols may exceed 2^31.
 
 // Kernel 1, copy (Fan ch. 7 times a plain copy as the figure a transpose should
 // reach): not a transpose. Every element is read once and written once, with
@@ -282,11 +283,13 @@ template <typename real> __device__ __forceinline__ void store_element(real *p, 
 }
 
 /* One tile: input rows row0 .. row0 + 63, columns col0 .. col0 + 63 (floats;
- * 32 x 32 doubles). */
+ * 32 x 32 doubles). It holds a __syncthreads(), so every thread of the block
+ * calls it; a caller that reuses s_tile for another tile needs a second
+ * barrier first. */
 template <typename real>
-__device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in, real *__restrict__ out,
-                                                    long long rows, long long cols, long long row0, long long col0,
-                                                    real *s_tile, int pitch, bool swizzle, bool streaming) {
+__device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in, real *__restrict__ out, long long rows,
+                                                    long long cols, long long row0, long long col0, real *s_tile,
+                                                    int pitch, bool swizzle, bool streaming) {
     const int tile = WIDE_TILE(real);
     const int per_x = WIDE_TILE(real) / TILE_DIM;      /* columns per thread */
     const int per_y = WIDE_TILE(real) / ROWS_PER_PASS; /* rows per thread    */
@@ -325,7 +328,8 @@ __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in,
 }
 
 /* Kernels 6 and 7: tile column blockIdx.x; tile rows blockIdx.y, blockIdx.y +
- * gridDim.y, ... (once each, below 65535 tile rows). */
+ * gridDim.y, ... (one tile per block unless the matrix is more than 65535
+ * tiles tall). */
 template <typename real>
 __device__ __forceinline__ void transpose_wide_tiles(const real *__restrict__ in, real *__restrict__ out,
                                                      long long rows, long long cols, real *s_tile, int pitch,
@@ -480,9 +484,10 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
 // Second, every load and store carries the "streaming" cache hint: each
 // element is read once and written once, so no line is worth keeping. Nsight
 // Compute counts the same DRAM bytes with and without the hints (400 MB read
-// at 10000 x 10000 floats on an H200); what changes is the time: the stores'
-// hint alone took kernel 9 from 0.86 to 0.93 of cudaMemcpy there. The
-// counters say how much, not where in the memory system the time goes.
+// at 10000 x 10000 floats on an H200); what changes is the time: in a side
+// experiment there, the stores' hint alone took kernel 9's 16-byte tile from
+// 0.86 to 0.93 of cudaMemcpy. The counters say how much, not where in the
+// memory system the time goes.
 
 template <typename real>
 __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)

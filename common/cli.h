@@ -256,6 +256,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     o->seed = 1;
     for (int i = 0; spec->kernels && spec->kernels[i] && i < CLI_MAX_KERNELS; ++i)
         o->kernel_mask |= 1u << i;
+    for (int i = 0; spec->own_options && spec->own_options[i]; ++i)
+        if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
+            return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (%s)%s", "raise it in cli.h", "");
 
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
@@ -298,14 +301,19 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                     TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
                     TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
                     TAKES(CLI_BITMAP, "--save-diff");
-        const int own = cli_index_in_(spec->own_options, name);
-        if (own >= 0 && own < CLI_MAX_OWN_OPTIONS) known = 1;
+        const int own = cli_index_in_(spec->own_options, name); /* the program's own names come first */
+        if (own >= 0) known = 1;
         if (!known) return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
         if (!value) {
             if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)%s", name, "");
             value = argv[++i];
         }
         if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one%s", name, "");
+        if (own >= 0) { /* the program checks the text itself */
+            if (o->own_values[own]) return cli_fail_(spec, err, "%s given twice%s", name, "");
+            o->own_values[own] = value;
+            continue;
+        }
 
         if (strcmp(name, "--n") == 0 || strcmp(name, "--rows") == 0 || strcmp(name, "--cols") == 0) {
             int parsed = cli_parse_count(value, &number);
@@ -360,8 +368,6 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             o->save_path = value;
         } else if (strcmp(name, "--save-diff") == 0) {
             o->save_diff_path = value;
-        } else if (own >= 0) {
-            o->own_values[own] = value;
         }
 #undef TAKES
     }

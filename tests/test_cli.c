@@ -141,6 +141,13 @@ static void test_own_options(void) {
     CHECK(PARSE(&with_own, &o, "--part") == CLI_EXIT_ERROR);
     CHECK(PARSE(&with_own, &o, "--part=") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--part", "size") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&with_own, &o, "--part", "size", "--part", "carve") == CLI_EXIT_ERROR); /* no silent last-wins */
+    static const char *const shadowing[] = {"--kernel", NULL}; /* an own name wins over a built-in */
+    with_own.own_options = shadowing;
+    CHECK(PARSE(&with_own, &o, "--kernel", "mine") == CLI_OK && strcmp(o.own_values[0], "mine") == 0);
+    static const char *const too_many[] = {"--a", "--b", "--c", "--d", "--e", NULL};
+    with_own.own_options = too_many;
+    CHECK(CLI_MAX_OWN_OPTIONS == 4 && PARSE(&with_own, &o, "--n", "5") == CLI_EXIT_ERROR);
 }
 
 static void test_too_large(void) {
