@@ -162,11 +162,18 @@ def plot(plt, device, example, type_name, results, ceilings, path):
     if device["l2_mb"] and moved:
         axes.axvspan(min(int(r["n"]) for r in results), device["l2_mb"] * 1e6 / statistics.median(moved),
                      color="tab:blue", alpha=0.12, label="fits in L2 (%g MB)" % device["l2_mb"])
+    cold = [r for r in results if r.get("l2") == "cold"]  # --cold-l2 runs: a cross beside the warm line
     for kernel in dict.fromkeys(r["kernel"] for r in results):
-        points = sorted((int(r["n"]), float(r["gbps"])) for r in results if r["kernel"] == kernel)
-        library = kernel in LIBRARY
-        axes.plot(*zip(*points), marker="o", markersize=3, linewidth=3 if library else 1.3,
-                  color="black" if library else None, label=kernel + (" (library)" if library else ""))
+        points = sorted((int(r["n"]), float(r["gbps"])) for r in results if r["kernel"] == kernel and r not in cold)
+        library, partials = kernel in LIBRARY, any(r.get("scope") == "partials" for r in results if r["kernel"] == kernel)
+        line, = axes.plot(*zip(*points), marker="o", markersize=3, linewidth=3 if library else 1.3,
+                          color="black" if library else None,
+                          label=kernel + (" (library)" if library else " (kernel only)" if partials else ""))
+        crosses = [(int(r["n"]), float(r["gbps"])) for r in cold if r["kernel"] == kernel]
+        if crosses:
+            axes.plot(*zip(*crosses), linestyle="none", marker="x", markersize=6, color=line.get_color())
+    if cold:
+        axes.plot([], [], linestyle="none", marker="x", color="gray", label="--cold-l2 (L2 flushed first)")
     def ceiling(row):  # its name and any further field (l2=cold, ...)
         return " ".join([row["name"]] + ["%s=%s" % kv for kv in row.items() if kv[0] not in CEILING_FIELDS and kv[1]])
     for index, name in enumerate(dict.fromkeys(map(ceiling, ceilings))):
@@ -192,8 +199,9 @@ def draw(devices):
         return
     for device in devices:
         for (example, type_name), (results, ceilings) in groups(device).items():
-            if len({r["n"] for r in results}) > 1:
-                plot(plt, device, example, type_name, results, ceilings, image(device, example, type_name))
+            if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
+                plot(plt, device, example, type_name, results, [c for c in ceilings if c.get("l2") != "cold"],
+                     image(device, example, type_name))
 
 
 def image(device, example, type_name):
@@ -219,12 +227,18 @@ def table(device):
         sizes = HEADLINE.get(row["example"])
         shown = row["status"] != "PASS" or not sizes or row["n"].isdigit() and int(row["n"]) in sizes
         if row["record"] == "RESULT" and shown:
-            kernel = "**%s**" % row["kernel"] if row["kernel"] in LIBRARY else row["kernel"]
+            kernel = "**%s**" % row["kernel"] if row["kernel"] in LIBRARY else row["kernel"] + marks(row)
             named = row.get("ceiling", "-") not in ("", "-")
             percent = (row.get("pct_ceiling") or "–") + (" (%s)" % row["ceiling"] if named else "")
             lines.append("| %s |" % " | ".join([row["example"], row["type"], size_label(row), kernel,
                                                 row.get("ms") or "–", row["gbps"] or "–", percent, row["status"]]))
     return lines
+
+
+def marks(row):
+    """What a reader must know beside a kernel's figure: the books' kernels time the kernel alone (the CPU
+    adds their partials), and a --cold-l2 run flushed the L2 first."""
+    return (" (kernel only)" if row.get("scope") == "partials" else "") + (" (cold L2)" if row.get("l2") == "cold" else "")
 
 
 def link(path, page):
@@ -270,14 +284,14 @@ def summary_body(devices):
         for row in device["rows"]:
             sizes = HEADLINE.get(row["example"], [])
             if row["record"] == "RESULT" and row["status"] == "PASS" and number(row["gbps"]) and \
-                    row["n"].isdigit() and int(row["n"]) in sizes:
+                    row["n"].isdigit() and int(row["n"]) in sizes and row.get("l2") != "cold":
                 cases.setdefault((row["example"], row["type"], size_label(row)), []).append(row)
         for (example, type_name, size), rows in cases.items():
             library = [r for r in rows if r["kernel"] in LIBRARY]
             ours = [r for r in rows if r["kernel"] not in LIBRARY and r["kernel"] != "copy"]  # copy: a reference row
             book = [r for r in ours if r.get("scope") == "partials" or r["kernel"] in ("book", "static", "shared")]
             best = max(ours, key=lambda r: number(r["gbps"])) if ours else None
-            cell = lambda r: "%s %s %%" % (r["kernel"], r.get("pct_ceiling") or "–") if r else "–"
+            cell = lambda r: "%s%s %s %%" % (r["kernel"], marks(r), r.get("pct_ceiling") or "–") if r else "–"
             ratio = "%.2f" % (number(best["gbps"]) / number(library[0]["gbps"])) if best and library else "–"
             lines.append("| %s |" % " | ".join([device["name"], example, type_name, size,
                                                 cell(book[0] if book else None), cell(best),

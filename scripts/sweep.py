@@ -24,6 +24,9 @@ SIZES = {  # --n of each run; transpose: the side of a square matrix
     "transpose": sorted([2**k for k in range(8, 15)] + [4097, 10000]),  # 4097: no row 16-byte aligned
 }
 QUICK = {"dot": [2**10, 2**20], "reduce": [2**10, 2**20], "transpose": [256, 1024]}
+# Sizes whose data fits in the L2 (50 MB on the H100, 60 on the H200), run again with --cold-l2: a flushed
+# L2 before every timed run, so the reader sees the DRAM figure beside the warm one.
+COLD = {"dot": [2**18, 2**20, 2**22], "reduce": [2**18, 2**20, 2**22], "transpose": [512, 1024, 2048]}
 EXTRA = {"dot": ["--data", "periodic"]}  # exact in float at every n, so large n can be checked
 KNOWN = ["device", "l2_mb", "record", "example", "kernel", "name", "type", "n", "size", "bytes", "ms", "gbps",
          "pct_ceiling", "ceiling", "l2", "scope", "status", "value", "expected", "rel_err", "tolerance"]
@@ -71,13 +74,17 @@ def asked(example, type_name, n):
 
 
 def plan(build, types, quick, reps):
-    """(binary, arguments, asked) of every run, for the programs that were built."""
+    """(binary, arguments, asked) of every run, for the programs that were built: every size warm,
+    then (not with --quick) the COLD sizes with --cold-l2, whose rows all say l2=cold."""
     runs = []
     for example, path in PROGRAMS.items():
         binary = os.path.join(build, path)
         if os.access(binary, os.X_OK):
-            runs += [(binary, ["--type", t, "--n", str(n), "--reps", str(reps)] + EXTRA.get(example, []),
-                      asked(example, t, n)) for t in types for n in (QUICK if quick else SIZES)[example]]
+            common = lambda t, n: ["--type", t, "--n", str(n), "--reps", str(reps)] + EXTRA.get(example, [])
+            runs += [(binary, common(t, n), asked(example, t, n))
+                     for t in types for n in (QUICK if quick else SIZES)[example]]
+            runs += [(binary, common(t, n) + ["--cold-l2"], dict(asked(example, t, n), l2="cold"))
+                     for t in types for n in ([] if quick else COLD[example])]
     banks = os.path.join(build, BANKS)
     if os.access(banks, os.X_OK):
         runs.append((banks, [], {"example": "banks"}))

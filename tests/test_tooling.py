@@ -70,11 +70,13 @@ def result(kernel, n, gbps, **fields):
 
 
 def device_rows(name, gbps):
-    """A small sweep of one device: dot float at 2^20 and 2^26, its ceiling, two kernels."""
+    """A small sweep of one device: dot float at 2^20 and 2^26, its ceiling, two kernels; 2^20 cold too."""
     rows = []
     for n in (2**20, 2**26):
         rows += [{"record": "CEILING", "example": "dot", "name": "read", "type": "float", "n": str(n), "gbps": "3000"},
                  result("fast", n, gbps), result("cublas", n, "2800.2", ceiling="read")]
+    rows += [{"record": "CEILING", "example": "dot", "name": "read", "type": "float", "n": "1048576", "gbps": "3000",
+              "l2": "cold"}, result("fast", 2**20, "1500", l2="cold")]  # a --cold-l2 run: a cross in the plot
     return [dict(row, device=name, l2_mb="52") for row in rows]
 
 
@@ -118,6 +120,13 @@ class Sweep(InTemporaryFolder):
                          [(record, "NVIDIA H100 80GB HBM3", "52", n) for n in ("1024", "1048576")
                           for record in ("CEILING", "RESULT")])
         self.assertEqual(rows[0]["l2"], "cold")
+
+    def test_cold_l2_runs_at_the_sizes_that_fit_in_the_l2(self):
+        write(os.path.join(self.folder, "ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
+        cold = [(arguments, fields) for _, arguments, fields in sweep.plan(self.folder, ["float"], False, 5)
+                if "--cold-l2" in arguments]
+        self.assertEqual([(f["n"], f["l2"]) for _, f in cold], [(str(n), "cold") for n in sweep.COLD["dot"]])
+        self.assertFalse(any("--cold-l2" in run[1] for run in sweep.plan(self.folder, ["float"], True, 5)))
 
     def test_a_failed_run_is_an_error_row_and_no_gpu_is_77(self):
         code, csv_path = self.run_sweep(FAKE_EXIT="3")
@@ -209,6 +218,14 @@ class Plot(InTemporaryFolder):
         self.assertTrue(h100 < results.index("2950.5") < h200 < results.index("4100.5"))
         self.assertIn("Data: [sweep.csv](h200/sweep.csv); tests ([log](h200/ctest.log)): `100% tests passed out of "
                       "191`, 0 skipped\n", results)
+
+    def test_kernel_only_and_cold_rows_marked(self):
+        rows = [result("book", 2**26, "500", scope="partials"), result("fast", 2**20, "900", l2="cold", status="FAIL")]
+        lines = plot.table({"rows": rows})
+        self.assertIn("| dot | float | 2^26 | book (kernel only) | 0.5 | 500 | 97.1 | PASS |", lines)
+        self.assertIn("| dot | float | 2^20 | fast (cold L2) | 0.5 | 900 | 97.1 | FAIL |", lines)
+        summary = plot.summary_body([{"name": "GPU", "rows": rows + [result("fast", 2**26, "900")]}])
+        self.assertIn("| GPU | dot | float | 2^26 | book (kernel only) 97.1 % | fast 97.1 % | – | – |", summary)
 
     def test_ctest_summary(self):
         path = self.write("ctest.log", CTEST)
