@@ -20,7 +20,8 @@
  *   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096   bank conflicts (Nsight Compute)
  *
  * Kernels, in teaching order (input rows x cols, row-major; output cols x rows):
- *   copy         not a transpose: the same bytes copied, 16-byte loads (Fan ch. 7's reference).
+ *   copy         not a transpose: the same bytes copied, one 16-byte vector per thread (Fan ch. 7's
+ *                reference).
  *   naive_read   one element per thread: coalesced read, strided write (Fan ch. 7).
  *   naive_write  one element per thread: strided read through the read-only cache,
  *                coalesced write (Fan ch. 7).
@@ -36,7 +37,8 @@
  *   column_order the same kernel, its blocks taking the tiles down the columns: the
  *                output is written row after row (README: "The last few percent").
  *   streaming    swizzled's tile taken in column_order's order, every load and store marked
- *                "streaming" (evict first): element by element, so any row length keeps its speed.
+ *                "streaming" (evict first), 64 x 64 elements and 32 x 16 threads whatever the
+ *                type: element by element, so any row length keeps its speed.
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
  * Every kernel's output is poisoned (NaN) before it runs and then compared with a
@@ -55,9 +57,11 @@
 // ---------------------------------------------------------------------------
 // Constants: the book's, and ours.
 
-#define BOOK_N 10000    /* the book's table: a 10000 x 10000 matrix            */
-#define TILE_DIM 32     /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
-#define ROWS_PER_PASS 8 /* padded_multi and swizzled: 32 x 8 threads per block */
+#define BOOK_N 10000               /* the book's table: a 10000 x 10000 matrix            */
+#define TILE_DIM 32                /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
+#define ROWS_PER_PASS 8            /* padded_multi and swizzled: 32 x 8 threads per block */
+#define STREAMING_TILE 64          /* streaming: 64 x 64 elements whatever the type,     */
+#define STREAMING_ROWS_PER_PASS 16 /* moved by 32 x 16 threads                           */
 /* The further steps' tile is 256 bytes wide: 64 floats or 32 doubles, square. */
 #define WIDE_TILE(real) ((int)(256 / sizeof(real)))
 #define COPY_THREADS 256
@@ -145,9 +149,14 @@ static long long count_mismatches(const real *got, const real *expected, long lo
 // why). Index arithmetic is 64-bit: rows * cols may exceed 2^31.
 
 // Kernel 1, copy (Fan ch. 7 times a plain copy as the figure a transpose should
-// reach): not a transpose. Every element is read once and written once, with
-// 16-byte loads and stores, in a grid-stride loop over a grid that fills the
-// GPU once. A teaching row: the ceiling is cudaMemcpy, measured in the same run.
+// reach): not a transpose. Every element is read once and written once, one
+// 16-byte vector per thread (Fan's copy moves one element per thread), on a
+// grid as large as the matrix. Blocks start in index order, so the bytes in
+// flight are one compact window that moves through memory in address order:
+// in side experiments on an H100 and an H200 this reached cudaMemcpy's speed,
+// where a grid-stride loop over a grid that fills the GPU once lost 7-8 %
+// (its warps drift apart, and so do the addresses they touch). A teaching
+// row: the ceiling is cudaMemcpy, measured in the same run.
 
 template <typename real>
 __global__ void __launch_bounds__(COPY_THREADS)
@@ -157,10 +166,8 @@ __global__ void __launch_bounds__(COPY_THREADS)
     const vector *in_vectors = reinterpret_cast<const vector *>(in); /* cudaMalloc aligns to 256 bytes */
     vector *out_vectors = reinterpret_cast<vector *>(out);
     const long long vectors = n / width;
-    const long long stride = (long long)gridDim.x * blockDim.x;
     const long long thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    for (long long i = thread; i < vectors; i += stride)
-        out_vectors[i] = in_vectors[i];
+    if (thread < vectors) out_vectors[thread] = in_vectors[thread];
     const long long tail = vectors * width + thread; /* the last n % width elements */
     if (tail < n) out[tail] = in[tail];
 }
@@ -282,17 +289,17 @@ template <typename real> __device__ __forceinline__ void store_element(real *p, 
         *p = value;
 }
 
-/* One tile: input rows row0 .. row0 + 63, columns col0 .. col0 + 63 (floats;
- * 32 x 32 doubles). It holds a __syncthreads(), so every thread of the block
- * calls it; a caller that reuses s_tile for another tile needs a second
- * barrier first. */
-template <typename real>
+/* One tile x tile tile: input rows row0 .. row0 + tile - 1, the same columns
+ * from col0, moved by 32 x rows_per_pass threads. Kernels 6 and 7 take
+ * tile = WIDE_TILE (64 floats, 32 doubles) and 8 rows per pass. It holds a
+ * __syncthreads(), so every thread of the block calls it; a caller that
+ * reuses s_tile for another tile needs a second barrier first. */
+template <int tile, int rows_per_pass, typename real>
 __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in, real *__restrict__ out, long long rows,
                                                     long long cols, long long row0, long long col0, real *s_tile,
                                                     int pitch, bool swizzle, bool streaming) {
-    const int tile = WIDE_TILE(real);
-    const int per_x = WIDE_TILE(real) / TILE_DIM;      /* columns per thread */
-    const int per_y = WIDE_TILE(real) / ROWS_PER_PASS; /* rows per thread    */
+    const int per_x = tile / TILE_DIM;      /* columns per thread */
+    const int per_y = tile / rows_per_pass; /* rows per thread    */
     const int rows_here = rows - row0 < tile ? (int)(rows - row0) : tile;
     const int cols_here = cols - col0 < tile ? (int)(cols - col0) : tile;
     /* All loads first, into registers, so they are in flight together.
@@ -303,16 +310,16 @@ __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in,
     for (int i = 0; i < per_y; ++i)
 #pragma unroll
         for (int j = 0; j < per_x; ++j) {
-            const int tile_row = threadIdx.y + i * ROWS_PER_PASS, tile_col = threadIdx.x + j * TILE_DIM;
+            const int tile_row = threadIdx.y + i * rows_per_pass, tile_col = threadIdx.x + j * TILE_DIM;
             v[i][j] = (tile_row < rows_here && tile_col < cols_here)
-                          ? load_element(source + i * ROWS_PER_PASS * cols + j * TILE_DIM, streaming)
+                          ? load_element(source + i * rows_per_pass * cols + j * TILE_DIM, streaming)
                           : (real)0;
         }
 #pragma unroll
     for (int i = 0; i < per_y; ++i)
 #pragma unroll
         for (int j = 0; j < per_x; ++j)
-            s_tile[tile_offset(threadIdx.y + i * ROWS_PER_PASS, threadIdx.x + j * TILE_DIM, pitch, swizzle)] = v[i][j];
+            s_tile[tile_offset(threadIdx.y + i * rows_per_pass, threadIdx.x + j * TILE_DIM, pitch, swizzle)] = v[i][j];
     __syncthreads();
     /* Tile column c becomes output row col0 + c; tile row r, output column row0 + r. */
     real *destination = out + (col0 + threadIdx.y) * rows + row0 + threadIdx.x;
@@ -320,9 +327,9 @@ __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in,
     for (int i = 0; i < per_y; ++i)
 #pragma unroll
         for (int j = 0; j < per_x; ++j) {
-            const int tile_col = threadIdx.y + i * ROWS_PER_PASS, tile_row = threadIdx.x + j * TILE_DIM;
+            const int tile_col = threadIdx.y + i * rows_per_pass, tile_row = threadIdx.x + j * TILE_DIM;
             if (tile_col < cols_here && tile_row < rows_here)
-                store_element(destination + i * ROWS_PER_PASS * rows + j * TILE_DIM,
+                store_element(destination + i * rows_per_pass * rows + j * TILE_DIM,
                               s_tile[tile_offset(tile_row, tile_col, pitch, swizzle)], streaming);
         }
 }
@@ -337,7 +344,8 @@ __device__ __forceinline__ void transpose_wide_tiles(const real *__restrict__ in
     const int tile = WIDE_TILE(real);
     const long long col0 = (long long)blockIdx.x * tile;
     for (long long row0 = (long long)blockIdx.y * tile; row0 < rows; row0 += (long long)gridDim.y * tile) {
-        transpose_wide_tile(in, out, rows, cols, row0, col0, s_tile, pitch, swizzle, false);
+        transpose_wide_tile<WIDE_TILE(real), ROWS_PER_PASS>(in, out, rows, cols, row0, col0, s_tile, pitch, swizzle,
+                                                            false);
         __syncthreads(); /* the tile is rewritten by the next iteration */
     }
 }
@@ -476,10 +484,10 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
     transpose_16_byte_tiles(in, out, rows, cols, true);
 }
 
-// Kernel 10, streaming: two changes, each measured (README: "The last few
-// percent"). First, kernel 9's order on kernel 7's tile: tiles are taken down
-// the tile columns, but element by element, so rows of any length (4097
-// floats, not a whole number of 16-byte pieces) keep the full speed that
+// Kernel 10, streaming: three changes, each measured (README: "The last few
+// percent"). First, kernel 9's order on kernel 7's swizzled tile: tiles are
+// taken down the tile columns, but element by element, so rows of any length
+// (4097 floats, not a whole number of 16-byte pieces) keep the full speed that
 // kernel 9 reaches only on lengths that are multiples of 4 floats (2 doubles).
 // Second, every load and store carries the "streaming" cache hint: each
 // element is read once and written once, so no line is worth keeping. Nsight
@@ -487,16 +495,24 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
 // at 10000 x 10000 floats on an H200); what changes is the time: in a side
 // experiment there, the stores' hint alone took kernel 9's 16-byte tile from
 // 0.86 to 0.93 of cudaMemcpy. The counters say how much, not where in the
-// memory system the time goes.
+// memory system the time goes. Third, the block's shape follows the SM rather
+// than the element: 64 x 64 elements whatever the type (256 bytes wide for
+// float, 512 for double) and 32 x 16 threads, 8 elements each, so that four
+// blocks fill an SM's 2048 threads with 64 or 128 KB of its shared memory. In
+// side experiments on an H100 and an H200 this was level with kernel 7's
+// 256-byte tile and 32 x 8 threads at 8192^2 and 10000^2 (within a per cent)
+// and 3-10 % faster at 4097^2. The swizzle still holds for a 64-double row: a
+// half-warp reading tile column c reads slots c ^ x, 16 different bank pairs.
 
 template <typename real>
-__global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
+__global__ void __launch_bounds__(TILE_DIM *STREAMING_ROWS_PER_PASS)
     transpose_streaming(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
-    __shared__ real s_tile[WIDE_TILE(real)][WIDE_TILE(real)];
-    const long long tiles_down = (rows + WIDE_TILE(real) - 1) / WIDE_TILE(real);
+    __shared__ real s_tile[STREAMING_TILE][STREAMING_TILE];
+    const long long tiles_down = (rows + STREAMING_TILE - 1) / STREAMING_TILE;
     const long long tile_row = blockIdx.x % tiles_down, tile_col = blockIdx.x / tiles_down; /* down the columns */
-    transpose_wide_tile(in, out, rows, cols, tile_row * WIDE_TILE(real), tile_col * WIDE_TILE(real), &s_tile[0][0],
-                        WIDE_TILE(real), true, true);
+    transpose_wide_tile<STREAMING_TILE, STREAMING_ROWS_PER_PASS>(in, out, rows, cols, tile_row * STREAMING_TILE,
+                                                                 tile_col * STREAMING_TILE, &s_tile[0][0],
+                                                                 STREAMING_TILE, true, true);
 }
 
 // ---------------------------------------------------------------------------
@@ -530,18 +546,18 @@ static dim3 tile_grid(long long across, long long down, int tile) {
     return dim3((unsigned int)tiles(across, tile), (unsigned int)(y < MAX_GRID_Y ? y : MAX_GRID_Y), 1);
 }
 
-/* The grids that depend on the device, computed once before any timing: the
- * copy fills every SM once (SM count x the blocks of it an SM holds); the
- * 16-byte kernels and streaming take one block per tile. */
+/* The 1-D grids, computed once before any timing: the copy takes one block
+ * per COPY_THREADS vectors; the 16-byte kernels and streaming one block per
+ * tile. */
 typedef struct {
-    int copy_blocks;
-    unsigned int tile_blocks;
+    unsigned int copy_blocks, tile_blocks, streaming_blocks;
 } device_grids;
 
 template <typename real>
 static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const device_grids &grids,
                    cublasHandle_t cublas) {
-    const dim3 book_threads(TILE_DIM, TILE_DIM), wide_threads(TILE_DIM, ROWS_PER_PASS);
+    const dim3 book_threads(TILE_DIM, TILE_DIM), wide_threads(TILE_DIM, ROWS_PER_PASS),
+        streaming_threads(TILE_DIM, STREAMING_ROWS_PER_PASS);
     const int wide = WIDE_TILE(real);
     switch (kernel) {
     case KERNEL_COPY: copy_matrix<real><<<grids.copy_blocks, COPY_THREADS>>>(in, out, rows * cols); break;
@@ -569,8 +585,8 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
     case KERNEL_COLUMN_ORDER:
         transpose_column_order<real><<<grids.tile_blocks, VECTOR_THREADS>>>(in, out, rows, cols);
         break;
-    case KERNEL_STREAMING: /* one block per tile, as column_order, with swizzled's 32 x 8 threads */
-        transpose_streaming<real><<<grids.tile_blocks, wide_threads>>>(in, out, rows, cols);
+    case KERNEL_STREAMING: /* one block per tile, as column_order */
+        transpose_streaming<real><<<grids.streaming_blocks, streaming_threads>>>(in, out, rows, cols);
         break;
     case KERNEL_CUBLAS: {
         const cublasStatus_t status = geam_transpose(cublas, rows, cols, in, out);
@@ -584,21 +600,14 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
     CHECK_LAUNCH();
 }
 
-/* How many blocks of `kernel` the whole GPU runs at once. */
-static long long blocks_in_flight(const void *kernel, int threads, const struct cudaDeviceProp &device) {
-    int per_sm = 0;
-    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    return (long long)per_sm * device.multiProcessorCount;
-}
-
-template <typename real>
-static device_grids grids_for(long long rows, long long cols, const struct cudaDeviceProp &device) {
+/* Each count is below 2^31 (checked by run()). The copy needs one block even
+ * when the matrix holds fewer elements than a vector (its tail). */
+template <typename real> static device_grids grids_for(long long rows, long long cols) {
     device_grids grids;
-    const long long copy_work = tiles(rows * cols / vector16<real>::width, COPY_THREADS);
-    const long long copy_wave = blocks_in_flight((const void *)copy_matrix<real>, COPY_THREADS, device);
-    grids.copy_blocks = (int)(copy_work < 1 ? 1 : copy_work < copy_wave ? copy_work : copy_wave);
-    const long long tile_count = tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real));
-    grids.tile_blocks = (unsigned int)tile_count; /* below 2^31: checked by run() */
+    const long long copy_blocks = tiles(rows * cols / vector16<real>::width, COPY_THREADS);
+    grids.copy_blocks = (unsigned int)(copy_blocks < 1 ? 1 : copy_blocks);
+    grids.tile_blocks = (unsigned int)(tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)));
+    grids.streaming_blocks = (unsigned int)(tiles(rows, STREAMING_TILE) * tiles(cols, STREAMING_TILE));
     return grids;
 }
 
@@ -614,7 +623,7 @@ template <typename real> static void print_matrix(const real *matrix, long long 
 // ---------------------------------------------------------------------------
 // main, for one element type: the book's program, then the progression.
 
-template <typename real> static int run(const cli_options &o, const struct cudaDeviceProp &device) {
+template <typename real> static int run(const cli_options &o) {
     const long long rows = o.rows, cols = o.cols, n = rows * cols;
     const size_t bytes = (size_t)n * sizeof(real);
     char size_label[64];
@@ -625,10 +634,11 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
            "column_order %d x %d (%d threads); streaming %d x %d (32 x %d threads); the last three one block per "
            "tile\n",
            WIDE_TILE(real), WIDE_TILE(real), ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS,
-           WIDE_TILE(real), WIDE_TILE(real), ROWS_PER_PASS);
+           STREAMING_TILE, STREAMING_TILE, STREAMING_ROWS_PER_PASS);
     gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
     if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL ||
-        tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)) > 2147483647LL) { /* not on today's GPUs */
+        tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)) > 2147483647LL ||
+        tiles(n / vector16<real>::width, COPY_THREADS) > 2147483647LL) { /* not on today's GPUs */
         fprintf(stderr, "transpose: %s has more than 2^31 - 1 tiles (the grid's limit)\n", size_label);
         exit(EXIT_BAD_COMMAND_LINE);
     }
@@ -660,7 +670,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         fprintf(stderr, "transpose: could not create a cuBLAS handle\n");
         exit(EXIT_CUDA_ERROR);
     }
-    const device_grids grids = grids_for<real>(rows, cols, device);
+    const device_grids grids = grids_for<real>(rows, cols);
     l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
     double memcpy_gbps = 0, geam_ms = 0;
     if (!o.check_only) {
@@ -736,5 +746,5 @@ int main(int argc, char **argv) {
     cli_parse_or_exit(&spec, argc, argv, &o);
     struct cudaDeviceProp device;
     gpu_select_device("transpose", o.device, &device);
-    return o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
+    return o.type == ELEMENT_DOUBLE ? run<double>(o) : run<float>(o);
 }
