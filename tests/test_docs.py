@@ -10,7 +10,7 @@ import re
 import sys
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
-MARKER = re.compile(r"<!-- (\w+):begin -->(.*?)<!-- \1:end -->", re.S)
+MARKER = re.compile(r"<!-- ([\w:-]+):begin -->(.*?)<!-- \1:end -->", re.S)  # results, results:dot, run:banks
 
 
 def documents(repo):
@@ -28,7 +28,9 @@ def chapters(repo):
 
 
 def broken_links(repo, document):
-    """Relative links and images of one document whose target does not exist."""
+    """Relative links and images of one document whose target does not exist; from a Chinese
+    document, links to an English page (or a folder, which shows its English README) that has a
+    Chinese counterpart."""
     base = os.path.dirname(os.path.join(repo, document))
     text = open(os.path.join(repo, document), encoding="utf-8").read()
     text = re.sub(r"```.*?```", "", text, flags=re.S)  # code blocks hold commands, not links
@@ -37,8 +39,15 @@ def broken_links(repo, document):
         if re.match(r"[a-z]+:", target) or target.startswith("#"):
             continue
         path = target.split("#")[0]
-        if path and not os.path.exists(os.path.normpath(os.path.join(base, path))):
+        full = os.path.normpath(os.path.join(base, path))
+        if path and not os.path.exists(full):
             problems.append(f"{document}: broken link {target}")
+        elif path and document.endswith(".zh-CN.md"):
+            page = os.path.join(full, "README.md") if os.path.isdir(full) else full
+            own = os.path.normpath(os.path.join(repo, document))[:-len(".zh-CN.md")] + ".md"  # the language switch
+            if page.endswith(".md") and not page.endswith(".zh-CN.md") and os.path.exists(page[:-3] + ".zh-CN.md") \
+                    and page != own:
+                problems.append(f"{document}: links to the English {target}, which has a Chinese counterpart")
     return problems
 
 
@@ -81,10 +90,12 @@ def self_test():
 
     with tempfile.TemporaryDirectory() as repo:
         os.makedirs(os.path.join(repo, "ch01_demo"))
-        table = "<!-- results:begin -->\n| a |\n<!-- results:end -->\n"
+        os.makedirs(os.path.join(repo, "ch02_english_only"))
+        table = "<!-- results:demo:begin -->\n| a |\n<!-- results:demo:end -->\n"
         files = {
             "README.md": "[中文](README.zh-CN.md)\n[lesson](ch01_demo/README.md) ![plot](docs/missing.png)\n",
-            "README.zh-CN.md": "[English](README.md)\n",
+            "README.zh-CN.md": "[English](README.md)\n[课程](ch01_demo/)\n",
+            "ch02_english_only/README.md": "[中文](README.zh-CN.md)\n",
             "ch01_demo/README.md": "[中文](README.zh-CN.md)\n" + table,
             "ch01_demo/README.zh-CN.md": "no link back\n" + table.replace("| a |", "| b |"),
         }
@@ -92,7 +103,8 @@ def self_test():
             with open(os.path.join(repo, name), "w", encoding="utf-8") as f:
                 f.write(text)
         found = "\n".join(problems_in(repo))
-        expected = ["broken link docs/missing.png", "'results' table differs", "no link to README.md"]
+        expected = ["broken link docs/missing.png", "'results:demo' table differs", "no link to README.md",
+                    "ch02_english_only/README.zh-CN.md: missing", "README.zh-CN.md: links to the English ch01_demo/"]
         missing = [e for e in expected if e not in found]
         assert not missing, f"the checks missed: {missing}\n{found}"
         assert "ch01_demo/README.md: broken" not in found, found
