@@ -266,6 +266,22 @@ template <typename real> __global__ void reduce_dynamic(const real *x, real *par
 // same reason. The total is a double even for float data: a float total is
 // one serial chain, like the CPU's float loop, and sticks at 2^25 = 33554432.
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 600
+/* atomicAdd on a double is an instruction from compute capability 6.0 on; nvcc
+ * 12 builds for 5.2 unless told otherwise, so there the Programming Guide's
+ * compare-and-swap loop stands in: retry until no other thread got between
+ * our read and our write. */
+__device__ double atomicAdd(double *address, double value) {
+    unsigned long long *word = (unsigned long long *)address, seen = *word, assumed;
+    do {
+        assumed = seen;
+        seen = atomicCAS(word, assumed,
+                         (unsigned long long)__double_as_longlong(value + __longlong_as_double((long long)assumed)));
+    } while (assumed != seen);
+    return __longlong_as_double((long long)seen);
+}
+#endif
+
 template <typename real> __global__ void reduce_atomic(const real *x, double *total, long long n) {
     const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) atomicAdd(total, (double)x[i]);
@@ -1020,6 +1036,10 @@ static int take_demo_option(int *argc, char **argv) {
         }
         memmove(argv + i, argv + i + words, (size_t)(*argc - i - words + 1) * sizeof *argv);
         *argc -= words;
+        if (take_demo_option(argc, argv)) { /* a second --demo: said once, like every option */
+            fprintf(stderr, "reduce: --demo given twice\n");
+            exit(EXIT_BAD_COMMAND_LINE);
+        }
         return 1;
     }
     return 0;

@@ -51,6 +51,13 @@ function(choose_cuda_architectures)
       return()
     endif()
   endif()
+  if(given MATCHES "^all(-major)?$" AND CMAKE_VERSION VERSION_LESS 3.23)
+    set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90-real;90-virtual" CACHE STRING
+        "GPU architectures to build for" FORCE)
+    message(STATUS "CUDA architectures: Turing to Hopper plus PTX (${given}, ${source}; spelled out for CMake "
+                   "${CMAKE_VERSION}, which does not know '${given}')")
+    return()
+  endif()
   if(given)
     message(STATUS "CUDA architectures: ${given} (${source})")
     return()

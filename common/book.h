@@ -38,8 +38,8 @@ static inline void cuda_fail(cudaError_t error, const char *call, const char *fi
     fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(error), cudaGetErrorString(error),
             call);
     if (error == cudaErrorNoKernelImageForDevice || error == cudaErrorUnsupportedPtxVersion)
-        fprintf(stderr, "This build has no code for this GPU: rebuild with "
-                        "-DCMAKE_CUDA_ARCHITECTURES=native (or the GPU's compute capability).\n");
+        fprintf(stderr, "This build has no code for this GPU: rebuild for it, with CMake "
+                        "-DCMAKE_CUDA_ARCHITECTURES=native, or with nvcc -arch=native.\n");
     exit(EXIT_CUDA_ERROR);
 }
 

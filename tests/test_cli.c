@@ -1,4 +1,4 @@
-/* Unit tests of common/cli.c: good and bad command lines. */
+/* Unit tests of common/cli.h: good and bad command lines. */
 #include <string.h>
 
 #include "cli.h"

@@ -1,4 +1,4 @@
-/* Unit tests of common/numerics.c: closed forms against brute force, bounds. */
+/* Unit tests of common/numerics.h: closed forms against brute force, bounds. */
 #include "numerics.h"
 #include "unit.h"
 

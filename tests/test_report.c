@@ -1,4 +1,4 @@
-/* Unit tests of common/report.c: statistics, bandwidth and the RESULT line. */
+/* Unit tests of common/report.h: statistics, bandwidth and the RESULT line. */
 #include <stdlib.h>
 #include <string.h>
 
