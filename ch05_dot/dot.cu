@@ -433,11 +433,12 @@ static void explain_barrier_in_if(int same_bits) {
 /* barrier_deadlock: first the same kernel with the book's tree (it must give
  * the CPU's sums bit for bit, and its time sets the limit), then the wrong one,
  * watched by the host's clock. A hung block cannot be stopped from the host,
- * but the end of the process ends it: on a deadlock the program says so and
- * exits with EXIT_DEADLOCK at once, so the terminal never hangs. */
+ * but the end of the process ends it: on a deadlock this returns 1, and the
+ * caller prints the table and exits with EXIT_DEADLOCK at once, so the
+ * terminal never hangs. */
 template <typename real>
-static void demonstrate_deadlock(result_row *row, const real *a, const real *b, const real *dev_a, const real *dev_b,
-                                 real *dev_results, long long n, int threads, char *note, size_t note_size) {
+static int demonstrate_deadlock(result_row *row, const real *a, const real *b, const real *dev_a, const real *dev_b,
+                                real *dev_results, long long n, int threads, char *note, size_t note_size) {
     const real dot = dot_book_on_cpu(false, a, b, n, 1, threads), norm = dot_book_on_cpu(false, a, a, n, 1, threads);
     real results[2];
     float ms = 0;
@@ -471,9 +472,10 @@ static void demonstrate_deadlock(result_row *row, const real *a, const real *b, 
                    "second sum, the\n  others wait at the one inside the if, and the block never gets past them. "
                    "Exit %d: ending the\n  process ends the hung kernel.\n",
                    limit, EXIT_DEADLOCK);
-            fflush(stdout);
-            fflush(stderr);
-            _exit(EXIT_DEADLOCK);
+            snprintf(note, note_size, "the block deadlocked: unfinished after %.1f s", limit);
+            row->note = note;
+            row->pass = 0;
+            return 1; /* the events stay: the hung kernel holds the device until the process ends */
         }
         HANDLE_ERROR(cudaMemcpy(results, dev_results, sizeof results, cudaMemcpyDeviceToHost));
         row_check(row, results[0], dot, 0);
@@ -486,6 +488,7 @@ static void demonstrate_deadlock(result_row *row, const real *a, const real *b, 
     row->note = note;
     HANDLE_ERROR(cudaEventDestroy(start));
     HANDLE_ERROR(cudaEventDestroy(done));
+    return 0;
 }
 
 /* Bytes the GB/s figure counts: the 2n input elements read, plus what each
@@ -579,8 +582,15 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         row.bytes = bytes_counted(k, n, sizeof(real), blocks, fast_blocks);
         row.partials_only = k == KERNEL_BOOK || k == KERNEL_BARRIER_IN_IF;
         if (k == KERNEL_BARRIER_DEADLOCK) {
-            demonstrate_deadlock(&row, a, b, dev_a, dev_b, dev_results, n, threads, notes[k], sizeof notes[k]);
+            const int deadlocked =
+                demonstrate_deadlock(&row, a, b, dev_a, dev_b, dev_results, n, threads, notes[k], sizeof notes[k]);
             report_add(&rep, &row);
+            if (deadlocked) { /* the table so far, then out: ending the process ends the hung kernel */
+                report_end(&rep);
+                fflush(stdout);
+                fflush(stderr);
+                _exit(EXIT_DEADLOCK);
+            }
             continue;
         }
         gpu_poison(dev_partials, max_partials * sizeof(real));

@@ -6,6 +6,8 @@
 # load and store instructions (warp-wide), the wavefronts (passes through the 32 banks)
 # they took, wavefronts per instruction, and the bank conflicts ncu counts. One wavefront
 # per 128 bytes is conflict-free (1 for float, 2 for double); 32 is a 32-way conflict.
+# For ch08_banks's bank_read<TYPE, STRIDE> (thread t reads element t * STRIDE) the table
+# adds the prediction of 32 banks of 4-byte words: the most distinct words any bank holds.
 #   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096
 # Give the program options that launch each kernel once (--check). Needs ncu, a GPU and
 # leave to read its counters. Exit 77 when ncu or a GPU is missing, 2 on bad use,
@@ -46,11 +48,21 @@ for row in map(lambda r: dict(zip(header, r)), rows):
     totals[name] = [a + b for a, b in zip(totals.get(name, [0] * 6), counts)]
 def per(wavefronts, instructions):
     return "%.1f" % (wavefronts / instructions) if instructions else "–"
-print("| kernel | shared loads | wavefronts | per load | conflicts (ld) "
+SIZES = {"unsigned char": 1, "unsigned short": 2, "unsigned int": 4, "float": 4, "double": 8}
+def predicted(name):
+    case = re.match(r"bank_read<(.+), (\d+)>$", name)
+    if not case or case[1] not in SIZES:
+        return "–"
+    size, stride, words = SIZES[case[1]], int(case[2]), {}
+    for t in range(32):  # the 4-byte words thread t touches, by bank
+        for byte in range(t * stride * size, (t * stride + 1) * size, 4):
+            words.setdefault(byte // 4 % 32, set()).add(byte // 4)
+    return "%d" % max(map(len, words.values()))
+print("| kernel | shared loads | wavefronts | per load | predicted | conflicts (ld) "
       "| shared stores | wavefronts | per store | conflicts (st) |")
-print("| --- |" + " ---: |" * 8)
+print("| --- |" + " ---: |" * 9)
 for name, c in totals.items():
-    cells = ["%d" % c[0], "%d" % c[1], per(c[1], c[0]), "%d" % c[2],
+    cells = ["%d" % c[0], "%d" % c[1], per(c[1], c[0]), predicted(name), "%d" % c[2],
              "%d" % c[3], "%d" % c[4], per(c[4], c[3]), "%d" % c[5]]
     print("| %s | %s |" % (name, " | ".join(cells)))
 ' "${metrics#,}"

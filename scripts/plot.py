@@ -348,7 +348,7 @@ def main(argv=None):
             glob.glob(os.path.join(top, "docs", "*.md"))
         args.readme = sorted(os.path.relpath(path) for path in found if "begin -->" in open(path, encoding="utf-8").read()
                              and os.path.abspath(path) != os.path.abspath(args.results))
-    devices = [load(path) for path in args.csv]
+    devices = sorted((load(path) for path in args.csv), key=lambda d: d["name"])  # the same pages in any order
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
     markers = {path: re.findall(r"^<!-- ((?:results|banks|run)(?::[\w-]+)?|mutants):begin -->$", text, re.M)
                for path, text in pages.items()}

@@ -292,6 +292,7 @@ echo '"ID","Kernel Name","%s"'
 echo '"","","inst","","","inst","",""'
 row='"0","void transpose_shared<float>(const float *, float *)","16,384","524288","507904","16384","16384","0"'
 echo "$row"; echo "$row"
+echo '"2","void bank_read<double, 2>(const double *, int)","10","40","30","0","0","0"'
 """
 
     def run_script(self, path):
@@ -307,7 +308,9 @@ echo "$row"; echo "$row"
         write(os.path.join(self.folder, "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
         done = self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | 1015808 | 32768 | 32768 | 1.0 | 0 |", done.stdout)
+        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | – | 1015808 | 32768 | 32768 | 1.0 | 0 |",
+                      done.stdout)
+        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.0 | 4 | 30 | 0 | 0 | – | 0 |", done.stdout)  # predicted 4
         self.assertEqual(self.run_script("/nonexistent").returncode, 77)
 
 
