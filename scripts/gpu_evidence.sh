@@ -52,16 +52,33 @@ if [ "${EVIDENCE_SWEEP:-1}" != 0 ]; then
     phase sweep 240 python3 scripts/sweep.py --build "$BUILD" --out "$OUT/sweep.csv" "${quick[@]}" \
         >"$OUT/sweep.log" 2>&1
 fi
-# Each example's default run (the book's program first), as the main job runs it: one section
-# per run, '=== PROGRAM ARGS' then its output, for the lessons' run:PROGRAM markers.
+# Each example's default run (the book's program first), as the main job runs it, then the runs the
+# lessons show (the pitfalls, the demo, what the sanitizers say of them): one section per run,
+# '=== COMMAND' then its output, for the lessons' run:SLUG markers (scripts/plot.py). In the list,
+# @ stands for the build folder; a section names the command as run from there.
 examples() {
-    for run in "ch05_dot/dot" "ch05_shared_bitmap/shared_bitmap --no-window --save /tmp/evidence_shared_bitmap.png" \
-        "ch08_banks/banks" "ch08_reduce/reduce" "ch08_reduce/reduce --demo squares" "ch08_transpose/transpose"; do
-        echo "=== $run"
+    local sanitizer run
+    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    while read -r run; do
+        echo "=== ${run//@\//}"
         # shellcheck disable=SC2086
-        timeout 120 "$BUILD"/$run 2>&1
+        (cd "$BUILD" && timeout 120 ${run//@/.} 2>&1)
         echo "=== exit $?"
-    done
+    done <<LIST
+@/ch05_dot/dot
+@/ch05_dot/dot --check --kernel barrier_in_if,barrier_deadlock
+compute-sanitizer --tool synccheck --print-limit 1 @/ch05_dot/dot --check --n 10007 --kernel barrier_deadlock
+@/ch05_shared_bitmap/shared_bitmap --no-window --save /tmp/evidence_shared_bitmap.png
+@/ch05_shared_bitmap/shared_bitmap --no-window --no-sync --save-diff /tmp/evidence_shared_bitmap_diff.png
+compute-sanitizer --tool racecheck --print-limit 1 @/ch05_shared_bitmap/shared_bitmap --no-window --no-sync
+@/ch08_banks/banks
+compute-sanitizer --tool memcheck --print-limit 1 @/ch08_banks/banks --part carve_misaligned
+@/ch08_reduce/reduce
+@/ch08_reduce/reduce --kernel warp_unrolled,warp_synced,static
+compute-sanitizer --tool racecheck @/ch08_reduce/reduce --check --n 100003 --data random --kernel warp_unrolled,warp_synced
+@/ch08_reduce/reduce --demo squares
+@/ch08_transpose/transpose
+LIST
 }
 export -f examples # timeout runs programs, not shell functions
 export BUILD OUT

@@ -9,8 +9,9 @@ present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh) and mutan
 <!-- NAME:end --> is rewritten, by NAME: results (every device's headline table; in --results a
 section per device with tests, plots and bank conflicts), results:summary (the book's kernel, our
 best and the library at the headline sizes), results:EXAMPLE (that example's rows), banks (every
-bank table), banks:PROGRAM (the tables of that program), run:PROGRAM (that program's default run
-from examples.log, in a code block), mutants (the mutant table). Prose that interprets figures is written by hand,
+bank table), banks:PROGRAM (the tables of that program), run:SLUG (one run from examples.log, in a
+code block: SLUG is its command's words, paths cut to their last part, dashes dropped, joined by '-':
+run:banks, run:reduce-demo-squares), mutants (the mutant table; mutants:CHAPTER, its rows). Prose that interprets figures is written by hand,
 outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
 file without its markers. Either way nothing is written.
 """
@@ -299,8 +300,11 @@ def summary_body(devices):
     return "\n".join(lines)
 
 
-def mutants_body(devices):
-    return "\n".join("**%s**\n\n%s\n" % (d["name"], d["mutants"]) for d in devices if d["mutants"])
+def mutants_body(devices, chapter=None):
+    """Every device's mutant table; with CHAPTER, that chapter's rows only."""
+    keep = lambda line: not chapter or line.startswith(("| chapter", "| ---", "| %s |" % chapter))
+    return "\n".join("**%s**\n\n%s\n" % (d["name"], "\n".join(filter(keep, d["mutants"].split("\n"))))
+                     for d in devices if d["mutants"])
 
 
 def marker_body(name, devices, path, results_page):
@@ -315,13 +319,19 @@ def marker_body(name, devices, path, results_page):
         return body(devices, path, path == results_page or os.path.basename(path).startswith("RESULTS"))
     if kind == "banks":
         return banks_body(devices, which or None)
-    if kind == "run":  # the first device's default run of that program
+    if kind == "run":  # the first device's run of that command
         for device in devices:
             for command, lines in device["examples"].items():
-                if command.split()[0].split("/")[-1] == which and len(command.split()) == 1:
-                    return "```\n%s\n```" % "\n".join(lines)
+                if run_slug(command) == which:
+                    shown = re.sub(r"(?<![\w/])(ch\d\d_\w+/)", r"build/\1", command)  # as typed from the top
+                    return "```\n$ %s\n%s\n```" % (shown, "\n".join(lines))
         return ""
-    return mutants_body(devices)
+    return mutants_body(devices, which or None)
+
+
+def run_slug(command):
+    """'compute-sanitizer --tool racecheck ch08_reduce/reduce --check' -> 'compute-sanitizer-tool-racecheck-reduce-check'."""
+    return "-".join(word.split("/")[-1].lstrip("-") for word in command.split())
 
 
 def between(text, name, body):
@@ -350,7 +360,7 @@ def main(argv=None):
                              and os.path.abspath(path) != os.path.abspath(args.results))
     devices = sorted((load(path) for path in args.csv), key=lambda d: d["name"])  # the same pages in any order
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
-    markers = {path: re.findall(r"^<!-- ((?:results|banks|run)(?::[\w-]+)?|mutants):begin -->$", text, re.M)
+    markers = {path: re.findall(r"^<!-- ((?:results|banks|run|mutants)(?::[\w,.-]+)?):begin -->$", text, re.M)
                for path, text in pages.items()}
     missing = [path for path, names in markers.items()
                if not names or any(between(pages[path], name, "") is None for name in names)]

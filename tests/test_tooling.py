@@ -249,21 +249,31 @@ class Plot(InTemporaryFolder):
     def test_named_markers_summary_example_program_mutants(self):
         page = ("<!-- results:summary:begin -->\n<!-- results:summary:end -->\n<!-- results:dot:begin -->\n"
                 "<!-- results:dot:end -->\n<!-- banks:banks:begin -->\n<!-- banks:banks:end -->\n"
-                "<!-- mutants:begin -->\n<!-- mutants:end -->\n<!-- run:banks:begin -->\n<!-- run:banks:end -->\n")
+                "<!-- mutants:begin -->\n<!-- mutants:end -->\n<!-- run:banks:begin -->\n<!-- run:banks:end -->\n"
+                "<!-- run:compute-sanitizer-tool-racecheck-banks-check:begin -->\n"
+                "<!-- run:compute-sanitizer-tool-racecheck-banks-check:end -->\n"
+                "<!-- mutants:ch08_banks:begin -->\n<!-- mutants:ch08_banks:end -->\n")
         self.write("README.md", page)
         self.write("h100/banks.txt", "`build/t/transpose --check` under Nsight Compute:\n\n| transpose |\n"
                                      "`build/b/banks --check` under Nsight Compute:\n\n| banks |\n")
         self.write("h100/examples.log", "=== ch05_dot/dot\ndot says\n=== exit 0\n=== ch08_banks/banks\nbanks says\n"
-                                        "=== exit 0\n=== ch08_banks/banks --check\nnot this\n=== exit 0\n")
-        self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n\nmutants: 1 planted, 0 not caught\n")
+                                        "=== exit 0\n=== ch08_banks/banks --check\nnot this\n=== exit 0\n"
+                                        "=== compute-sanitizer --tool racecheck ch08_banks/banks --check\n0 hazards\n"
+                                        "=== exit 0\n")
+        self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\n"
+                                       "\nmutants: 2 planted, 0 not caught\n")
         self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
         text = read(self.readme)
         self.assertIn("| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |", text)
         self.assertIn("| dot | float | 2^26 | fast |", text)
         self.assertIn("| banks |", text)
         self.assertNotIn("| transpose |", text)
-        self.assertIn("| ch | skip_last | dot_x | 1 |\nmutants: 1 planted, 0 not caught", text)
-        self.assertIn("<!-- run:banks:begin -->\n```\nbanks says\n```\n<!-- run:banks:end -->", text)
+        self.assertIn("| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted", text)
+        self.assertIn("<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
+                      "<!-- mutants:ch08_banks:end -->", text)
+        self.assertIn("<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
+                      text)
+        self.assertIn("```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```", text)
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed")
     def test_plot_drawn_and_linked(self):
