@@ -17,7 +17,7 @@
  *                     block meets in a shared cache, a halving tree leaves one partial
  *                     per block, the CPU adds the partials (CbE ch. 5).
  *   one_launch        the same, but the last block to finish adds the partials: one
- *                     launch, one number (an atomic ticket: Fan ch. 9).
+ *                     launch, one number (an atomic ticket: Fan chs. 9, 10).
  *   fast              16-byte loads, two in flight per thread, warp shuffles instead of
  *                     the shared tree, one wave of blocks (Fan chs. 7 and 10).
  *   cublas            cublasSdot / cublasDdot: what a professional would call.

@@ -3,7 +3,7 @@
  *
  * What it teaches: every thread of a 16 x 16 block writes one value into a
  * __shared__ array, then reads a value that ANOTHER thread wrote (the one at
- * the mirrored position, usually in another warp). The barrier between the
+ * the mirrored position, always in another warp). The barrier between the
  * write and the read is what makes that safe. Without it the read races the
  * write: a thread may read the shared memory before its partner has written
  * it, and draws whatever was there. The picture shows the race as noise.
@@ -297,7 +297,7 @@ int main(int argc, char **argv) {
                wrong_text, pixels_text);
     else
         printf("Without __syncthreads() a thread may read s_shared[15 - threadIdx.x][15 - threadIdx.y] before the\n"
-               "thread that writes it (usually in another warp) has done so: a data race on shared memory.\n"
+               "thread that writes it (always in another warp) has done so: a data race on shared memory.\n"
                "On this run %s of %s pixels (%.1f %%) came out wrong. The count changes from run to run, and\n"
                "on another GPU it may even be 0, which proves nothing: the code is wrong either way.\n"
                "The real test is the race detector, which reports the hazard on every run:\n"

@@ -25,7 +25,7 @@
  *                  memory; it destroys its input, so it works on a scratch copy.
  *   static         Fan ch. 8: a fixed-size __shared__ array holds the block's values.
  *   dynamic        Fan ch. 8: the same with extern __shared__, sized at launch.
- *   atomic         the tutorial: every element one atomicAdd into one total.
+ *   atomic         Fan ch. 9 and the tutorial: every element one atomicAdd into one total.
  *   shared_atomic  Fan ch. 9 and the tutorial: the block tree, then one atomicAdd per block.
  *   warp_unrolled  the trap (by name only, never under all): the classic unrolled
  *                  last warp on a volatile array, with no barrier at all.
@@ -33,7 +33,7 @@
  *   shuffle        Fan ch. 10: warp shuffles instead of the shared-memory tree.
  *   vector         Fan ch. 10 (more work per thread, a second pass): 16-byte loads,
  *                  a grid that fills the GPU once, one block adds the partials.
- *   one_launch     the same, but the last block to finish adds the partials.
+ *   one_launch     the same, but the last block to finish adds the partials (Fan chs. 9, 10).
  *   cub            cub::DeviceReduce::Sum, the library reference.
  *
  * Data (--data): const = the book's 1.23 everywhere; ramp = 1 + (i mod 1024) /
