@@ -234,14 +234,15 @@ static void cublas_dot(cublasHandle_t handle, long long n, const double *a, cons
     cublas_check(cublasDdot_64(handle, n, a, 1, b, 1, result), "cublasDdot_64");
 }
 
-/* The probe of cublas_tolerance: zeros everywhere except a 1 in both arrays
- * at `count` places spread from the first element to the last. */
+/* The probe of cublas_tolerance: zeros everywhere except, at `count` places
+ * spread from the first element to the last, a 1 in a and a 2 in b. The dot
+ * is 2 x count; a call that read a twice (a.a) would give count, b twice 4 x. */
 template <typename real> __global__ void place_probe_ones(real *a, real *b, long long n, long long count) {
     const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (j >= count) return;
     const long long place = count == 1 ? 0 : j * (n - 1) / (count - 1);
     a[place] = 1;
-    b[place] = 1;
+    b[place] = 2;
 }
 
 // ---------------------------------------------------------------------------
@@ -317,12 +318,13 @@ __global__ void dot_and_norm_one_block(const real *a, const real *b, real *resul
 
 /* book, barrier_in_if and one_launch on the CPU (the twins are in
  * common/block_reduce.cuh): each thread's grid_stride_dot, one fma per product
- * as nvcc compiles `sum += a[i] * b[i]`; halving_tree per block; then the
- * partials, added in order by the CPU (book) or by the last block (one_launch). */
+ * as nvcc compiles `sum += a[i] * b[i]`; halving_tree per block (into
+ * partials); then the partials, added in order by the CPU (book) or by the
+ * last block (one_launch). */
 template <typename real>
-static real dot_book_on_cpu(bool last_block_adds, const real *a, const real *b, long long n, int blocks, int threads) {
+static real dot_book_on_cpu(bool last_block_adds, const real *a, const real *b, long long n, int blocks, int threads,
+                            real *partials) {
     real *sums = (real *)host_alloc("dot", sizeof(real) * blocks * threads, "the emulated thread sums");
-    real *partials = (real *)host_alloc("dot", sizeof(real) * blocks, "the emulated partials");
     auto add_product = [=](real sum, long long i) { return std::fma(a[i], b[i], sum); };
     grid_stride_sums_on_cpu(n, (long long)blocks * threads, add_product, sums);
     for (int block = 0; block < blocks; ++block)
@@ -334,7 +336,6 @@ static real dot_book_on_cpu(bool last_block_adds, const real *a, const real *b, 
         for (int block = 0; block < blocks; ++block)
             total += partials[block];
     free(sums);
-    free(partials);
     return total;
 }
 
@@ -343,11 +344,11 @@ static real dot_book_on_cpu(bool last_block_adds, const real *a, const real *b, 
  * loop of 2 stride threads over the vectors, each vector's lanes fused in
  * order (add_products). Thread j's sum1 also takes tail element j. Then
  * block_sum per block, and the last block. */
-template <typename real> static real dot_fast_on_cpu(const real *a, const real *b, long long n, int blocks) {
+template <typename real>
+static real dot_fast_on_cpu(const real *a, const real *b, long long n, int blocks, real *partials) {
     const int width = vector16<real>::width;
     const long long threads = (long long)blocks * FAST_THREADS, whole = n / width * width;
     real *sums = (real *)host_alloc("dot", sizeof(real) * 2 * threads, "the emulated thread sums");
-    real *partials = (real *)host_alloc("dot", sizeof(real) * blocks, "the emulated partials");
     auto add_products = [=](real sum, long long vector) {
         for (int lane = 0; lane < width; ++lane)
             sum = std::fma(a[vector * width + lane], b[vector * width + lane], sum);
@@ -362,7 +363,6 @@ template <typename real> static real dot_fast_on_cpu(const real *a, const real *
         partials[block] = block_sum_on_cpu(sums + (long long)block * FAST_THREADS, FAST_THREADS);
     real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
     free(sums);
-    free(partials);
     return total;
 }
 
@@ -381,16 +381,21 @@ static long long longest_chain(int kernel, long long n, int blocks, int threads,
 }
 
 /* Fills the row of a deterministic kernel: PASS needs the same bits as the
- * CPU's repeat of its order, and that repeat within its bound of the exact
+ * CPU's repeat of its order, in the result and in every per-block partial
+ * (partials_differ of them did not match: a partial shows an element the
+ * total is too large to show), and that repeat within its bound of the exact
  * value. The note (for the table) shows the exact value beside it. */
-static void check_bits(result_row *row, double value, double emulated, long double exact, double bound, char *note,
-                       size_t note_size) {
+static void check_bits(result_row *row, double value, double emulated, long long partials_differ, long double exact,
+                       double bound, char *note, size_t note_size) {
     row_check(row, value, emulated, 0); /* tolerance 0: bit for bit */
     const long double error = fabsl((long double)emulated - exact) / (exact != 0 ? exact : 1);
     const int truthful = error <= bound;
-    row->pass = row->pass && truthful;
-    snprintf(note, note_size, "exact %.17Lg: rel_err %.2Le %s bound %.2e", exact, error, truthful ? "<=" : "> !",
-             bound);
+    row->pass = row->pass && truthful && partials_differ == 0;
+    if (partials_differ)
+        snprintf(note, note_size, "%lld partials differ from the CPU's; exact %.17Lg", partials_differ, exact);
+    else
+        snprintf(note, note_size, "exact %.17Lg: rel_err %.2Le %s bound %.2e", exact, error, truthful ? "<=" : "> !",
+                 bound);
     row->note = note;
 }
 
@@ -408,9 +413,10 @@ static void check_bits(result_row *row, double value, double emulated, long doub
  *    from 2^24 on, rightly so (a serial float sum of the 2^31 + 11 periodic
  *    products stalls at 1.2 % of the answer: checked). Nothing is capped.
  * So every cuBLAS row also runs a probe whose answer every order gets exactly:
- * the same call on a = b = 0 but for a 1 at PROBE_ONES places spread from the
- * first element to the last must return their count. A call that reads half
- * the array, or none of it, fails the probe at any size. */
+ * the same call on a = b = 0 but for a 1 in a and a 2 in b at PROBE_ONES
+ * places spread from the first element to the last must return twice their
+ * count. A call that reads half the array, or none of it, or one array twice,
+ * fails the probe at any size. */
 static double cublas_tolerance(long long n, long double exact, element_type type) {
     if (every_order_exact(exact, 0, type == ELEMENT_DOUBLE ? 53 : 24)) return 0; /* integers: grain 2^0 */
     const double k_u = (double)(n + 2) * unit_roundoff(type);
@@ -439,7 +445,9 @@ static void explain_barrier_in_if(int same_bits) {
 template <typename real>
 static int demonstrate_deadlock(result_row *row, const real *a, const real *b, const real *dev_a, const real *dev_b,
                                 real *dev_results, long long n, int threads, char *note, size_t note_size) {
-    const real dot = dot_book_on_cpu(false, a, b, n, 1, threads), norm = dot_book_on_cpu(false, a, a, n, 1, threads);
+    real partial; /* one block: its partial is its sum */
+    const real dot = dot_book_on_cpu(false, a, b, n, 1, threads, &partial);
+    const real norm = dot_book_on_cpu(false, a, a, n, 1, threads, &partial);
     real results[2];
     float ms = 0;
     cudaEvent_t start, done;
@@ -538,6 +546,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     fill_inputs(a, b, n, o.data_kind);
     const long double exact = exact_dot(n, o.data_kind);
     const int max_partials = blocks > fast_blocks ? blocks : fast_blocks;
+    real *twin_partials = (real *)host_alloc("dot", max_partials * sizeof(real), "the CPU's partials");
     real *dev_a, *dev_b, *dev_partials, *dev_results; /* results: the result, or barrier_deadlock's two */
     unsigned int *dev_blocks_done;
     HANDLE_ERROR(cudaMalloc((void **)&dev_a, bytes));
@@ -609,12 +618,15 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         }
 
         const double bound = sum_error_bound(o.type, longest_chain(k, n, blocks, threads, fast_blocks), 3);
-        if (k == KERNEL_FAST)
-            check_bits(&row, value, dot_fast_on_cpu(a, b, n, fast_blocks), exact, bound, notes[k], sizeof notes[k]);
-        else if (k != KERNEL_CUBLAS)
-            check_bits(&row, value, dot_book_on_cpu(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads), exact, bound,
+        if (k == KERNEL_FAST) {
+            const real emulated = dot_fast_on_cpu(a, b, n, fast_blocks, twin_partials);
+            check_bits(&row, value, emulated, partials_differing(dev_partials, twin_partials, fast_blocks), exact,
+                       bound, notes[k], sizeof notes[k]);
+        } else if (k != KERNEL_CUBLAS) {
+            const real emulated = dot_book_on_cpu(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads, twin_partials);
+            check_bits(&row, value, emulated, partials_differing(dev_partials, twin_partials, blocks), exact, bound,
                        notes[k], sizeof notes[k]);
-        else {
+        } else {
             row_check(&row, value, (double)exact, cublas_tolerance(n, exact, o.type));
             const long long ones = n < PROBE_ONES ? n : PROBE_ONES;
             HANDLE_ERROR(cudaMemset(dev_a, 0, bytes));
@@ -626,9 +638,9 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             HANDLE_ERROR(cudaMemcpy(&probe, dev_results, sizeof(real), cudaMemcpyDeviceToHost));
             HANDLE_ERROR(cudaMemcpy(dev_a, a, bytes, cudaMemcpyHostToDevice)); /* the inputs back */
             HANDLE_ERROR(cudaMemcpy(dev_b, b, bytes, cudaMemcpyHostToDevice));
-            row.pass = row.pass && probe == (real)ones;
-            snprintf(notes[k], sizeof notes[k], "probe: %.0f ones counted of %lld%s", (double)probe, ones,
-                     probe == (real)ones ? "" : " !");
+            row.pass = row.pass && probe == (real)(2 * ones);
+            snprintf(notes[k], sizeof notes[k], "probe: %.0f, 2 x its %lld ones%s", (double)probe, ones,
+                     probe == (real)(2 * ones) ? "" : " !");
             row.note = notes[k];
         }
 
@@ -649,6 +661,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     HANDLE_ERROR(cudaFree(dev_blocks_done));
     free(a);
     free(b);
+    free(twin_partials);
     return report_end(&rep);
 }
 
@@ -711,7 +724,10 @@ int main(int argc, char **argv) {
     /* Our verdict: the CPU repeats the kernel's order exactly, and the exact value stands beside it. */
     result_row book = result_row_for("book", "float", BOOK_N);
     char note[160];
-    check_bits(&book, c, dot_book_on_cpu(false, a, b, BOOK_N, blocks, BOOK_THREADS), dot_book_closed_form(BOOK_N),
+    float twin_partials[BOOK_MAX_BLOCKS];
+    const float emulated = dot_book_on_cpu(false, a, b, BOOK_N, blocks, BOOK_THREADS, twin_partials);
+    check_bits(&book, c, emulated, partials_differing(dev_partial_c, twin_partials, blocks),
+               dot_book_closed_form(BOOK_N),
                sum_error_bound(ELEMENT_FLOAT, longest_chain(KERNEL_BOOK, BOOK_N, blocks, BOOK_THREADS, 1), 3), note,
                sizeof note);
     printf("Checked: %.17g %s the CPU's repeat of the kernel's order (bit for bit); %s: %s\n", c,

@@ -154,8 +154,11 @@ static int exact_in_every_order(const term_sum *t, int bits) {
 // ---------------------------------------------------------------------------
 // Each deterministic kernel's own order of additions, replayed on the CPU in
 // the element type with the host twins of common/block_reduce.cuh, so its
-// result can be compared bit for bit: one dropped, duplicated or misplaced
-// element changes some partial sum's rounding.
+// per-block partials and its result can be compared bit for bit. A partial
+// sums a few hundred to a hundred thousand elements: one dropped, duplicated
+// or misplaced element changes its bits unless the element is below half a
+// unit in the last place of that partial (a float total of 1.23e8 cannot show
+// one 1.23; the partial it went through can).
 
 /* global ... shuffle: one element per thread (0 past n), one tree per block:
  * the halving tree (global, static, dynamic, shared_atomic, warp_unrolled,
@@ -173,13 +176,12 @@ static void one_element_partials_on_cpu(const real *x, long long n, int threads,
 
 /* vector and one_launch with `blocks` blocks: each thread's thread_sum (its
  * vectors' sum_of_lanes in a grid-stride loop, then one tail element),
- * block_sum per block, then the last block over the partials (reduce_partials
- * adds them in the same order). */
-template <typename real> static real vector_on_cpu(const real *x, long long n, int blocks) {
+ * block_sum per block (into partials), then the last block over the partials
+ * (reduce_partials adds them in the same order). */
+template <typename real> static real vector_on_cpu(const real *x, long long n, int blocks, real *partials) {
     const int width = vector16<real>::width;
     const long long threads = (long long)blocks * FAST_THREADS, vectors = n / width;
     real *sums = (real *)host_alloc("reduce", (size_t)threads * sizeof(real), "the emulated thread sums");
-    real *partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
     auto add_vector = [=](real sum, long long vector) { return sum + sum_of_lanes_on_cpu(x + vector * width); };
     grid_stride_sums_on_cpu(vectors, threads, add_vector, sums);
     for (long long t = 0; t < threads && vectors * width + t < n; ++t)
@@ -188,7 +190,6 @@ template <typename real> static real vector_on_cpu(const real *x, long long n, i
         partials[b] = block_sum_on_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
     const real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
     free(sums);
-    free(partials);
     return total;
 }
 
@@ -626,7 +627,8 @@ static double atomics_tolerance(const term_sum *terms) {
 
 /* CUB documents no order. What its DeviceReduce does in this toolkit
  * (cub/agent/agent_reduce.cuh, dispatch/dispatch_reduce.cuh,
- * dispatch/tuning/tuning_reduce.cuh): tiles of at least 4096 elements, shared
+ * dispatch/tuning/tuning_reduce.cuh): tiles of at least 16 KB (4096 floats,
+ * 2048 doubles: 256 threads x 16 or 8 items), shared
  * out evenly over min(tiles, up to 5 x occupancy x SMs) blocks, so each block
  * gets at most ceil(tiles / min(tiles, SMs)); a thread folds at most 20 items
  * of a tile into its running sum, one step per tile; a block then adds its
@@ -635,7 +637,8 @@ static double atomics_tolerance(const term_sum *terms) {
  * more additions in a row than the chain below. Exact data: bound 0. */
 static double cub_bound(const term_sum *data, element_type type, int sms) {
     if (exact_in_every_order(data, type == ELEMENT_DOUBLE ? 53 : 24)) return 0;
-    const long long tiles = (data->count + 4095) / 4096;
+    const long long tile = type == ELEMENT_DOUBLE ? 2048 : 4096;
+    const long long tiles = (data->count + tile - 1) / tile;
     const long long blocks = tiles < sms ? tiles : sms;
     const long long block_sum_chain = 5 + 32;
     const long long chain = (tiles + blocks - 1) / blocks + 20 + block_sum_chain /* the first pass   */
@@ -644,12 +647,13 @@ static double cub_bound(const term_sum *data, element_type type, int sms) {
 }
 
 /* Fills the row's check, and a note with the independent truth.
- *  - Deterministic kernels: the value must equal the CPU's emulation of the
- *    kernel's own order bit for bit (tolerance 0). That sees one dropped or
- *    duplicated element at any size where the element changes a rounding: a
- *    float total of 1.23e8 cannot show one 1.23, but its partial can. The
- *    emulation itself must lie within its order's rigorous bound of the exact
- *    sum (printed beside it), so the two cannot share a mistake.
+ *  - Deterministic kernels: every per-block partial and the value must equal
+ *    the CPU's emulation of the kernel's own order bit for bit (tolerance 0).
+ *    That sees one dropped, duplicated or misplaced element wherever it
+ *    changes the partial it went through: a float total of 1.23e8 cannot show
+ *    one 1.23, but its partial can. The emulation itself must lie within its
+ *    order's rigorous bound of the exact sum (printed beside it), so the two
+ *    cannot share a mistake.
  *  - atomic, shared_atomic (double totals, no fixed order): the exact sum of
  *    what they add (the elements; the emulated block trees), within
  *    atomics_tolerance: 0 where the data make every order exact (ramp data, and
@@ -677,16 +681,31 @@ static void check_kernel(result_row *row, int kernel, double value, const cpu_re
         snprintf(note, note_size, "= the exact sum, %s",
                  row->tolerance == 0 ? "every order exact" : "within CUB's longest chain");
         return;
-    case KERNEL_SHUFFLE: emulated = sum_in_double(ref.shuffle_partials, b.blocks); break;
-    case KERNEL_VECTOR: emulated = (double)vector_on_cpu(ref.x, b.n, b.vector_blocks); break;
-    case KERNEL_ONE_LAUNCH: emulated = (double)vector_on_cpu(ref.x, b.n, b.fast_blocks); break;
-    default: emulated = sum_in_double(ref.tree_partials, b.blocks); /* the halving trees */
+    default: break; /* the deterministic kernels, below */
+    }
+    long long differ = 0; /* partials that are not the CPU's, bit for bit */
+    switch (kernel) {
+    case KERNEL_VECTOR:
+    case KERNEL_ONE_LAUNCH: {
+        const int blocks = kernel == KERNEL_VECTOR ? b.vector_blocks : b.fast_blocks;
+        real *partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
+        emulated = (double)vector_on_cpu(ref.x, b.n, blocks, partials);
+        differ = partials_differing(b.partials, partials, blocks);
+        free(partials);
+        break;
+    }
+    default: { /* one element per thread: the halving trees, or block_sum (shuffle) */
+        const real *partials = kernel == KERNEL_SHUFFLE ? ref.shuffle_partials : ref.tree_partials;
+        emulated = sum_in_double(partials, b.blocks);
+        differ = partials_differing(b.partials, partials, b.blocks);
+    }
     }
     row_check(row, value, emulated, 0);
     const double off = relative_error(emulated, exact), bound = order_bound(kernel, b, type);
-    row->pass = row->pass && off <= bound;
-    snprintf(note, note_size, "= its order on the CPU; exact %.10g, off %.1e %s bound %.1e", exact, off,
-             off <= bound ? "<=" : ">", bound);
+    row->pass = row->pass && off <= bound && differ == 0;
+    snprintf(note, note_size, "= its order on the CPU%s; exact %.10g, off %.1e %s bound %.1e",
+             differ ? ", BUT partials differ" : ", every partial too", exact, off, off <= bound ? "<=" : ">", bound);
+    if (differ) printf("  %s: %lld partials differ from the CPU's\n", kernel_name(kernel), differ);
 }
 
 // ---------------------------------------------------------------------------
@@ -702,13 +721,11 @@ static int book_partials_line(const char *kernel, const device_buffers<real> &b,
     real *partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the partial sums");
     HANDLE_ERROR(cudaMemcpy(partials, b.partials, (size_t)b.blocks * sizeof(real), cudaMemcpyDeviceToHost));
     real in_type = 0; /* the book's host-side sum of the partials */
-    long long differ = 0;
-    for (int i = 0; i < b.blocks; ++i) {
+    for (int i = 0; i < b.blocks; ++i)
         in_type += partials[i];
-        differ += memcmp(&partials[i], &emulated[i], sizeof(real)) != 0;
-    }
     *in_double = sum_in_double(partials, b.blocks);
     free(partials);
+    const long long differ = partials_differing(b.partials, emulated, b.blocks);
     printf("  GPU %-8s %10d partials added on the CPU in %-6s    %20.6f  %s\n", kernel, b.blocks,
            sizeof(real) == sizeof(float) ? "float" : "double", (double)in_type,
            differ ? "FAIL: partials differ from the CPU's tree" : "(each partial = the CPU's tree: PASS)");
@@ -829,17 +846,8 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     const long long fast_full = (long long)fast_per_sm * device.multiProcessorCount;
     b.vector_blocks = (int)(needed < 1 ? 1 : needed < vector_full ? needed : vector_full);
     b.fast_blocks = (int)(needed < 1 ? 1 : needed < fast_full ? needed : fast_full);
-    printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
-           "each\n  vector: %d blocks x %d threads, one_launch: %d blocks x %d threads (the GPU filled once)\n\n",
-           b.n, element_type_name(o.type), data_names[o.data_kind], blocks, b.threads, b.vector_blocks, FAST_THREADS,
-           b.fast_blocks, FAST_THREADS);
 
-    /* Limits of the kernels that run: a grid's size, the device's memory. */
-    if ((selected & ONE_ELEMENT_KERNELS) && (blocks > device.maxGridSize[0] || blocks > INT_MAX)) {
-        fprintf(stderr, "reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
-                blocks, b.threads, device.maxGridSize[0]);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    /* Limits of the kernels that run: the device's memory, a grid's size. */
     long long partials = 1;
     if (selected & ONE_ELEMENT_KERNELS) partials = blocks;
     if ((selected & KERNEL_BIT(KERNEL_VECTOR)) && b.vector_blocks > partials) partials = b.vector_blocks;
@@ -849,7 +857,16 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     /* CUB's buffer is a few KB: the 16 MB margin covers it. */
     gpu_require_memory("reduce", (global_runs ? 2.0 : 1.0) * bytes + (double)partials * sizeof(real) + 16e6,
                        global_runs ? "the input and global's scratch copy" : "the input");
+    if ((selected & ONE_ELEMENT_KERNELS) && (blocks > device.maxGridSize[0] || blocks > INT_MAX)) {
+        fprintf(stderr, "reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
+                blocks, b.threads, device.maxGridSize[0]);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
     b.blocks = (int)(selected & ONE_ELEMENT_KERNELS ? blocks : partials);
+    printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
+           "each\n  vector: %d blocks x %d threads, one_launch: %d blocks x %d threads (the GPU filled once)\n\n",
+           b.n, element_type_name(o.type), data_names[o.data_kind], blocks, b.threads, b.vector_blocks, FAST_THREADS,
+           b.fast_blocks, FAST_THREADS);
 
     /* The data, and what the CPU knows about it. */
     real *x = (real *)host_alloc("reduce", bytes, "the input array");

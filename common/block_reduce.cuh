@@ -7,6 +7,10 @@
 #ifndef COMMON_BLOCK_REDUCE_CUH
 #define COMMON_BLOCK_REDUCE_CUH
 
+#include <string.h>
+
+#include "book.h" /* HANDLE_ERROR, host_alloc */
+
 /* Dynamic shared memory (extern __shared__, sized by the third <<<>>> launch
  * parameter) viewed as the element type. One untyped array: an extern
  * __shared__ array declared with two element types (the float and double
@@ -183,6 +187,22 @@ CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long th
         for (long long t = 0; t < count; ++t)
             sums[t] = add(sums[t], first + t);
     }
+}
+
+/* How many of a kernel's `count` partials on the GPU differ, in any bit, from
+ * the host twin's. The checks compare the partials, not only the total: a
+ * partial holds far fewer elements, so it shows one dropped or duplicated
+ * element that the total is too large to show. */
+template <typename real>
+static inline __host__ long long partials_differing(const real *device_partials, const real *host_partials,
+                                                    long long count) {
+    real *partials = (real *)host_alloc("check", (size_t)count * sizeof(real), "the partial sums");
+    HANDLE_ERROR(cudaMemcpy(partials, device_partials, (size_t)count * sizeof(real), cudaMemcpyDeviceToHost));
+    long long differ = 0;
+    for (long long i = 0; i < count; ++i)
+        differ += memcmp(&partials[i], &host_partials[i], sizeof(real)) != 0;
+    free(partials);
+    return differ;
 }
 
 #endif

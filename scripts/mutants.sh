@@ -3,60 +3,131 @@
 #   bash scripts/mutants.sh [CHAPTER...]     (default: every chapter with a mutants.tsv)
 # Each chapter's mutants.tsv has one mutant per line, four tab-separated fields:
 #   name    the test that catches it    a sed script (applied to the chapter's .cu)    the check (a shell command)
-# For each mutant: the chapter folder and common/ are copied alone, the sed
-# script is applied (it must change the file, or the table is wrong), the copy
-# is built with the nvcc line of the source's header (plus -arch=native), and
-# the check runs with $PROGRAM set to the mutant program and $TESTS to the
-# repository's tests/ folder. The mutant is caught when the check exits
-# non-zero (77, "no GPU", is not a catch). Mutants build and run MUTANTS_JOBS
-# at a time (default 8). Prints a markdown table; exits 1 if any mutant
-# survives or cannot be planted, 77 if no GPU is visible.
+# The chapter folder and common/ are copied alone and built with the nvcc line of the
+# source's header (plus -arch=native): once as they are (the control), once per mutant with
+# its sed script applied (it must change the file, or the table is wrong). Every check runs
+# first on the control, where it must pass: a check that fails without the bug proves
+# nothing. Then on the mutant, with $PROGRAM set to the mutant program and $TESTS to the
+# repository's tests/ folder: the mutant is caught when the check fails with a verdict (exit 1,
+# 3, ...), not when it could not run (2 bad usage, 77 no GPU, 124 timeout, 126/127 no command).
+# Jobs run MUTANTS_JOBS at a time (default 8). Prints a markdown table; exits 1 if any mutant
+# survives, cannot be planted, or has a check that fails on the control; 77 without a GPU.
+# MUTANTS_PLANT_ONLY=1: only plant each script and say which change nothing (no GPU needed:
+# the host test mutants_plant). MUTANTS_ROOT: the chapters' repository (tests use a fake one).
 set -u -o pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-source "$root/scripts/env.sh"
-nvidia-smi -L >/dev/null 2>&1 || { echo "mutants: no GPU visible: the checks cannot run" >&2; exit 77; }
+here=$(cd "$(dirname "$0")/.." && pwd)
+root=${MUTANTS_ROOT:-$here}
+source "$here/scripts/env.sh"
 chapters=("$@")
 [ ${#chapters[@]} -gt 0 ] || for table in "$root"/ch*/mutants.tsv; do chapters+=("$(basename "$(dirname "$table")")"); done
+if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
+    unplanted=0 count=0 copy=$(mktemp)
+    for chapter in "${chapters[@]}"; do
+        source_file=$(ls "$root/$chapter"/*.cu | head -n 1)
+        while IFS=$'\t' read -r name _ script _; do
+            case $name in '' | '#'*) continue ;; esac
+            count=$((count + 1))
+            sed -e "$script" "$source_file" >"$copy"
+            cmp -s "$source_file" "$copy" && { echo "NOT PLANTED: $chapter $name"; unplanted=$((unplanted + 1)); }
+        done <"$root/$chapter/mutants.tsv"
+    done
+    rm -f "$copy"
+    echo "mutants: $count sed scripts, $unplanted change nothing"
+    [ "$unplanted" -eq 0 ]
+    exit
+fi
+nvidia-smi -L >/dev/null 2>&1 || { echo "mutants: no GPU visible: the checks cannot run" >&2; exit 77; }
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
-# one_mutant CHAPTER SOURCE BUILD_COMMAND NAME TEST SCRIPT CHECK: writes one table row to $results.
-one_mutant() {
-    local chapter=$1 source_file=$2 build=$3 name=$4 test=$5 script=$6 check=$7 work verdict status=-
-    work=$(mktemp -d)
-    cp -R "$root/$chapter" "$work/$chapter" && cp -R "$root/common" "$work/common"
-    sed -i -e "$script" "$work/$chapter/$source_file"
-    if cmp -s "$root/$chapter/$source_file" "$work/$chapter/$source_file"; then
-        verdict="NOT PLANTED (the sed script changed nothing)"
-    elif ! (cd "$work/$chapter" && eval "$build -arch=native" >"$work/build.log" 2>&1); then
-        verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))"
-    else
-        (cd "$work/$chapter" && PROGRAM="./${source_file%.cu}" TESTS="$root/tests" timeout 300 bash -c "$check") \
-            >"$work/check.log" 2>&1
-        status=$?
-        if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then verdict="$test"; else verdict="SURVIVED"; fi
+wait_for_a_slot() { while [ "$(jobs -rp | wc -l)" -ge "${MUTANTS_JOBS:-8}" ]; do sleep 1; done; }
+
+# build_copy CHAPTER SOURCE BUILD_COMMAND FOLDER [SED_SCRIPT]: the chapter and common/ copied
+# into FOLDER, the script planted, built there. Prints nothing; exit 3 if the script changed
+# nothing, 4 if the copy does not build (the first error in FOLDER/build.log).
+build_copy() {
+    local chapter=$1 source_file=$2 build=$3 folder=$4 script=${5:-}
+    mkdir -p "$folder" && cp -R "$root/$chapter" "$folder/$chapter" && cp -R "$root/common" "$folder/common"
+    if [ -n "$script" ]; then
+        sed -i -e "$script" "$folder/$chapter/$source_file"
+        cmp -s "$root/$chapter/$source_file" "$folder/$chapter/$source_file" && return 3
     fi
+    (cd "$folder/$chapter" && eval "$build -arch=native" >"$folder/build.log" 2>&1) || return 4
+}
+
+# run_check FOLDER CHAPTER SOURCE CHECK: the check's exit code against that copy's program.
+run_check() {
+    (cd "$1/$2" && PROGRAM="./${3%.cu}" TESTS="$here/tests" timeout 300 bash -c "$4") >"$1/check.log" 2>&1
+}
+
+# one_mutant ...: writes one table row to $results.
+one_mutant() {
+    local chapter=$1 source_file=$2 build=$3 name=$4 test=$5 script=$6 check=$7 work verdict status=- control
+    work=$(mktemp -d)
+    build_copy "$chapter" "$source_file" "$build" "$work" "$script"
+    case $? in
+    3) verdict="NOT PLANTED (the sed script changed nothing)" ;;
+    4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
+    *)
+        control=$(cat "$results/control.$chapter.$(echo "$check" | md5sum | cut -c1-16)")
+        run_check "$work" "$chapter" "$source_file" "$check"
+        status=$?
+        case $status in
+        0 | 77) verdict="SURVIVED" ;;
+        2 | 124 | 126 | 127) verdict="NOT CAUGHT (the check did not run: exit $status)" ;;
+        *) verdict="$test" ;;
+        esac
+        [ "$control" -eq 0 ] || verdict="CHECK FAILS WITHOUT THE BUG (exit $control)"
+        ;;
+    esac
     echo "| $chapter | $name | $verdict | $status |" >"$results/$chapter.$name"
     rm -rf "$work"
 }
 
+declare -A builds sources
 for chapter in "${chapters[@]}"; do
     source_file=$(cd "$root/$chapter" && ls ./*.cu | head -n 1)
-    source_file=${source_file#./}
+    sources[$chapter]=${source_file#./}
     # The header's first nvcc line, or the next one where freeglut (-lglut) is not installed.
-    build=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$root/$chapter/$source_file" |
+    builds[$chapter]=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$root/$chapter/${sources[$chapter]}" |
         { ldconfig -p | grep 'libglut\.so ' >/dev/null && cat || grep -v -- '-lglut'; } | head -n 1)
+    wait_for_a_slot
+    build_copy "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$results/control.$chapter" &
+done
+wait
+# The controls: each distinct check once on the unmutated program (in its own copy: some
+# checks write files), its exit code kept for the mutants' rows.
+for chapter in "${chapters[@]}"; do
+    [ -x "$results/control.$chapter/$chapter/${sources[$chapter]%.cu}" ] ||
+        { echo "mutants: $chapter does not build unmutated: $(grep -m1 error "$results/control.$chapter/build.log")" >&2; exit 1; }
+    while IFS=$'\t' read -r name _ _ check; do
+        case $name in '' | '#'*) continue ;; esac
+        key=$(echo "$check" | md5sum | cut -c1-16)
+        [ -e "$results/control.$chapter.$key" ] && continue
+        echo running >"$results/control.$chapter.$key"
+        wait_for_a_slot
+        (
+            copy=$(mktemp -d)
+            cp -R "$results/control.$chapter/." "$copy"
+            run_check "$copy" "$chapter" "${sources[$chapter]}" "$check"
+            echo $? >"$results/control.$chapter.$key"
+            rm -rf "$copy"
+        ) &
+    done <"$root/$chapter/mutants.tsv"
+done
+wait
+for chapter in "${chapters[@]}"; do
     while IFS=$'\t' read -r name test script check; do
         case $name in '' | '#'*) continue ;; esac
-        while [ "$(jobs -rp | wc -l)" -ge "${MUTANTS_JOBS:-8}" ]; do sleep 1; done
-        one_mutant "$chapter" "$source_file" "$build" "$name" "$test" "$script" "$check" &
+        wait_for_a_slot
+        one_mutant "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$test" "$script" "$check" &
     done <"$root/$chapter/mutants.tsv"
 done
 wait
 echo "| chapter | mutant | caught by | check exit |"
 echo "| --- | --- | --- | --- |"
-cat "$results"/* 2>/dev/null
-survivors=$(cat "$results"/* 2>/dev/null | grep -c -E '\| (SURVIVED|NOT PLANTED)')
+cat "$results"/ch*.* 2>/dev/null
+failures=$(cat "$results"/ch*.* 2>/dev/null | grep -c -E '\| (SURVIVED|NOT PLANTED|NOT CAUGHT|CHECK FAILS)')
 echo
-echo "mutants: $(ls "$results" | wc -l) planted, $survivors not caught"
-[ "$survivors" -eq 0 ]
+echo "mutants: $(ls "$results"/ch*.* | wc -l) planted, $failures not caught"
+[ "$failures" -eq 0 ]

@@ -294,6 +294,39 @@ class Plot(InTemporaryFolder):
         self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
 
 
+class Mutants(InTemporaryFolder):
+    """mutants.sh on a fake chapter (a plain C main built by nvcc) with a stand-in nvidia-smi: a caught
+    mutant, a survivor, a script that changes nothing, and a check that fails without the bug."""
+    SOURCE = "/* a fake chapter\n *   nvcc -O3 prog.cu -o prog\n */\nint main(void) {\n    int value = 42;\n" \
+             "    return value == 42 ? 0 : 1;\n}\n"
+    TABLE = ["caught\tprog_test\ts/value = 42/value = 41/\t$PROGRAM",
+             "survived\tprog_test\ts/return value == 42 ? 0 : 1/return 0/\t$PROGRAM",
+             "unplanted\tprog_test\ts/nothing here/x/\t$PROGRAM",
+             "useless_check\tprog_test\ts/value = 42/value = 40/\ttest -e no_such_file"]
+
+    @unittest.skipUnless(subprocess.run("command -v nvcc", shell=True, capture_output=True).returncode == 0,
+                         "nvcc is not installed")
+    def test_verdicts(self):
+        write(os.path.join(self.folder, "ch99_fake", "prog.cu"), self.SOURCE)
+        write(os.path.join(self.folder, "ch99_fake", "mutants.tsv"), "\n".join(self.TABLE) + "\n")
+        write(os.path.join(self.folder, "bin", "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
+        environment = dict(os.environ, MUTANTS_ROOT=self.folder, PATH=os.path.join(self.folder, "bin") + os.pathsep +
+                           os.environ["PATH"])
+        done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
+                              env=environment)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertIn("| ch99_fake | caught | prog_test | 1 |", done.stdout)
+        self.assertIn("| ch99_fake | survived | SURVIVED | 0 |", done.stdout)
+        self.assertIn("| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |", done.stdout)
+        self.assertIn("| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |", done.stdout)
+        self.assertIn("mutants: 4 planted, 3 not caught", done.stdout)
+        environment["MUTANTS_PLANT_ONLY"] = "1"
+        done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
+                              env=environment)
+        self.assertEqual((done.returncode, done.stdout), (1, "NOT PLANTED: ch99_fake unplanted\n"
+                                                            "mutants: 4 sed scripts, 1 change nothing\n"))
+
+
 class BankConflicts(InTemporaryFolder):
     """bank_conflicts.sh with a stand-in ncu that prints a raw CSV page, and without ncu."""
     NCU = """#!/bin/sh
