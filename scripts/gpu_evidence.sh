@@ -6,7 +6,8 @@
 #   bash scripts/gpu_evidence.sh
 # Settings: EVIDENCE_CUDA_ARCH (native), EVIDENCE_LABELS (host|gpu|sanitizer; add |large for the
 # tests past 2^31 elements), EVIDENCE_CTEST=0 (no tests), EVIDENCE_CTEST_S (its cap, 240 s),
-# EVIDENCE_MUTANTS=0 (no mutants), EVIDENCE_EXAMPLES=0 (no default runs),
+# EVIDENCE_MUTANTS=0 (no mutants), EVIDENCE_EXAMPLES=0 (no example runs), EVIDENCE_SWEEP_S and
+# EVIDENCE_MUTANTS_S (those phases' caps, 240 s each), EVIDENCE_BANKS=0 (no Nsight Compute tables),
 # EVIDENCE_COMMIT (the commit to record where the copy's .git is not the tree's),
 # EVIDENCE_SWEEP=0 (no sweep), EVIDENCE_QUICK=1 (a short sweep). The last lines say where the
 # files go in docs/results/ and how plot.py regenerates the docs from them.
@@ -49,7 +50,7 @@ phase build 300 cmake --build "$BUILD" -j16 >>"$OUT/build.log" 2>&1
 if [ "${EVIDENCE_SWEEP:-1}" != 0 ]; then
     quick=()
     [ "${EVIDENCE_QUICK:-0}" = 1 ] && quick=(--quick)
-    phase sweep 240 python3 scripts/sweep.py --build "$BUILD" --out "$OUT/sweep.csv" "${quick[@]}" \
+    phase sweep "${EVIDENCE_SWEEP_S:-240}" python3 scripts/sweep.py --build "$BUILD" --out "$OUT/sweep.csv" "${quick[@]}" \
         >"$OUT/sweep.log" 2>&1
 fi
 # Each example's default run (the book's program first), as the main job runs it, then the runs the
@@ -83,12 +84,13 @@ LIST
 export -f examples # timeout runs programs, not shell functions
 export BUILD OUT
 [ "${EVIDENCE_EXAMPLES:-1}" != 0 ] && phase examples 240 bash -c examples >"$OUT/examples.log" 2>&1
-phase banks 90 bash scripts/bank_conflicts.sh "$BUILD/ch08_transpose/transpose" --check --n 4096 >"$OUT/banks.txt"
-if [ -x "$BUILD/ch08_banks/banks" ]; then
+[ "${EVIDENCE_BANKS:-1}" != 0 ] &&
+    phase banks 90 bash scripts/bank_conflicts.sh "$BUILD/ch08_transpose/transpose" --check --n 4096 >"$OUT/banks.txt"
+if [ "${EVIDENCE_BANKS:-1}" != 0 ] && [ -x "$BUILD/ch08_banks/banks" ]; then
     echo >>"$OUT/banks.txt"
     phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_banks/banks" --check --part stride,size >>"$OUT/banks.txt"
 fi
-[ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants 240 bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
+[ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants "${EVIDENCE_MUTANTS_S:-240}" bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
 
 slug=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr '[:upper:]' '[:lower:]' |
     grep -o '[a-z]*[0-9][a-z0-9]*' | head -n 1)
