@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Plants known bugs one at a time and runs the check that must catch each.
 #   bash scripts/mutants.sh [CHAPTER...]     (default: every chapter with a mutants.tsv)
-# Each chapter's mutants.tsv has one mutant per line, four tab-separated fields:
+# Each chapter's mutants.tsv has one mutant per line, four tab-separated fields, and a fifth,
+# "serial", for a check that times the GPU and must have it alone (as its CTest test does):
 #   name    the test that catches it    a sed script (applied to the chapter's .cu)    the check (a shell command)
 # The chapter folder and common/ are copied alone and built with the nvcc line of the
 # source's header (plus -arch=native): once as they are (the control), once per mutant with
@@ -55,14 +56,18 @@ build_copy() {
     (cd "$folder/$chapter" && eval "$build -arch=native" >"$folder/build.log" 2>&1) || return 4
 }
 
-# run_check FOLDER CHAPTER SOURCE CHECK: the check's exit code against that copy's program.
+# run_check FOLDER CHAPTER SOURCE CHECK [serial]: the check's exit code against that copy's
+# program. Checks share a lock; a serial one holds it alone, so nothing else runs on the GPU.
 run_check() {
-    (cd "$1/$2" && PROGRAM="./${3%.cu}" TESTS="$here/tests" timeout 300 bash -c "$4") >"$1/check.log" 2>&1
+    local mode=-s
+    [ "${5:-}" = serial ] && mode=-x
+    (cd "$1/$2" && PROGRAM="./${3%.cu}" TESTS="$here/tests" flock "$mode" "$results/gpu.lock" \
+        timeout 300 bash -c "$4") >"$1/check.log" 2>&1
 }
 
 # one_mutant ...: writes one table row to $results.
 one_mutant() {
-    local chapter=$1 source_file=$2 build=$3 name=$4 test=$5 script=$6 check=$7 work verdict status=- control
+    local chapter=$1 source_file=$2 build=$3 name=$4 test=$5 script=$6 check=$7 serial=$8 work verdict status=- control
     work=$(mktemp -d)
     build_copy "$chapter" "$source_file" "$build" "$work" "$script"
     case $? in
@@ -70,7 +75,7 @@ one_mutant() {
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
     *)
         control=$(cat "$results/control.$chapter.$(echo "$check" | md5sum | cut -c1-16)")
-        run_check "$work" "$chapter" "$source_file" "$check"
+        run_check "$work" "$chapter" "$source_file" "$check" "$serial"
         status=$?
         case $status in
         0 | 77) verdict="SURVIVED" ;;
@@ -100,7 +105,7 @@ wait
 for chapter in "${chapters[@]}"; do
     [ -x "$results/control.$chapter/$chapter/${sources[$chapter]%.cu}" ] ||
         { echo "mutants: $chapter does not build unmutated: $(grep -m1 error "$results/control.$chapter/build.log")" >&2; exit 1; }
-    while IFS=$'\t' read -r name _ _ check; do
+    while IFS=$'\t' read -r name _ _ check serial; do
         case $name in '' | '#'*) continue ;; esac
         key=$(echo "$check" | md5sum | cut -c1-16)
         [ -e "$results/control.$chapter.$key" ] && continue
@@ -109,7 +114,7 @@ for chapter in "${chapters[@]}"; do
         (
             copy=$(mktemp -d)
             cp -R "$results/control.$chapter/." "$copy"
-            run_check "$copy" "$chapter" "${sources[$chapter]}" "$check"
+            run_check "$copy" "$chapter" "${sources[$chapter]}" "$check" "$serial"
             echo $? >"$results/control.$chapter.$key"
             rm -rf "$copy"
         ) &
@@ -117,10 +122,11 @@ for chapter in "${chapters[@]}"; do
 done
 wait
 for chapter in "${chapters[@]}"; do
-    while IFS=$'\t' read -r name test script check; do
+    while IFS=$'\t' read -r name test script check serial; do
         case $name in '' | '#'*) continue ;; esac
         wait_for_a_slot
-        one_mutant "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$test" "$script" "$check" &
+        one_mutant "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$test" "$script" "$check" \
+            "$serial" &
     done <"$root/$chapter/mutants.tsv"
 done
 wait
