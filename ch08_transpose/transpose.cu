@@ -555,12 +555,13 @@ __global__ void __launch_bounds__(TILE_DIM *STREAMING_ROWS_PER_PASS)
 }
 
 // Kernel 11, prefetch: kernel 10 with other hints, chosen by measurement
-// (README: "The last few percent"). At 10000 x 10000 every kernel so far
+// (README: "The last few percent"). At 10000 x 10000 the best kernels so far
 // stayed 3-7 % behind cudaMemcpy, while the plain copy reached it. The cost
 // is on the read side, where the input's rows start: a 40000-byte float row
 // starts 64 bytes further past a 256-byte boundary than the row before. In a
-// side experiment, rows padded to a multiple of 256 bytes won back most of the
-// gap, and padding only the output's rows won nothing. Padding is not ours to
+// side experiment, rows padded to a multiple of 256 bytes won back most of
+// what 10000^2 lost against 8192^2, and padding only the output's rows won
+// nothing. Padding is not ours to
 // choose, but the L2's fetch size is: each load asks for the whole aligned
 // 256-byte block around its element (ld.global.L2::256B), so DRAM serves
 // whole blocks however the rows start, and the neighbouring tile column finds
