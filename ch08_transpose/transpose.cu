@@ -289,31 +289,27 @@ enum cache_hints { HINTS_NONE, HINTS_STREAMING, HINTS_PREFETCH_256 };
 
 /* PTX ld.global.L2::256B: on an L2 miss, fetch the whole aligned 256-byte block
  * around the element from DRAM, not only its 32-byte sector. CUDA C has no
- * intrinsic for it (CUTLASS writes the same PTX); sm_80 and later, a plain
- * load before. */
-__device__ __forceinline__ float load_prefetch_256(const float *p) {
+ * intrinsic for it (CUTLASS writes the same PTX); it needs sm_80 or later, and
+ * before that the load is a plain one. */
 #if __CUDA_ARCH__ >= 800
+__device__ __forceinline__ float load_prefetch_256(const float *p) {
     float value;
     asm("ld.global.L2::256B.f32 %0, [%1];" : "=f"(value) : "l"(p));
     return value;
-#else
-    return *p;
-#endif
 }
 __device__ __forceinline__ double load_prefetch_256(const double *p) {
-#if __CUDA_ARCH__ >= 800
     double value;
     asm("ld.global.L2::256B.f64 %0, [%1];" : "=d"(value) : "l"(p));
     return value;
-#else
-    return *p;
-#endif
 }
+#else
+template <typename real> __device__ __forceinline__ real load_prefetch_256(const real *p) { return *p; }
+#endif
 
-template <typename real> __device__ __forceinline__ real load_element(const real *p, int hints) {
+template <typename real> __device__ __forceinline__ real load_element(const real *p, cache_hints hints) {
     return hints == HINTS_STREAMING ? __ldcs(p) : hints == HINTS_PREFETCH_256 ? load_prefetch_256(p) : *p;
 }
-template <typename real> __device__ __forceinline__ void store_element(real *p, real value, int hints) {
+template <typename real> __device__ __forceinline__ void store_element(real *p, real value, cache_hints hints) {
     if (hints == HINTS_STREAMING)
         __stcs(p, value);
     else
@@ -328,7 +324,7 @@ template <typename real> __device__ __forceinline__ void store_element(real *p, 
 template <int tile, int rows_per_pass, typename real>
 __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in, real *__restrict__ out, long long rows,
                                                     long long cols, long long row0, long long col0, real *s_tile,
-                                                    int pitch, bool swizzle, int hints) {
+                                                    int pitch, bool swizzle, cache_hints hints) {
     const int per_x = tile / TILE_DIM;      /* columns per thread */
     const int per_y = tile / rows_per_pass; /* rows per thread    */
     const int rows_here = rows - row0 < tile ? (int)(rows - row0) : tile;
@@ -539,7 +535,7 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
  * tile columns; the two kernels differ only in their cache hints. */
 template <typename real>
 __device__ __forceinline__ void transpose_tile_down_columns(const real *__restrict__ in, real *__restrict__ out,
-                                                            long long rows, long long cols, int hints) {
+                                                            long long rows, long long cols, cache_hints hints) {
     __shared__ real s_tile[STREAMING_TILE][STREAMING_TILE];
     const long long tiles_down = (rows + STREAMING_TILE - 1) / STREAMING_TILE;
     const long long tile_row = blockIdx.x % tiles_down, tile_col = blockIdx.x / tiles_down; /* down the columns */
@@ -561,11 +557,10 @@ __global__ void __launch_bounds__(TILE_DIM *STREAMING_ROWS_PER_PASS)
 // starts 64 bytes further past a 256-byte boundary than the row before. In a
 // side experiment, rows padded to a multiple of 256 bytes won back most of
 // what 10000^2 lost against 8192^2, and padding only the output's rows won
-// nothing. Padding is not ours to
-// choose, but the L2's fetch size is: each load asks for the whole aligned
-// 256-byte block around its element (ld.global.L2::256B), so DRAM serves
-// whole blocks however the rows start, and the neighbouring tile column finds
-// the rest of each block in the L2. The "evict first" hint would work against
+// nothing. Padding is not ours to choose, but the L2's fetch size is: each
+// load asks for the whole aligned 256-byte block around its element
+// (ld.global.L2::256B), so DRAM serves whole blocks however the rows start,
+// and the neighbouring tile column finds the rest of each block in the L2. The "evict first" hint would work against
 // that, so the loads drop it, and so do the stores: in side experiments on an
 // H100 and an H200 plain stores were level with __stcs or ahead. The hint
 // needs sm_80 or later: the header's nvcc line builds for nvcc's default
