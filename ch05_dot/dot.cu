@@ -396,7 +396,7 @@ static void check_bits(result_row *row, double value, double emulated, long long
     else
         snprintf(note, note_size, "exact %.17Lg: rel_err %.2Le %s bound %.2e", exact, error, truthful ? "<=" : "> !",
                  bound);
-    row->note = note;
+    snprintf(row->note, sizeof row->note, "%s", note);
 }
 
 /* cuBLAS's order is not documented, so its check must hold for every order.
@@ -481,7 +481,7 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
                    "Exit %d: ending the\n  process ends the hung kernel.\n",
                    limit, EXIT_DEADLOCK);
             snprintf(note, note_size, "the block deadlocked: unfinished after %.1f s", limit);
-            row->note = note;
+            snprintf(row->note, sizeof row->note, "%s", note);
             row->pass = 0;
             return 1; /* the events stay: the hung kernel holds the device until the process ends */
         }
@@ -493,7 +493,7 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
                (double)results[0], (double)results[1]);
     }
     snprintf(note, note_size, "a.a = %.10g, the CPU's %.10g", (double)results[1], (double)norm);
-    row->note = note;
+    snprintf(row->note, sizeof row->note, "%s", note);
     HANDLE_ERROR(cudaEventDestroy(start));
     HANDLE_ERROR(cudaEventDestroy(done));
     return 0;
@@ -639,9 +639,8 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             HANDLE_ERROR(cudaMemcpy(dev_a, a, bytes, cudaMemcpyHostToDevice)); /* the inputs back */
             HANDLE_ERROR(cudaMemcpy(dev_b, b, bytes, cudaMemcpyHostToDevice));
             row.pass = row.pass && probe == (real)(2 * ones);
-            snprintf(notes[k], sizeof notes[k], "probe: %.0f, 2 x its %lld ones%s", (double)probe, ones,
+            row_note(&row, "probe: %.0f, 2 x its %lld ones%s", (double)probe, ones,
                      probe == (real)(2 * ones) ? "" : " !");
-            row.note = notes[k];
         }
 
         if (!o.check_only && k <= KERNEL_CUBLAS) {

@@ -288,7 +288,7 @@ int main(int argc, char **argv) {
         snprintf(note, sizeof note, "race: %s pixels wrong %s", wrong_text,
                  wrong ? "(expected: racecheck finds it)" : "on this run, which proves nothing");
     }
-    row.note = note;
+    snprintf(row.note, sizeof row.note, "%s", note);
     report_add(&rep, &row);
     printf("\n");
     if (synced)

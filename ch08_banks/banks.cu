@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "book.h"
+#include "ceiling.cuh"
 #include "cli.h"
 #include "report.h"
 
@@ -364,7 +365,13 @@ static unsigned parse_parts(const char *list) {
 
 /* This program's own options; cli.h leaves their text in o->own_values. */
 enum { OPTION_PART, OPTION_STRIDE, OPTION_SHARED_KB };
-static const char *const bank_option_names[] = {"--part", "--stride", "--shared-kb", NULL};
+static const cli_own_option bank_options_spec[] = {
+    {"--part", "P",
+     "stride, size, carve, capacity (comma-separated) or all (default);\n"
+     "                       carve_misaligned (deliberately wrong) runs only when named"},
+    {"--stride", "S", "only stride S (0 to 33) in the stride and size parts"},
+    {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
+    {NULL, NULL, NULL}};
 
 static bank_options bank_options_from(const cli_options *o) {
     bank_options b = {CORRECT_PARTS, -1, -1};
@@ -464,7 +471,7 @@ static int run_bank_reads(int part, const cli_options *o, const bank_options *b,
             }
             snprintf(notes[rep.count % 64], sizeof notes[0], "predicted %d; 8-byte banks would give %d%s", passes,
                      predicted_passes(bytes, stride, 8), m.data_wrong ? "; WRONG DATA" : "");
-            row.note = notes[rep.count % 64];
+            snprintf(row.note, sizeof row.note, "%s", notes[rep.count % 64]);
             report_add(&rep, &row);
         }
     }
@@ -531,7 +538,7 @@ static void run_carve(int short_count, int float_count, int int_count, int align
     result_row row = result_row_for(name, "mixed", elements);
     row_check(&row, carved_elements_right(short_count, float_count, int_count, host_shorts, host_floats, host_ints),
               elements, 0);
-    row.note = "value: elements read back right";
+    snprintf(row.note, sizeof row.note, "%s", "value: elements read back right");
     report_add(rep, &row);
     HANDLE_ERROR(cudaFree(shorts));
     HANDLE_ERROR(cudaFree(floats));
@@ -576,7 +583,8 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
     snprintf(refused_name, sizeof refused_name, "launch_%dKB_no_opt_in", over / 1024);
     result_row refused_row = result_row_for(refused_name, "float", n);
     row_check(&refused_row, refused != cudaSuccess, 1, 0);
-    refused_row.note = refused != cudaSuccess ? refusal : "the launch was NOT refused";
+    snprintf(refused_row.note, sizeof refused_row.note, "%s",
+             refused != cudaSuccess ? refusal : "the launch was NOT refused");
     report_add(&rep, &refused_row);
     if (refused == cudaSuccess) HANDLE_ERROR(cudaDeviceSynchronize());
 
@@ -624,7 +632,7 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
         if (!o->check_only) row_time(&row, ms, "memcpy", ceiling);
         snprintf(notes[s], sizeof notes[s], "%d warps per SM%s", resident * COPY_THREADS / WARP,
                  copy_right ? "" : "; COPY WRONG");
-        row.note = notes[s];
+        snprintf(row.note, sizeof row.note, "%s", notes[s]);
         report_add(&rep, &row);
     }
     HANDLE_ERROR(cudaFree(in));
@@ -642,14 +650,10 @@ int main(int argc, char **argv) {
     spec.summary = "shared-memory banks, carving and capacity, measured (the Programming Guide; Fan, ch. 8)";
     spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
     spec.default_n = DEFAULT_COPY_N;
-    spec.extra_help = "  --part P             stride, size, carve, capacity (comma-separated) or all (default);\n"
-                      "                       carve_misaligned (deliberately wrong) runs only when named\n"
-                      "  --stride S           only stride S (0 to 33) in the stride and size parts\n"
-                      "  --shared-kb K        only K KB of shared memory per block in the capacity part\n"
-                      "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
+    spec.extra_help = "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
                       "--check verifies every part without timing: the stride and size parts then check the data\n"
                       "each warp read, not its cost.";
-    spec.own_options = bank_option_names;
+    spec.own_options = bank_options_spec;
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
     const bank_options b = bank_options_from(&o);

@@ -801,7 +801,7 @@ static int progression(const cli_options &o, const cpu_reference<real> &ref, dev
 
         result_row row = result_row_for(kernel_name(k), element_type_name(o.type), b.n);
         check_kernel(&row, k, fetch_answer(k, b), ref, b, o.type, notes[k], sizeof notes[k]);
-        row.note = notes[k];
+        snprintf(row.note, sizeof row.note, "%s", notes[k]);
         row.bytes = bytes_counted(k, b);
         row.partials_only = answer_of(k) == ANSWER_PARTIALS;
         if (!o.check_only) {
@@ -984,7 +984,6 @@ static int squares_demo(const cli_options &o) {
     HANDLE_ERROR(cudaMalloc((void **)&d_total, sizeof(int)));
     HANDLE_ERROR(cudaMemcpy(d_x, x, (size_t)n * sizeof(int), cudaMemcpyHostToDevice));
 
-    char notes[3][128];
     report rep;
     report_begin(&rep, "reduce", stdout);
     for (int version = SQUARES_CPU; version <= SQUARES_SHARED; ++version) {
@@ -1011,13 +1010,10 @@ static int squares_demo(const cli_options &o) {
         if (!o.check_only) {
             row_time(&row, ms, NULL, 0);
             if (version == SQUARES_CPU)
-                snprintf(notes[version], sizeof notes[version], "the CPU; the tutorial measured %.0f us",
-                         tutorial_us[version]);
+                row_note(&row, "the CPU; the tutorial measured %.0f us", tutorial_us[version]);
             else
-                snprintf(notes[version], sizeof notes[version],
-                         "with cudaMalloc + copies (the tutorial's timer) %.3f ms; the tutorial measured %.0f us",
+                row_note(&row, "with cudaMalloc + copies (the tutorial's timer) %.3f ms; the tutorial measured %.0f us",
                          squares_tutorial_ms(version, x, n, o.reps), tutorial_us[version]);
-            row.note = notes[version];
         }
         report_add(&rep, &row);
     }

@@ -52,8 +52,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block_reduce.cuh" /* vector16<real>: the 16-byte vector of the element type */
 #include "book.h"
+#include "ceiling.cuh"
+#include "vector16.cuh"
 #include "cli.h"
 
 // ---------------------------------------------------------------------------
@@ -774,7 +775,7 @@ template <typename real> static int run(const cli_options &o) {
             const size_t used = strlen(notes[k]);
             snprintf(notes[k] + used, sizeof notes[k] - used, "%s%lld wrong", used ? ", " : "", wrong);
         }
-        row.note = notes[k][0] ? notes[k] : NULL;
+        snprintf(row.note, sizeof row.note, "%s", notes[k]);
         report_add(&rep, &row);
     }
     const int status = report_end(&rep);

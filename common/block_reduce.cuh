@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "book.h" /* HANDLE_ERROR, host_alloc */
+#include "vector16.cuh"
 
 /* Dynamic shared memory (extern __shared__, sized by the third <<<>>> launch
  * parameter) viewed as the element type. One untyped array: an extern
@@ -20,22 +21,9 @@ template <typename real> __device__ __forceinline__ real *dynamic_shared() {
     return reinterpret_cast<real *>(s_bytes);
 }
 
-/* 16-byte vector of the element type: one load instruction moves 16 bytes. */
-template <typename real> struct vector16;
-template <> struct vector16<float> {
-    typedef float4 type;
-    static const int width = 4;
-};
-template <> struct vector16<double> {
-    typedef double2 type;
-    static const int width = 2;
-};
+/* The lanes of one 16-byte vector, added pairwise. */
 __device__ __forceinline__ float sum_of_lanes(float4 v) { return (v.x + v.y) + (v.z + v.w); }
 __device__ __forceinline__ double sum_of_lanes(double2 v) { return v.x + v.y; }
-__device__ __forceinline__ float sum_of_products(float4 x, float4 y) {
-    return (x.x * y.x + x.y * y.y) + (x.z * y.z + x.w * y.w);
-}
-__device__ __forceinline__ double sum_of_products(double2 x, double2 y) { return x.x * y.x + x.y * y.y; }
 
 /* Sum over the 32 lanes of a warp through register shuffles: no shared memory,
  * no barrier. Since Volta the _sync form and its full mask are required. The

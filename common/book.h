@@ -1,13 +1,14 @@
 /* The book's header, modern: what CUDA by Example's book.h and Fan Zheyong's
- * error.cuh give every program, plus what a measurement needs.
- *   - exit codes, HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, host_alloc;
+ * error.cuh give every program, and the one header a learner reads.
+ *   - exit codes; HANDLE_ERROR after every CUDA call, CHECK_LAUNCH after
+ *     every <<<...>>>, HANDLE_NULL after every malloc;
  *   - gpu_select_device: says plainly when there is no GPU (exit 77) and when
  *     the GPU or its driver is there but broken (exit 3);
- *   - gpu_require_memory, gpu_poison, finished_within (a host-clock limit);
- *   - TIME_MEDIAN_MS: CUDA events around a launch, median of repeats;
- *   - gpu_memcpy_gbps: the device-to-device copy ceiling of this run.
+ *   - gpu_poison: fills an output with NaN before a kernel writes it;
+ *   - time_median_ms: CUDA events around a launch, the median of repeats.
  * Header-only and plain C (usable from C and CUDA): every function is static
- * inline, so any number of files may include it. Link with the CUDA runtime. */
+ * inline, so any number of files may include it. Link with the CUDA runtime.
+ * The other headers in common/ are the harness: a learner need not open them. */
 #ifndef COMMON_BOOK_H
 #define COMMON_BOOK_H
 
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "report.h"
+#include "report.h" /* median_of */
 
 /* Exit codes of every example (the README's table says the same). */
 enum exit_code {
@@ -173,7 +174,54 @@ static inline void gpu_poison(void *device_pointer, size_t bytes) {
 
 // ---------------------------------------------------------------------------
 // Timing: CUDA events around the launch only, after two warm-up runs, the
-// median of `reps` runs.
+// median of `reps` runs. From CUDA code, with lambdas:
+//
+//   double ms = time_median_ms(reps, [&] { my_kernel<<<blocks, threads>>>(a, b, n); });
+//   double ms = time_median_ms(reps, [&] { restore_input(); }, [&] { my_kernel<<<blocks, threads>>>(x, n); });
+//
+// The second form runs its first lambda before each launch, outside the timed
+// region (the book's global-memory reduction destroys its input). Each launch
+// is checked (CHECK_LAUNCH) and waited for.
+
+/* Records `stop`, waits for it, and returns the milliseconds since `start`. */
+static inline double gpu_elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
+    float ms = 0;
+    HANDLE_ERROR(cudaEventRecord(stop, 0));
+    HANDLE_ERROR(cudaEventSynchronize(stop));
+    HANDLE_ERROR(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+}
+
+#ifdef __cplusplus
+template <typename Setup, typename Launch> static double time_median_ms(int reps, Setup setup, Launch launch) {
+    cudaEvent_t start, stop;
+    double *times = (double *)malloc(sizeof(double) * (size_t)(reps > 0 ? reps : 1));
+    HANDLE_NULL(times);
+    HANDLE_ERROR(cudaEventCreate(&start));
+    HANDLE_ERROR(cudaEventCreate(&stop));
+    for (int rep = -2; rep < reps; ++rep) { /* rep < 0: a warm-up, not kept */
+        setup();
+        HANDLE_ERROR(cudaEventRecord(start, 0));
+        launch();
+        CHECK_LAUNCH();
+        const double ms = gpu_elapsed_ms(start, stop);
+        if (rep >= 0) times[rep] = ms;
+    }
+    const double median = median_of(times, reps);
+    HANDLE_ERROR(cudaEventDestroy(start));
+    HANDLE_ERROR(cudaEventDestroy(stop));
+    free(times);
+    return median;
+}
+
+template <typename Launch> static double time_median_ms(int reps, Launch launch) {
+    return time_median_ms(
+        reps, [] {}, launch);
+}
+#endif
+
+// ---------------------------------------------------------------------------
+// Transitional: the statement macros, until every chapter calls time_median_ms.
 //
 //   double ms;
 //   TIME_MEDIAN_MS(ms, reps, my_kernel<<<blocks, threads>>>(a, b, n));
@@ -226,58 +274,5 @@ static inline double gpu_timer_finish(gpu_timer *timer, int reps) {
     } while (0)
 
 #define TIME_MEDIAN_MS(ms_out, reps, ...) TIME_MEDIAN_MS_AFTER(ms_out, reps, (void)0, __VA_ARGS__)
-
-/* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each
- * timed run, evicts whatever the last run left in the L2, so a size that fits
- * in it is measured from DRAM. Use as the setup of TIME_MEDIAN_MS_AFTER:
- *   l2_flusher flusher = l2_flusher_create(o.cold_l2);
- *   TIME_MEDIAN_MS_AFTER(ms, reps, l2_flush(&flusher), kernel<<<...>>>(...));
- *   l2_flusher_free(&flusher);
- * With enabled = 0 every call does nothing (the warm measurement). */
-typedef struct {
-    void *buffer;
-    size_t bytes;
-} l2_flusher;
-
-static inline l2_flusher l2_flusher_create(int enabled) {
-    l2_flusher flusher = {NULL, 0};
-    int device = 0, l2_bytes = 0;
-    if (!enabled) return flusher;
-    HANDLE_ERROR(cudaGetDevice(&device));
-    HANDLE_ERROR(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-    flusher.bytes = 2 * (size_t)l2_bytes;
-    HANDLE_ERROR(cudaMalloc(&flusher.buffer, flusher.bytes));
-    return flusher;
-}
-
-static inline void l2_flush(const l2_flusher *flusher) {
-    if (flusher->buffer) HANDLE_ERROR(cudaMemsetAsync(flusher->buffer, 0, flusher->bytes, 0));
-}
-
-static inline void l2_flusher_free(l2_flusher *flusher) {
-    if (flusher->buffer) HANDLE_ERROR(cudaFree(flusher->buffer));
-    flusher->buffer = NULL;
-}
-
-/* The copy ceiling of this run: a device-to-device cudaMemcpy of at least
- * 256 MiB (far over any L2 today, so it measures DRAM) or `bytes` if larger,
- * bytes read plus bytes written. Median of `reps`, in GB/s. */
-static inline double gpu_memcpy_gbps(double bytes, int reps) {
-    const double minimum = 256.0 * (1 << 20);
-    size_t copy_bytes = (size_t)(bytes > minimum ? bytes : minimum);
-    size_t free_bytes = 0, total_bytes = 0;
-    void *source, *destination;
-    double ms;
-    HANDLE_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (2 * copy_bytes > free_bytes / 2) copy_bytes = free_bytes / 8; /* leave room for the example */
-    HANDLE_ERROR(cudaMalloc(&destination, copy_bytes));
-    HANDLE_ERROR(cudaMalloc(&source, copy_bytes));
-    HANDLE_ERROR(cudaMemset(source, 1, copy_bytes));
-    TIME_MEDIAN_MS(ms, reps,
-                   HANDLE_ERROR(cudaMemcpyAsync(destination, source, copy_bytes, cudaMemcpyDeviceToDevice, 0)));
-    HANDLE_ERROR(cudaFree(destination));
-    HANDLE_ERROR(cudaFree(source));
-    return gigabytes_per_second(bytes_moved(1, 1, copy_bytes), ms);
-}
 
 #endif

@@ -1,11 +1,12 @@
 /* The ceilings a chapter's kernels are measured against, in the same run:
- *   gpu_memcpy_gbps (book.h): a device-to-device cudaMemcpy, for kernels that
+ *   gpu_memcpy_gbps:          a device-to-device cudaMemcpy, for kernels that
  *                             read and write (copy, transpose);
  *   gpu_read_gbps (here):     a kernel that only reads, for kernels that only
  *                             read (dot, reduce): nothing is written back, so
  *                             a read-only kernel's ceiling is higher than a copy's.
  * Both use at least 256 MiB, far over any L2 today, so they measure DRAM.
- * Header-only CUDA. */
+ * And the cold-L2 mode (--cold-l2): l2_flusher. Header-only CUDA; harness,
+ * not needed to follow a lesson. */
 #ifndef COMMON_CEILING_CUH
 #define COMMON_CEILING_CUH
 
@@ -44,11 +45,64 @@ static inline double gpu_read_gbps(double bytes, int reps) {
     HANDLE_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, read_only_kernel, threads, 0));
     const long long vectors = (long long)(read_bytes / 16);
-    double ms;
-    TIME_MEDIAN_MS(ms, reps, read_only_kernel<<<sms * blocks_per_sm, threads>>>(data, vectors, sink));
+    const double ms =
+        time_median_ms(reps, [&] { read_only_kernel<<<sms * blocks_per_sm, threads>>>(data, vectors, sink); });
     HANDLE_ERROR(cudaFree(data));
     HANDLE_ERROR(cudaFree(sink));
     return gigabytes_per_second((double)read_bytes, ms);
+}
+
+/* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each
+ * timed run, evicts whatever the last run left in the L2, so a size that fits
+ * in it is measured from DRAM. Use as the setup of time_median_ms:
+ *   l2_flusher flusher = l2_flusher_create(o.cold_l2);
+ *   ms = time_median_ms(reps, [&] { l2_flush(&flusher); }, [&] { kernel<<<...>>>(...); });
+ *   l2_flusher_free(&flusher);
+ * With enabled = 0 every call does nothing (the warm measurement). */
+typedef struct {
+    void *buffer;
+    size_t bytes;
+} l2_flusher;
+
+static inline l2_flusher l2_flusher_create(int enabled) {
+    l2_flusher flusher = {NULL, 0};
+    int device = 0, l2_bytes = 0;
+    if (!enabled) return flusher;
+    HANDLE_ERROR(cudaGetDevice(&device));
+    HANDLE_ERROR(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+    flusher.bytes = 2 * (size_t)l2_bytes;
+    HANDLE_ERROR(cudaMalloc(&flusher.buffer, flusher.bytes));
+    return flusher;
+}
+
+static inline void l2_flush(const l2_flusher *flusher) {
+    if (flusher->buffer) HANDLE_ERROR(cudaMemsetAsync(flusher->buffer, 0, flusher->bytes, 0));
+}
+
+static inline void l2_flusher_free(l2_flusher *flusher) {
+    if (flusher->buffer) HANDLE_ERROR(cudaFree(flusher->buffer));
+    flusher->buffer = NULL;
+}
+
+/* The copy ceiling of this run: a device-to-device cudaMemcpy of at least
+ * 256 MiB (far over any L2 today, so it measures DRAM) or `bytes` if larger,
+ * bytes read plus bytes written. Median of `reps`, in GB/s. */
+static inline double gpu_memcpy_gbps(double bytes, int reps) {
+    const double minimum = 256.0 * (1 << 20);
+    size_t copy_bytes = (size_t)(bytes > minimum ? bytes : minimum);
+    size_t free_bytes = 0, total_bytes = 0;
+    void *source, *destination;
+    double ms;
+    HANDLE_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (2 * copy_bytes > free_bytes / 2) copy_bytes = free_bytes / 8; /* leave room for the example */
+    HANDLE_ERROR(cudaMalloc(&destination, copy_bytes));
+    HANDLE_ERROR(cudaMalloc(&source, copy_bytes));
+    HANDLE_ERROR(cudaMemset(source, 1, copy_bytes));
+    ms = time_median_ms(
+        reps, [&] { HANDLE_ERROR(cudaMemcpyAsync(destination, source, copy_bytes, cudaMemcpyDeviceToDevice, 0)); });
+    HANDLE_ERROR(cudaFree(destination));
+    HANDLE_ERROR(cudaFree(source));
+    return gigabytes_per_second(bytes_moved(1, 1, copy_bytes), ms);
 }
 
 #endif

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "element_type.h"
+
 /* Which options an example accepts (bit flags for cli_spec.accepts). */
 enum cli_accepts {
     CLI_N = 1 << 0,         /* --n N                              */
@@ -29,10 +31,15 @@ enum cli_accepts {
     CLI_COLD_L2 = 1 << 11   /* --cold-l2                          */
 };
 
-typedef enum { ELEMENT_FLOAT = 0, ELEMENT_DOUBLE = 1 } element_type;
-
 #define CLI_MAX_KERNELS 32
 #define CLI_MAX_OWN_OPTIONS 4
+
+/* An option only one program takes, with its line for --help. */
+typedef struct {
+    const char *name;  /* "--part"                                   */
+    const char *value; /* what its value is called in --help: "P"  */
+    const char *help;  /* one line (more lines: "\n" and 23 spaces)  */
+} cli_own_option;
 
 typedef struct {
     const char *program;           /* "dot"                                 */
@@ -43,13 +50,15 @@ typedef struct {
     long long default_n;
     long long default_rows, default_cols;
     int default_block;
-    const char *extra_help;           /* printed after the options, or NULL   */
-    const char *const *wrong_kernels; /* NULL-terminated: deliberately wrong kernels,
-                                         run only when named, never under all;
-                                         their indices follow the kernels' */
-    const char *const *own_options;   /* NULL-terminated, at most CLI_MAX_OWN_OPTIONS:
-                                         options only this program takes ("--part");
-                                         their text is left in own_values for it to check */
+    const char *extra_help;            /* printed after the options, or NULL   */
+    const char *const *wrong_kernels;  /* NULL-terminated: deliberately wrong kernels,
+                                          run only when named, never under all;
+                                          their indices follow the kernels' */
+    const cli_own_option *own_options; /* ends with {NULL}, at most CLI_MAX_OWN_OPTIONS:
+                                          options only this program takes ("--part");
+                                          their text is left in own_values for it to check */
+    const char *exit_codes;            /* this program's exit codes beyond 0, 1, 2, 3 and 77, one per
+                                          line ("4  ..."), for --help; or NULL */
 } cli_spec;
 
 typedef struct {
@@ -71,10 +80,6 @@ typedef struct {
 } cli_options;
 
 enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
-
-static inline const char *element_type_name(element_type type) { return type == ELEMENT_DOUBLE ? "double" : "float"; }
-
-static inline size_t element_size(element_type type) { return type == ELEMENT_DOUBLE ? sizeof(double) : sizeof(float); }
 
 static inline int is_power_of_two(long long value) { return value > 0 && (value & (value - 1)) == 0; }
 
@@ -130,6 +135,12 @@ static inline int cli_index_in_(const char *const *names, const char *name) {
     return -1;
 }
 
+static inline int cli_own_index_(const cli_own_option *options, const char *name) {
+    for (int i = 0; options && options[i].name; ++i)
+        if (strcmp(options[i].name, name) == 0) return i;
+    return -1;
+}
+
 static inline void cli_join_names_(char *buffer, size_t size, const char *const *names) {
     buffer[0] = '\0';
     for (int i = 0; names && names[i]; ++i) {
@@ -176,8 +187,16 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
         fprintf(out, "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n");
         fprintf(out, "  --no-window          do not open a window (save PNG instead)\n");
     }
-    fprintf(out, "\nExit codes: 0 all checks passed, 1 a GPU result was wrong, 2 bad command line,\n"
-                 "            3 a CUDA call failed, 77 no usable CUDA device.\n");
+    for (int i = 0; spec->own_options && spec->own_options[i].name; ++i) {
+        char usage[64];
+        snprintf(usage, sizeof usage, "%s %s", spec->own_options[i].name, spec->own_options[i].value);
+        fprintf(out, "  %-20s %s\n", usage, spec->own_options[i].help);
+    }
+    fprintf(out, "\nExit codes:\n  0  every check passed\n  1  a GPU result was wrong\n"
+                 "  2  bad command line, or a size that does not fit in memory\n"
+                 "  3  a CUDA call failed (the GPU or its driver is there but broken)\n");
+    if (spec->exit_codes) fprintf(out, "%s\n", spec->exit_codes);
+    fprintf(out, "  77 no CUDA device or no driver (CTest: skipped)\n");
     if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
 }
 
@@ -201,6 +220,7 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
             *mask |= 1u << i;
         return CLI_OK;
     }
+
     const char *start = list;
     for (;;) {
         const char *comma = strchr(start, ',');
@@ -209,6 +229,9 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
             return cli_fail_(spec, err, "%s: empty or too long kernel name in '%s'", "--kernel", list);
         memcpy(item, start, length);
         item[length] = '\0';
+        if (strcmp(item, "all") == 0)
+            return cli_fail_(spec, err, "%s %s: 'all' stands alone (all, or a list of names without it)", "--kernel",
+                             list);
         int index = cli_index_in_(spec->kernels, item);
         int wrong = cli_index_in_(spec->wrong_kernels, item);
         if (index < 0 && wrong >= 0) index = count + wrong;
@@ -256,31 +279,29 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     o->seed = 1;
     for (int i = 0; spec->kernels && spec->kernels[i] && i < CLI_MAX_KERNELS; ++i)
         o->kernel_mask |= 1u << i;
-    for (int i = 0; spec->own_options && spec->own_options[i]; ++i)
+    for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
         if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
             return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (%s)%s", "raise it in cli.h", "");
-
-    for (int i = 1; i < argc; ++i) {
-        const char *arg = argv[i];
-        /* Options that take no value. */
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+    /* --help wins wherever it stands, whatever else the line holds. */
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             cli_print_usage_(spec, out);
             return CLI_EXIT_HELP;
         }
-        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) {
-            o->check_only = 1;
-            continue;
-        }
-        if ((a & CLI_COLD_L2) && strcmp(arg, "--cold-l2") == 0) {
-            o->cold_l2 = 1;
-            continue;
-        }
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) {
-            o->no_sync = 1;
-            continue;
-        }
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) {
-            o->no_window = 1;
+
+    char seen[32][64]; /* every option is given at most once */
+    int seen_count = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i];
+        /* Options that take no value. */
+        int *flag = NULL;
+        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) flag = &o->check_only;
+        if ((a & CLI_COLD_L2) && strcmp(arg, "--cold-l2") == 0) flag = &o->cold_l2;
+        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) flag = &o->no_sync;
+        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) flag = &o->no_window;
+        if (flag) {
+            if (*flag) return cli_fail_(spec, err, "%s given twice: give it once%s", arg, "");
+            *flag = 1;
             continue;
         }
 
@@ -301,16 +322,18 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                     TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
                     TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
                     TAKES(CLI_BITMAP, "--save-diff");
-        const int own = cli_index_in_(spec->own_options, name); /* the program's own names come first */
+        const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
         if (own >= 0) known = 1;
         if (!known) return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
+        for (int s = 0; s < seen_count; ++s)
+            if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once%s", name, "");
+        if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
         if (!value) {
             if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)%s", name, "");
             value = argv[++i];
         }
         if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one%s", name, "");
         if (own >= 0) { /* the program checks the text itself */
-            if (o->own_values[own]) return cli_fail_(spec, err, "%s given twice%s", name, "");
             o->own_values[own] = value;
             continue;
         }
@@ -375,7 +398,12 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         if (n_given && (rows_given || cols_given))
             return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
         if (n_given) o->rows = o->cols = o->n;
-        if (o->rows > CLI_MAX_COUNT / o->cols) return cli_fail_(spec, err, "the matrix %s is too large%s", "", "");
+        if (o->rows > CLI_MAX_COUNT / o->cols) {
+            fprintf(err,
+                    "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's memory\n",
+                    spec->program, o->rows, o->cols);
+            return CLI_EXIT_ERROR;
+        }
         o->n = o->rows * o->cols;
     }
     return CLI_OK;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cli.h"
+#include "element_type.h"
 
 /* Unit roundoff u of the element type: 2^-24 (float), 2^-53 (double). */
 static inline double unit_roundoff(element_type type) {

@@ -17,6 +17,7 @@
 #define COMMON_REPORT_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ typedef struct {
     int partials_only;   /* the time covers the kernel alone, which leaves per-block
                             partial sums for the CPU to add (the books' kernels) */
     int pass;
-    const char *note; /* optional short words for the table */
+    char note[160]; /* optional short words for the table: the row owns them (row_note) */
 } result_row;
 
 /* A row with every field cleared (status FAIL until a check sets pass). */
@@ -97,6 +98,21 @@ static inline void row_check(result_row *row, double value, double expected, dou
     row->rel_err = relative_error(value, expected);
     row->tolerance = tolerance;
     row->pass = isfinite(value) && row->rel_err <= tolerance;
+}
+
+/* Adds words to the row's note, after a comma when it has some already:
+ *   row_note(&row, "probe: %.0f", probe); */
+static inline void row_note(result_row *row, const char *format, ...) {
+    size_t used = strlen(row->note);
+    va_list arguments;
+    if (used + 2 >= sizeof row->note) return;
+    if (used) {
+        strcpy(row->note + used, ", ");
+        used += 2;
+    }
+    va_start(arguments, format);
+    vsnprintf(row->note + used, sizeof row->note - used, format, arguments);
+    va_end(arguments);
 }
 
 /* Fills the timing: ms for `row->bytes`, as GB/s and as a percentage of the
@@ -150,17 +166,16 @@ static inline const char *report_field_(char *buffer, size_t size, const char *f
 /* Prints the row as a table line and keeps it for report_end(). */
 static inline void report_add(report *r, const result_row *row) {
     char value[32], expected[32], rel_err[32], tolerance[32], ms[32], gbps[32], pct[32];
-    fprintf(r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s%s\n", row->kernel,
-            row->type ? row->type : "-", row->n,
-            report_field_(value, sizeof value, "%.10g", row->has_value, row->value),
-            report_field_(expected, sizeof expected, "%.10g", row->has_value, row->expected),
-            report_field_(rel_err, sizeof rel_err, "%.2e", row->has_value, row->rel_err),
-            report_field_(tolerance, sizeof tolerance, "%.2e", row->has_value, row->tolerance),
-            report_field_(ms, sizeof ms, "%.4f", row->timed, row->ms),
-            report_field_(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
-            report_field_(pct, sizeof pct, "%.1f", row->timed, row->pct_ceiling), row->pass ? "PASS" : "FAIL",
-            row->partials_only ? "  (kernel only: the CPU adds the partials)" : "", row->note ? "  " : "",
-            row->note ? row->note : "");
+    fprintf(
+        r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s%s\n", row->kernel, row->type ? row->type : "-",
+        row->n, report_field_(value, sizeof value, "%.10g", row->has_value, row->value),
+        report_field_(expected, sizeof expected, "%.10g", row->has_value, row->expected),
+        report_field_(rel_err, sizeof rel_err, "%.2e", row->has_value, row->rel_err),
+        report_field_(tolerance, sizeof tolerance, "%.2e", row->has_value, row->tolerance),
+        report_field_(ms, sizeof ms, "%.4f", row->timed, row->ms),
+        report_field_(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
+        report_field_(pct, sizeof pct, "%.1f", row->timed, row->pct_ceiling), row->pass ? "PASS" : "FAIL",
+        row->partials_only ? "  (kernel only: the CPU adds the partials)" : "", row->note[0] ? "  " : "", row->note);
     fflush(r->out);
     if (r->count < REPORT_MAX_ROWS) r->rows[r->count++] = *row;
 }

@@ -18,9 +18,11 @@ static const cli_spec spec = {"demo",
                               256,
                               NULL,
                               NULL,
+                              NULL,
                               NULL};
 static const cli_spec matrix_spec = {
-    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL, NULL};
+    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL, NULL,
+    NULL};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
@@ -75,7 +77,6 @@ static void test_good(void) {
     CHECK(cli_kernel_selected(&o, 1) && cli_kernel_selected(&o, 2) && !cli_kernel_selected(&o, 0));
     CHECK(PARSE(&spec, &o, "--kernel", "all") == CLI_OK && o.kernel_mask == 7u);
     CHECK(PARSE(&spec, &o, "--help") == CLI_EXIT_HELP);
-    CHECK(PARSE(&spec, &o, "--n", "5", "--n", "7") == CLI_OK && o.n == 7); /* last one wins */
 }
 
 static void test_bad(void) {
@@ -131,7 +132,8 @@ static void test_wrong_kernels(void) {
 
 /* A program's own options: accepted in both forms, their text handed back, unknown elsewhere. */
 static void test_own_options(void) {
-    static const char *const own[] = {"--part", "--stride", NULL};
+    static const cli_own_option own[] = {
+        {"--part", "P", "which part"}, {"--stride", "S", "the stride"}, {NULL, NULL, NULL}};
     cli_spec with_own = spec;
     with_own.own_options = own;
     cli_options o;
@@ -141,13 +143,60 @@ static void test_own_options(void) {
     CHECK(PARSE(&with_own, &o, "--part") == CLI_EXIT_ERROR);
     CHECK(PARSE(&with_own, &o, "--part=") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--part", "size") == CLI_EXIT_ERROR);
-    CHECK(PARSE(&with_own, &o, "--part", "size", "--part", "carve") == CLI_EXIT_ERROR); /* no silent last-wins */
-    static const char *const shadowing[] = {"--kernel", NULL}; /* an own name wins over a built-in */
+    CHECK(PARSE(&with_own, &o, "--part", "size", "--part", "carve") == CLI_EXIT_ERROR);        /* no silent last-wins */
+    static const cli_own_option shadowing[] = {{"--kernel", "K", "mine"}, {NULL, NULL, NULL}}; /* an own name wins */
     with_own.own_options = shadowing;
     CHECK(PARSE(&with_own, &o, "--kernel", "mine") == CLI_OK && strcmp(o.own_values[0], "mine") == 0);
-    static const char *const too_many[] = {"--a", "--b", "--c", "--d", "--e", NULL};
+    static const cli_own_option too_many[] = {{"--a", "A", ""}, {"--b", "B", ""}, {"--c", "C", ""},
+                                              {"--d", "D", ""}, {"--e", "E", ""}, {NULL, NULL, NULL}};
     with_own.own_options = too_many;
     CHECK(CLI_MAX_OWN_OPTIONS == 4 && PARSE(&with_own, &o, "--n", "5") == CLI_EXIT_ERROR);
+}
+
+/* Parses and returns what was printed to `out` (help) or `err` (the error line). */
+static int parse_capture(const cli_spec *s, const char **args, char *text, size_t size) {
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"demo";
+    for (int i = 0; args[i]; ++i)
+        argv[argc++] = (char *)args[i];
+    FILE *capture = tmpfile();
+    cli_options o;
+    int status = cli_parse(s, argc, argv, &o, capture, capture);
+    rewind(capture);
+    size_t length = fread(text, 1, size - 1, capture);
+    text[length] = '\0';
+    fclose(capture);
+    return status;
+}
+#define CAPTURE(s, text, ...) parse_capture(s, (const char *[]){__VA_ARGS__, NULL}, text, sizeof text)
+
+/* What a newcomer tripped over: each option once, 'all' alone, --help wherever it
+ * stands, a size too large named in the message, own options and exit codes in --help. */
+static void test_newcomer(void) {
+    cli_options o;
+    char text[4096];
+    CHECK(PARSE(&spec, &o, "--n", "100", "--n", "200") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--n", "100", "--n=200") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--check", "--check") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--type", "float", "--type", "double") == CLI_EXIT_ERROR);
+    CHECK(CAPTURE(&spec, text, "--reps", "3", "--reps", "4") == CLI_EXIT_ERROR &&
+          strcmp(text, "demo: --reps given twice: give it once\n") == 0);
+    CHECK(CAPTURE(&spec, text, "--kernel", "book,all") == CLI_EXIT_ERROR && strstr(text, "'all' stands alone") &&
+          !strstr(text, "unknown kernel"));
+    CHECK(PARSE(&spec, &o, "--kernel", "all,book") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--help", "--bogus") == CLI_EXIT_HELP);
+    CHECK(PARSE(&spec, &o, "--bogus", "--help") == CLI_EXIT_HELP);
+    CHECK(PARSE(&spec, &o, "--n", "0", "-h") == CLI_EXIT_HELP);
+    CHECK(CAPTURE(&matrix_spec, text, "--n", "33554433") == CLI_EXIT_ERROR &&
+          strstr(text, "the matrix 33554433 x 33554433 is too large") && !strstr(text, "  "));
+    static const cli_own_option own[] = {{"--part", "P", "which part to run"}, {NULL, NULL, NULL}};
+    cli_spec with_own = spec;
+    with_own.own_options = own;
+    with_own.exit_codes = "  4  the demonstration hung, as it should";
+    CHECK(CAPTURE(&with_own, text, "--help") == CLI_EXIT_HELP &&
+          strstr(text, "  --part P             which part to run\n") && strstr(text, "  4  the demonstration hung") &&
+          strstr(text, "  77 ") && strstr(text, "  3  a CUDA call"));
 }
 
 static void test_too_large(void) {
@@ -168,6 +217,7 @@ static void test_helpers(void) {
 int main(void) {
     test_wrong_kernels();
     test_own_options();
+    test_newcomer();
     test_too_large();
     test_counts();
     test_defaults();
