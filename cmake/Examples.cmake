@@ -106,3 +106,22 @@ function(add_output_test name label code)
   add_test(NAME ${name} COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh ${code} ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
+
+# The compiled code as evidence, without a GPU: cuobjdump (and nvdisasm beside
+# it) from the CUDA toolkit, or the copies scripts/install_deps.sh puts in .tools/.
+find_program(EXAMPLES_CUOBJDUMP cuobjdump
+             HINTS ${CUDAToolkit_BIN_DIR} ${CMAKE_SOURCE_DIR}/.tools/bin NO_CACHE)
+if(NOT EXAMPLES_CUOBJDUMP)
+  set(EXAMPLES_CUOBJDUMP cuobjdump-not-found)
+endif()
+
+# add_sass_test(<name> <target> <function regex> [--has REGEX]... [--lacks REGEX]... [--count REGEX N]...):
+# every function of the program whose mangled name matches, for every
+# architecture it was built for, has (lacks, has exactly N of) those
+# instructions (tests/expect_sass.sh). Label host; skipped (77) without cuobjdump.
+function(add_sass_test name target function)
+  add_test(NAME ${name}
+           COMMAND bash ${EXAMPLES_TEST_DIR}/expect_sass.sh ${EXAMPLES_CUOBJDUMP} $<TARGET_FILE:${target}>
+                   ${function} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS host SKIP_RETURN_CODE 77 TIMEOUT 120)
+endfunction()

@@ -56,3 +56,24 @@ if ! command -v nvcc >/dev/null; then
     exit 1
 fi
 echo "install_deps: $(nvcc --version | tail -n 1)"
+
+# cuobjdump and nvdisasm read the compiled code (the SASS tests, label host, need
+# no GPU). A full CUDA toolkit has them beside nvcc; a minimal one does not: then
+# NVIDIA's own wheels from PyPI are unpacked into .tools/ of this checkout
+# (nothing is installed into any Python).
+if ! [ -x "$(dirname "$(command -v nvcc)")/cuobjdump" ] && ! [ -x .tools/bin/cuobjdump ]; then
+    wheels=$(mktemp -d)
+    if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" nvidia-cuda-cuobjdump \
+        nvidia-cuda-nvdisasm >/dev/null 2>&1; then
+        mkdir -p .tools/bin
+        for wheel in "$wheels"/*.whl; do
+            python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$wheels/x"
+        done
+        find "$wheels/x" -type f \( -name cuobjdump -o -name nvdisasm \) -exec cp {} .tools/bin/ \;
+        chmod +x .tools/bin/* 2>/dev/null || true
+        echo "install_deps: cuobjdump and nvdisasm unpacked into .tools/bin (for the SASS tests)"
+    else
+        echo "install_deps: cuobjdump could not be fetched: the SASS tests will be skipped" >&2
+    fi
+    rm -rf "$wheels"
+fi
