@@ -4,6 +4,9 @@
 # Each chapter's mutants.tsv has one mutant per line, four tab-separated fields, and a fifth,
 # "serial", for a check that times the GPU and must have it alone (as its CTest test does):
 #   name    the test that catches it    a sed script (applied to the chapter's .cu)    the check (a shell command)
+# A sed script written "common/FILE::SCRIPT" is planted in common/FILE instead (a bug in the
+# shared code, such as the last-block pattern's fence). $CUOBJDUMP names cuobjdump for checks
+# that read the compiled code (tests/expect_sass.sh).
 # The chapter folder and common/ are copied alone and built with the nvcc line of the
 # source's header (plus -arch=native): once as they are (the control), once per mutant with
 # its sed script applied (it must change the file, or the table is wrong). Every check runs
@@ -28,8 +31,10 @@ if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
         while IFS=$'\t' read -r name _ script _; do
             case $name in '' | '#'*) continue ;; esac
             count=$((count + 1))
-            sed -e "$script" "$source_file" >"$copy"
-            cmp -s "$source_file" "$copy" && { echo "NOT PLANTED: $chapter $name"; unplanted=$((unplanted + 1)); }
+            target=$source_file
+            case $script in common/*::*) target=$root/${script%%::*} script=${script#*::} ;; esac
+            sed -e "$script" "$target" >"$copy"
+            cmp -s "$target" "$copy" && { echo "NOT PLANTED: $chapter $name"; unplanted=$((unplanted + 1)); }
         done <"$root/$chapter/mutants.tsv"
     done
     rm -f "$copy"
@@ -38,6 +43,8 @@ if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
     exit
 fi
 nvidia-smi -L >/dev/null 2>&1 || { echo "mutants: no GPU visible: the checks cannot run" >&2; exit 77; }
+cuobjdump=$(command -v cuobjdump || echo "$(dirname "$(command -v nvcc)")/cuobjdump")
+[ -x "$cuobjdump" ] || cuobjdump=$here/.tools/bin/cuobjdump
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
@@ -50,8 +57,10 @@ build_copy() {
     local chapter=$1 source_file=$2 build=$3 folder=$4 script=${5:-}
     mkdir -p "$folder" && cp -R "$root/$chapter" "$folder/$chapter" && cp -R "$root/common" "$folder/common"
     if [ -n "$script" ]; then
-        sed -i -e "$script" "$folder/$chapter/$source_file"
-        cmp -s "$root/$chapter/$source_file" "$folder/$chapter/$source_file" && return 3
+        local target=$chapter/$source_file
+        case $script in common/*::*) target=${script%%::*} script=${script#*::} ;; esac
+        sed -i -e "$script" "$folder/$target"
+        cmp -s "$root/$target" "$folder/$target" && return 3
     fi
     (cd "$folder/$chapter" && eval "$build -arch=native" >"$folder/build.log" 2>&1) || return 4
 }
@@ -61,7 +70,7 @@ build_copy() {
 run_check() {
     local mode=-s
     [ "${5:-}" = serial ] && mode=-x
-    (cd "$1/$2" && PROGRAM="./${3%.cu}" TESTS="$here/tests" flock "$mode" "$results/gpu.lock" \
+    (cd "$1/$2" && PROGRAM="./${3%.cu}" TESTS="$here/tests" CUOBJDUMP="$cuobjdump" flock "$mode" "$results/gpu.lock" \
         timeout 300 bash -c "$4") >"$1/check.log" 2>&1
 }
 
