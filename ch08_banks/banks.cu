@@ -3,9 +3,10 @@
  * sections; Fan Zheyong, CUDA 编程：基础与实践, ch. 8, bank conflicts).
  *
  * What it teaches, each part checked:
- *   stride    a warp reads 4-byte words at stride s: the 32 banks serve one
- *             word each per pass, so it takes gcd(s, 32) passes (a broadcast,
- *             s = 0, takes one). The measured time per load follows it.
+ *   first     the Guide's example: one warp reads shared[s * threadIdx.x].
+ *             Word w is in bank w % 32, so the load takes gcd(s, 32) passes.
+ *   stride    that rule measured: a warp reads 4-byte words at stride s = 0
+ *             (a broadcast, one pass) to 33; the time per load follows it.
  *   size      1-, 2- and 8-byte elements: consecutive bytes and shorts are
  *             conflict-free; a warp of doubles takes two passes (256 bytes);
  *             banks are 4 bytes wide, not 8 (a claim about Ampere some notes make).
@@ -28,89 +29,60 @@
  *   scripts/bank_conflicts.sh build/ch08_banks/banks --check --part stride,size
  *
  * Kernels, in teaching order:
+ *   guide_stride_read      the Guide's example: one warp, one load at stride s.
  *   bank_read<T, s>        every warp reads elements of type T at stride s, 16
  *                          loads in flight per thread: one kernel per case.
  *   carve_chained          the Guide's carve: each array starts where the last
  *                          ends (right for its counts, wrong for short[127]).
  *   carve_aligned          every offset rounded up with align_up(): right for any counts.
  *   copy_reserving_shared  a plain copy launched with N bytes of dynamic
- *                          shared memory it never touches: only the size matters. */
+ *                          shared memory it never touches: only the size matters.
+ *
+ * main runs the Guide's example, then the parts; below the "Harness" line is
+ * what runs and checks them, not needed to follow the lesson. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "book.h"
-#include "ceiling.cuh"
-#include "cli.h"
-#include "report.h"
-
-// ---------------------------------------------------------------------------
-// Constants.
+#include "book.h"      /* the book's header: error checks, the device, timing */
+#include "ceiling.cuh" /* harness (below the line): the copy's bandwidth ceiling */
+#include "cli.h"       /* harness: the command line */
+#include "report.h"    /* harness: the table and the RESULT lines */
 
 #define WARP 32
-#define BANKS 32      /* successive 4-byte words go to successive banks  */
-#define BANK_BYTES 4  /* since Maxwell (compute capability 5.x)          */
-#define ROW_BYTES 128 /* BANKS * BANK_BYTES: what one pass can deliver   */
-#define MAX_STRIDE 33 /* strides 0 (broadcast) to 33                     */
-#define READ_THREADS 256
+#define BANKS 32           /* successive 4-byte words go to successive banks */
+#define BANK_BYTES 4       /* since Maxwell (compute capability 5.x) */
+#define ROW_BYTES 128      /* BANKS * BANK_BYTES: what one pass can deliver */
+#define MAX_STRIDE 33      /* strides 0 (broadcast) to 33 */
+#define READ_THREADS 256   /* bank_read's block */
 #define LOADS_PER_ROUND 16 /* independent loads each thread has in flight */
-#define WINDOW_ROWS 16     /* rounds slide over this many 128-byte rows   */
-#define ROW_STEP 1         /* rows a round moves on: a kernel argument     */
-#define TIMED_ROUNDS 1024  /* per thread and launch: about 1 ms at 1 pass */
-#define CHECK_ROUNDS WINDOW_ROWS
-#define CHECK_BLOCKS 4
-#define COST_TOLERANCE 0.25 /* measured passes within 25 % of the prediction */
-#define COPY_THREADS 256
-#define DEFAULT_COPY_N (1LL << 28) /* floats: 1 GiB read and 1 GiB written */
-#define MAX_SHARED_KB 1024         /* no GPU so far has more than 228 KB per SM */
-
-enum part { PART_STRIDE, PART_SIZE, PART_CARVE, PART_CAPACITY, PART_CARVE_MISALIGNED, PART_COUNT };
-static const char *const part_names[] = {"stride", "size", "carve", "capacity", "carve_misaligned", NULL};
-#define CORRECT_PARTS ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_CARVE) | (1u << PART_CAPACITY))
-
-/* The element types a warp reads in parts 1 and 2, by size in bytes. */
-enum { CHAR_BYTES = 1, SHORT_BYTES = 2, INT_BYTES = 4, DOUBLE_BYTES = 8 };
-static const char *element_name(int bytes) {
-    return bytes == 1 ? "char" : bytes == 2 ? "short" : bytes == 4 ? "int" : "double";
-}
-
-/* The size part's strides: the conflict-free ones, the powers of two, and
- * 17 and 33 (odd again after a power of two). */
-static const int size_strides[] = {0, 1, 2, 3, 4, 8, 16, 17, 32, 33};
-static const int size_elements[] = {CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES};
+#define WINDOW_ROWS 16     /* rounds slide over this many 128-byte rows */
+#define COPY_THREADS 256   /* copy_reserving_shared's block */
 
 // ---------------------------------------------------------------------------
-// The bank rule, on the CPU: how many passes a warp-wide load takes.
-//
-// Thread t reads the element_bytes bytes at t * stride * element_bytes. Each
-// bank delivers one bank word (bank_bytes wide) per pass; threads that read
-// the same word share it (broadcast). So the passes are the largest number of
-// distinct words any one bank must deliver. With 4-byte words this is
-// gcd(stride, 32), and 1 for stride 0. With bank_bytes = 8 it is what "banks
-// are 8 bytes wide" would predict: shown beside the measurement, never used.
+// The Guide's example: thread t of a warp reads shared[s * t]. The threads
+// that meet in one bank are 32 / gcd(s, 32) apart, so gcd(s, 32) of them
+// share each bank and the load takes gcd(s, 32) passes: one for odd s.
 
-static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
-    long long words_in_bank[BANKS][2 * WARP]; /* distinct words seen per bank */
-    int count[BANKS] = {0}, passes = 0;
-    for (int t = 0; t < WARP; ++t) {
-        long long first = (long long)t * stride * element_bytes;
-        for (long long byte = first; byte < first + element_bytes; ++byte) {
-            long long word = byte / bank_bytes;
-            int bank = (int)(word % BANKS), seen = 0;
-            for (int i = 0; i < count[bank]; ++i)
-                seen |= words_in_bank[bank][i] == word;
-            if (!seen) words_in_bank[bank][count[bank]++] = word;
-        }
-    }
-    for (int bank = 0; bank < BANKS; ++bank)
-        passes = count[bank] > passes ? count[bank] : passes;
-    return passes;
+__global__ void guide_stride_read(int *out, int s) {
+    __shared__ int s_words[WARP * MAX_STRIDE];
+    for (int i = threadIdx.x; i < WARP * MAX_STRIDE; i += blockDim.x)
+        s_words[i] = i;
+    __syncthreads(); /* every word is written before the warp reads */
+    out[threadIdx.x] = s_words[s * threadIdx.x];
 }
 
 // ---------------------------------------------------------------------------
-// What the reads read: every byte of the buffer has a value that depends on
-// its address, so a load from the wrong place changes the sum.
+// Parts stride and size, bank_read: the same rule, timed. What changed: one
+// load per thread measures instruction issue, not the banks, so each thread
+// keeps 16 independent loads in flight, one 128-byte row apart (the same banks:
+// each load has the case's exact pattern), in every warp slot of every SM. The
+// rows move on by row_step, a kernel argument, so the compiler cannot reuse an
+// earlier round's loads (with a constant step it did, and ints looked cheaper
+// than bytes). One kernel per (type, stride): Nsight Compute counts each alone.
 
+/* Every byte of the buffer has a value that depends on its address, so a
+ * load from the wrong place changes the sum. */
 __host__ __device__ static inline unsigned pattern_word(unsigned word) {
     return (word + 1u) * 2654435761u ^ 0x5bd1e995u;
 }
@@ -121,50 +93,6 @@ __host__ __device__ static inline int read_buffer_bytes(int element_bytes, int s
     int bytes = WARP * stride * element_bytes + element_bytes + (WINDOW_ROWS + LOADS_PER_ROUND) * ROW_BYTES;
     return (bytes + 15) / 16 * 16;
 }
-
-/* The value a load of element_bytes at `byte` adds to a thread's sum: the
- * element's 4-byte halves (a double's two) as unsigned integers, little endian. */
-static unsigned element_sum_cpu(long long byte, int element_bytes) {
-    unsigned sum = 0;
-    for (int part = 0; part < element_bytes; part += 4) {
-        unsigned value = 0;
-        int width = element_bytes < 4 ? element_bytes : 4;
-        for (int i = width - 1; i >= 0; --i) {
-            long long b = byte + part + i;
-            value = value << 8 | ((pattern_word((unsigned)(b / 4)) >> (8 * (b % 4))) & 0xFFu);
-        }
-        sum += value;
-    }
-    return sum;
-}
-
-/* What lane `lane` of every warp sums in bank_read, in its order. */
-static unsigned lane_sum_cpu(int element_bytes, int stride, int lane, int rounds) {
-    unsigned sum = 0;
-    for (int round = 0; round < rounds; ++round)
-        for (int k = 0; k < LOADS_PER_ROUND; ++k)
-            sum += element_sum_cpu((long long)lane * stride * element_bytes +
-                                       (long long)((unsigned)(round * ROW_STEP) % WINDOW_ROWS + k) * ROW_BYTES,
-                                   element_bytes);
-    return sum;
-}
-
-// ---------------------------------------------------------------------------
-// Parts 1 and 2, bank_read: a kernel whose limit is the banks themselves
-// (Fan, ch. 8; the Guide's figures of strided access).
-//
-// A first try, "read s_x[t * s] in a loop and time it", is limited by
-// instruction issue: 1 and 2 passes then cost the same. So here every thread
-// computes its address once, issues 16 independent loads per round at fixed
-// offsets (one 128-byte row apart: the same banks, so each load has exactly
-// the case's pattern), and folds them with one add each; every warp of every
-// resident block does this. The sum is written out, so no load can be
-// dropped. The round's row moves on by row_step, a kernel argument: with a
-// constant step the compiler saw that consecutive rounds share 15 of their 16
-// rows and reused loads (Nsight Compute counted 25 int loads executed for
-// every 32 written), which made ints look cheaper per load than bytes. Each
-// (type, stride) is its own kernel, so Nsight Compute counts every case on
-// its own row.
 
 __device__ static inline void fill_pattern(unsigned char *s_buffer, int bytes) {
     unsigned *s_words = (unsigned *)s_buffer;
@@ -196,33 +124,11 @@ __global__ void __launch_bounds__(READ_THREADS) bank_read(unsigned *sums, int ro
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
 
-/* Picks the instantiation for a stride known only at run time. */
-template <typename element, int stride = 0>
-static void launch_bank_read_at(int wanted_stride, int blocks, unsigned *sums, int rounds) {
-    if constexpr (stride <= MAX_STRIDE) {
-        if (stride != wanted_stride)
-            return launch_bank_read_at<element, stride + 1>(wanted_stride, blocks, sums, rounds);
-        bank_read<element, stride>
-            <<<blocks, READ_THREADS, read_buffer_bytes(sizeof(element), stride)>>>(sums, rounds, ROW_STEP);
-    }
-}
-
-static void launch_bank_read(int element_bytes, int stride, int blocks, unsigned *sums, int rounds) {
-    switch (element_bytes) {
-    case CHAR_BYTES: launch_bank_read_at<unsigned char>(stride, blocks, sums, rounds); break;
-    case SHORT_BYTES: launch_bank_read_at<unsigned short>(stride, blocks, sums, rounds); break;
-    case INT_BYTES: launch_bank_read_at<unsigned int>(stride, blocks, sums, rounds); break;
-    default: launch_bank_read_at<double>(stride, blocks, sums, rounds); break;
-    }
-}
-
 // ---------------------------------------------------------------------------
-// Part 3, carving one dynamic buffer (the Guide's "extern __shared__" example).
-//
-// A kernel has one dynamic shared buffer; several arrays come out of it by
-// offsets. Each array must start at a multiple of its type's alignment: the
-// Guide's short[128] ends at byte 256, a multiple of 4, so its float array
-// happens to be aligned. align_up() makes it so for any count.
+// Part carve, one dynamic buffer carved into several arrays (the Guide's
+// "extern __shared__" example). Each array must start at a multiple of its
+// type's alignment: the Guide's short[128] ends at byte 256, a multiple of 4,
+// so its float array happens to be aligned. align_up() makes it so for any count.
 
 __host__ __device__ static inline size_t align_up(size_t offset, size_t alignment) {
     return (offset + alignment - 1) / alignment * alignment;
@@ -293,7 +199,7 @@ __global__ void carve_aligned(int short_count, int float_count, int int_count, s
 }
 
 // ---------------------------------------------------------------------------
-// Part 4, capacity: how much shared memory a block may have, and what it costs.
+// Part capacity: how much shared memory a block may have, and what it costs.
 //
 // Static arrays stop at 48 KB per block, at compile time. Declaring
 //   __shared__ int s_big[49 * 1024 / 4];
@@ -312,6 +218,86 @@ __global__ void __launch_bounds__(COPY_THREADS) copy_reserving_shared(const floa
     long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i < n) out[i] = in[i];
 }
+
+// ---------------------------------------------------------------------------
+// main: the Guide's example in a straight line, then the parts --part asks
+// for. What main calls from below the line:
+
+/* The options (cli.h's and --part, --stride, --shared-kb): exit 2 on a bad
+ * one, before any CUDA call. */
+static void parse_command_line(int argc, char **argv, cli_options *o);
+/* --shared-kb and the copy's size against this GPU (exit 2); prints its shared memory. */
+static void check_against_device(const cli_options *o, const struct cudaDeviceProp *p);
+/* The bank rule on the CPU: the most distinct bank words any one bank must
+ * deliver to the warp; gcd(s, 32) for 4-byte elements. */
+static int predicted_passes(int element_bytes, int stride, int bank_bytes);
+/* Runs, checks and times the parts; returns the worse of exit_code and theirs. */
+static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int exit_code);
+
+int main(int argc, char **argv) {
+    cli_options o;
+    parse_command_line(argc, argv, &o);
+    struct cudaDeviceProp p;
+    gpu_select_device("banks", o.device, &p);
+    check_against_device(&o, &p);
+
+    // The Guide's example: one warp reads shared[s * threadIdx.x] at a few
+    // strides; s_words[i] holds i, so thread t must bring back s * t.
+    const int strides[] = {1, 2, 3, 32, 33};
+    const int stride_count = sizeof strides / sizeof *strides;
+    int host_out[WARP], *out, wrong_strides = 0;
+    HANDLE_ERROR(cudaMalloc((void **)&out, sizeof host_out));
+    printf("The Guide's example: one warp reads shared[s * threadIdx.x]; word w is in bank w %% 32\n");
+    for (int i = 0; i < stride_count; ++i) {
+        const int s = strides[i];
+        gpu_poison(out, sizeof host_out);
+        guide_stride_read<<<1, WARP>>>(out, s);
+        CHECK_LAUNCH();
+        HANDLE_ERROR(cudaMemcpy(host_out, out, sizeof host_out, cudaMemcpyDeviceToHost));
+        int right = 0;
+        for (int t = 0; t < WARP; ++t)
+            right += host_out[t] == s * t;
+        const int passes = predicted_passes(sizeof(int), s, BANK_BYTES);
+        printf("  s = %2d: %2d of %d threads read shared[s * t]; the rule predicts gcd(%d, 32) = %d: ", s, right, WARP,
+               s, passes);
+        if (passes == 1)
+            printf("one pass, conflict-free\n");
+        else
+            printf("%d passes, a %d-way bank conflict\n", passes, passes);
+        wrong_strides += right != WARP;
+    }
+    HANDLE_ERROR(cudaFree(out));
+    printf("%s: %s\n\n", wrong_strides ? "FAIL" : "PASS",
+           wrong_strides ? "a thread read the wrong word" : "every thread read its word; part stride times the passes");
+
+    return run_parts(&o, &p, wrong_strides ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED);
+}
+
+// ===== Harness: below this line, the option set-up, the launch switch, the
+// CPU references, the checks and the timing. Not needed to follow the lesson.
+
+#define ROW_STEP 1        /* rows a round moves on: a kernel argument     */
+#define TIMED_ROUNDS 1024 /* per thread and launch: about 1 ms at 1 pass */
+#define CHECK_ROUNDS WINDOW_ROWS
+#define CHECK_BLOCKS 4
+#define COST_TOLERANCE 0.25        /* measured passes within 25 % of the prediction */
+#define DEFAULT_COPY_N (1LL << 28) /* floats: 1 GiB read and 1 GiB written */
+#define MAX_SHARED_KB 1024         /* no GPU so far has more than 228 KB per SM */
+
+enum part { PART_STRIDE, PART_SIZE, PART_CARVE, PART_CAPACITY, PART_CARVE_MISALIGNED, PART_COUNT };
+static const char *const part_names[] = {"stride", "size", "carve", "capacity", "carve_misaligned", NULL};
+#define CORRECT_PARTS ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_CARVE) | (1u << PART_CAPACITY))
+
+/* The element types a warp reads in parts stride and size, by size in bytes. */
+enum { CHAR_BYTES = 1, SHORT_BYTES = 2, INT_BYTES = 4, DOUBLE_BYTES = 8 };
+static const char *element_name(int bytes) {
+    return bytes == 1 ? "char" : bytes == 2 ? "short" : bytes == 4 ? "int" : "double";
+}
+
+/* The size part's strides: the conflict-free ones, the powers of two, and
+ * 17 and 33 (odd again after a power of two). */
+static const int size_strides[] = {0, 1, 2, 3, 4, 8, 16, 17, 32, 33};
+static const int size_elements[] = {CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES};
 
 // ---------------------------------------------------------------------------
 // The command line: cli.h's options, and this chapter's own three.
@@ -373,6 +359,7 @@ static const cli_own_option bank_options_spec[] = {
     {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
     {NULL, NULL, NULL}};
 
+/* The own options' values, checked (exit 2 on a bad one). */
 static bank_options bank_options_from(const cli_options *o) {
     bank_options b = {CORRECT_PARTS, -1, -1};
     if (o->own_values[OPTION_PART]) b.parts = parse_parts(o->own_values[OPTION_PART]);
@@ -386,9 +373,123 @@ static bank_options bank_options_from(const cli_options *o) {
     return b;
 }
 
+static void parse_command_line(int argc, char **argv, cli_options *o) {
+    cli_spec spec = {};
+    spec.program = "banks";
+    spec.summary = "shared-memory banks, carving and capacity, measured (the Programming Guide; Fan, ch. 8)";
+    spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+    spec.default_n = DEFAULT_COPY_N;
+    spec.extra_help = "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
+                      "--check verifies every part without timing: the stride and size parts then check the data\n"
+                      "each warp read, not its cost.\n"
+                      "The Guide's example (one warp at strides 1, 2, 3, 32, 33) always runs first; --part chooses\n"
+                      "the parts after it.";
+    spec.own_options = bank_options_spec;
+    cli_parse_or_exit(&spec, argc, argv, o);
+    bank_options_from(o); /* the own options checked now, before any CUDA call */
+}
+
+static void check_against_device(const cli_options *o, const struct cudaDeviceProp *p) {
+    const bank_options b = bank_options_from(o);
+    int optin = 0;
+    HANDLE_ERROR(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device));
+    if (b.shared_kb > optin / 1024) {
+        fprintf(stderr,
+                "banks: --shared-kb %d is past this device's limit of %d KB per block "
+                "(cudaDevAttrMaxSharedMemoryPerBlockOptin)\n",
+                b.shared_kb, optin / 1024);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    if (b.parts & (1u << PART_CAPACITY))
+        gpu_require_memory("banks", 2.0 * o->n * sizeof(float), "the capacity part's copy");
+    printf("shared memory: %d banks of %d bytes; per block %zu KB, or up to %d KB with the opt-in; per SM %zu KB\n\n",
+           BANKS, BANK_BYTES, p->sharedMemPerBlock / 1024, optin / 1024, p->sharedMemPerMultiprocessor / 1024);
+}
+
 // ---------------------------------------------------------------------------
-// Running parts 1 and 2: each case checked (every thread's sum against the
-// CPU, bit for bit: a load from the wrong place fails) and timed.
+// The launch switch: one bank_read instantiation per (type, stride), picked
+// for a stride known only at run time.
+
+template <typename element, int stride = 0>
+static void launch_bank_read_at(int wanted_stride, int blocks, unsigned *sums, int rounds) {
+    if constexpr (stride <= MAX_STRIDE) {
+        if (stride != wanted_stride)
+            return launch_bank_read_at<element, stride + 1>(wanted_stride, blocks, sums, rounds);
+        bank_read<element, stride>
+            <<<blocks, READ_THREADS, read_buffer_bytes(sizeof(element), stride)>>>(sums, rounds, ROW_STEP);
+    }
+}
+
+static void launch_bank_read(int element_bytes, int stride, int blocks, unsigned *sums, int rounds) {
+    switch (element_bytes) {
+    case CHAR_BYTES: launch_bank_read_at<unsigned char>(stride, blocks, sums, rounds); break;
+    case SHORT_BYTES: launch_bank_read_at<unsigned short>(stride, blocks, sums, rounds); break;
+    case INT_BYTES: launch_bank_read_at<unsigned int>(stride, blocks, sums, rounds); break;
+    default: launch_bank_read_at<double>(stride, blocks, sums, rounds); break;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The bank rule, on the CPU: how many passes a warp-wide load takes.
+//
+// Thread t reads the element_bytes bytes at t * stride * element_bytes. Each
+// bank delivers one bank word (bank_bytes wide) per pass; threads that read
+// the same word share it (broadcast). So the passes are the largest number of
+// distinct words any one bank must deliver. With 4-byte words this is
+// gcd(stride, 32), and 1 for stride 0. With bank_bytes = 8 it is what "banks
+// are 8 bytes wide" would predict: shown beside the measurement, never used.
+
+static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
+    long long words_in_bank[BANKS][2 * WARP]; /* distinct words seen per bank */
+    int count[BANKS] = {0}, passes = 0;
+    for (int t = 0; t < WARP; ++t) {
+        long long first = (long long)t * stride * element_bytes;
+        for (long long byte = first; byte < first + element_bytes; ++byte) {
+            long long word = byte / bank_bytes;
+            int bank = (int)(word % BANKS), seen = 0;
+            for (int i = 0; i < count[bank]; ++i)
+                seen |= words_in_bank[bank][i] == word;
+            if (!seen) words_in_bank[bank][count[bank]++] = word;
+        }
+    }
+    for (int bank = 0; bank < BANKS; ++bank)
+        passes = count[bank] > passes ? count[bank] : passes;
+    return passes;
+}
+
+// ---------------------------------------------------------------------------
+// What bank_read's threads sum, on the CPU.
+
+/* The value a load of element_bytes at `byte` adds to a thread's sum: the
+ * element's 4-byte halves (a double's two) as unsigned integers, little endian. */
+static unsigned element_sum_cpu(long long byte, int element_bytes) {
+    unsigned sum = 0;
+    for (int part = 0; part < element_bytes; part += 4) {
+        unsigned value = 0;
+        int width = element_bytes < 4 ? element_bytes : 4;
+        for (int i = width - 1; i >= 0; --i) {
+            long long b = byte + part + i;
+            value = value << 8 | ((pattern_word((unsigned)(b / 4)) >> (8 * (b % 4))) & 0xFFu);
+        }
+        sum += value;
+    }
+    return sum;
+}
+
+/* What lane `lane` of every warp sums in bank_read, in its order. */
+static unsigned lane_sum_cpu(int element_bytes, int stride, int lane, int rounds) {
+    unsigned sum = 0;
+    for (int round = 0; round < rounds; ++round)
+        for (int k = 0; k < LOADS_PER_ROUND; ++k)
+            sum += element_sum_cpu((long long)lane * stride * element_bytes +
+                                       (long long)((unsigned)(round * ROW_STEP) % WINDOW_ROWS + k) * ROW_BYTES,
+                                   element_bytes);
+    return sum;
+}
+
+// ---------------------------------------------------------------------------
+// Running parts stride and size: each case checked (every thread's sum
+// against the CPU, bit for bit: a load from the wrong place fails) and timed.
 
 typedef struct {
     int data_wrong; /* threads whose sum differs from the CPU's */
@@ -410,7 +511,8 @@ static read_measurement measure_read(int element_bytes, int stride, int blocks, 
         lane_sums[lane] = lane_sum_cpu(element_bytes, stride, lane, rounds);
     for (int t = 0; t < threads; ++t)
         m.data_wrong += host_sums[t] != lane_sums[t % WARP];
-    if (!o->check_only) TIME_MEDIAN_MS(m.ms, o->reps, launch_bank_read(element_bytes, stride, blocks, sums, rounds));
+    if (!o->check_only)
+        m.ms = time_median_ms(o->reps, [&] { launch_bank_read(element_bytes, stride, blocks, sums, rounds); });
     HANDLE_ERROR(cudaFree(sums));
     free(host_sums);
     return m;
@@ -450,7 +552,7 @@ static int run_bank_reads(int part, const cli_options *o, const bank_options *b,
            o->check_only ? "--check: every thread's sum checked, the cost not timed"
                          : "value = time per load / time of a broadcast load of the type, expected = passes");
 
-    static char names[64][24], notes[64][80];
+    static char names[64][24]; /* the rows' kernel names, built here, kept until report_end */
     report rep;
     report_begin(&rep, "banks", stdout);
     for (int e = 0; e < element_count; ++e) {
@@ -469,9 +571,8 @@ static int run_bank_reads(int part, const cli_options *o, const bank_options *b,
                 row.ms = m.ms;
                 row.gbps = row.pct_ceiling = NAN; /* no DRAM traffic to speak of */
             }
-            snprintf(notes[rep.count % 64], sizeof notes[0], "predicted %d; 8-byte banks would give %d%s", passes,
-                     predicted_passes(bytes, stride, 8), m.data_wrong ? "; WRONG DATA" : "");
-            snprintf(row.note, sizeof row.note, "%s", notes[rep.count % 64]);
+            row_note(&row, "predicted %d; 8-byte banks would give %d%s", passes, predicted_passes(bytes, stride, 8),
+                     m.data_wrong ? "; WRONG DATA" : "");
             report_add(&rep, &row);
         }
     }
@@ -487,7 +588,7 @@ static int run_bank_reads(int part, const cli_options *o, const bank_options *b,
 }
 
 // ---------------------------------------------------------------------------
-// Running part 3: write, read back, compare every element.
+// Running part carve: write, read back, compare every element.
 
 static int carved_elements_right(int short_count, int float_count, int int_count, short *shorts, float *floats,
                                  int *ints) {
@@ -530,7 +631,7 @@ static void run_carve(int short_count, int float_count, int int_count, int align
     HANDLE_ERROR(cudaMemcpy(host_floats, floats, float_count * sizeof(float), cudaMemcpyDeviceToHost));
     HANDLE_ERROR(cudaMemcpy(host_ints, ints, int_count * sizeof(int), cudaMemcpyDeviceToHost));
 
-    static char names[8][48];
+    static char names[8][48]; /* the rows' kernel names, kept until report_end */
     char *name = names[rep->count % 8];
     snprintf(name, sizeof names[0], "%s_%d_%d_%d", aligned ? "carve_aligned" : "carve_chained", short_count,
              float_count, int_count);
@@ -538,7 +639,7 @@ static void run_carve(int short_count, int float_count, int int_count, int align
     result_row row = result_row_for(name, "mixed", elements);
     row_check(&row, carved_elements_right(short_count, float_count, int_count, host_shorts, host_floats, host_ints),
               elements, 0);
-    snprintf(row.note, sizeof row.note, "%s", "value: elements read back right");
+    row_note(&row, "value: elements read back right");
     report_add(rep, &row);
     HANDLE_ERROR(cudaFree(shorts));
     HANDLE_ERROR(cudaFree(floats));
@@ -549,8 +650,8 @@ static void run_carve(int short_count, int float_count, int int_count, int align
 }
 
 // ---------------------------------------------------------------------------
-// Running part 4: the opt-in, then shared memory per block against resident
-// blocks and bandwidth.
+// Running part capacity: the opt-in, then shared memory per block against
+// resident blocks and bandwidth.
 
 static int run_capacity(const cli_options *o, const bank_options *b, const struct cudaDeviceProp *p, int optin) {
     const long long n = o->n;
@@ -574,17 +675,16 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
     const int over = (int)p->sharedMemPerBlock + 16 * 1024;
     copy_reserving_shared<<<(unsigned)blocks, COPY_THREADS, over>>>(in, out, n);
     cudaError_t refused = cudaGetLastError();
-    static char refusal[160];
+    char refusal[160];
     snprintf(refusal, sizeof refusal, "refused as predicted: %s (%s)", cudaGetErrorName(refused),
              cudaGetErrorString(refused));
     printf("launch with %d KB of dynamic shared memory, no cudaFuncSetAttribute: %s\n", over / 1024,
            refused != cudaSuccess ? refusal : "NOT refused");
-    static char refused_name[40];
+    static char refused_name[40]; /* the row's kernel name, kept until report_end */
     snprintf(refused_name, sizeof refused_name, "launch_%dKB_no_opt_in", over / 1024);
     result_row refused_row = result_row_for(refused_name, "float", n);
     row_check(&refused_row, refused != cudaSuccess, 1, 0);
-    snprintf(refused_row.note, sizeof refused_row.note, "%s",
-             refused != cudaSuccess ? refusal : "the launch was NOT refused");
+    row_note(&refused_row, "%s", refused != cudaSuccess ? refusal : "the launch was NOT refused");
     report_add(&rep, &refused_row);
     if (refused == cudaSuccess) HANDLE_ERROR(cudaDeviceSynchronize());
 
@@ -605,7 +705,7 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
         sizes_kb[0] = b->shared_kb;
         size_count = 1;
     }
-    static char names[16][32], notes[16][48];
+    static char names[16][32]; /* the rows' kernel names, kept until report_end */
     for (int s = 0; s < size_count; ++s) {
         const int shared = sizes_kb[s] * 1024;
         if (shared > optin || (s > 0 && sizes_kb[s] == sizes_kb[s - 1])) continue;
@@ -620,7 +720,8 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
         CHECK_LAUNCH();
         double ms = 0;
         if (!o->check_only)
-            TIME_MEDIAN_MS(ms, o->reps, copy_reserving_shared<<<(unsigned)blocks, COPY_THREADS, shared>>>(in, out, n));
+            ms = time_median_ms(o->reps,
+                                [&] { copy_reserving_shared<<<(unsigned)blocks, COPY_THREADS, shared>>>(in, out, n); });
         HANDLE_ERROR(cudaMemcpy(host_out, out, bytes, cudaMemcpyDeviceToHost));
         const int copy_right = memcmp(host_out, host_in, bytes) == 0;
 
@@ -630,9 +731,7 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
         row.pass = row.pass && copy_right;
         row.bytes = bytes_moved((double)n, (double)n, sizeof(float));
         if (!o->check_only) row_time(&row, ms, "memcpy", ceiling);
-        snprintf(notes[s], sizeof notes[s], "%d warps per SM%s", resident * COPY_THREADS / WARP,
-                 copy_right ? "" : "; COPY WRONG");
-        snprintf(row.note, sizeof row.note, "%s", notes[s]);
+        row_note(&row, "%d warps per SM%s", resident * COPY_THREADS / WARP, copy_right ? "" : "; COPY WRONG");
         report_add(&rep, &row);
     }
     HANDLE_ERROR(cudaFree(in));
@@ -643,38 +742,13 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
 }
 
 // ---------------------------------------------------------------------------
+// run_parts: every part --part asks for, in order, each with its table and
+// RESULT lines; the exit code is the worst of them and main's.
 
-int main(int argc, char **argv) {
-    cli_spec spec = {};
-    spec.program = "banks";
-    spec.summary = "shared-memory banks, carving and capacity, measured (the Programming Guide; Fan, ch. 8)";
-    spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
-    spec.default_n = DEFAULT_COPY_N;
-    spec.extra_help = "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
-                      "--check verifies every part without timing: the stride and size parts then check the data\n"
-                      "each warp read, not its cost.";
-    spec.own_options = bank_options_spec;
-    cli_options o;
-    cli_parse_or_exit(&spec, argc, argv, &o);
-    const bank_options b = bank_options_from(&o);
-
-    struct cudaDeviceProp p;
-    gpu_select_device("banks", o.device, &p);
+static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int exit_code) {
+    const bank_options b = bank_options_from(o);
     int optin = 0;
-    HANDLE_ERROR(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o.device));
-    if (b.shared_kb > optin / 1024) {
-        fprintf(stderr,
-                "banks: --shared-kb %d is past this device's limit of %d KB per block "
-                "(cudaDevAttrMaxSharedMemoryPerBlockOptin)\n",
-                b.shared_kb, optin / 1024);
-        return EXIT_BAD_COMMAND_LINE;
-    }
-    if (b.parts & (1u << PART_CAPACITY))
-        gpu_require_memory("banks", 2.0 * o.n * sizeof(float), "the capacity part's copy");
-    printf("shared memory: %d banks of %d bytes; per block %zu KB, or up to %d KB with the opt-in; per SM %zu KB\n\n",
-           BANKS, BANK_BYTES, p.sharedMemPerBlock / 1024, optin / 1024, p.sharedMemPerMultiprocessor / 1024);
-
-    int exit_code = EXIT_ALL_PASSED;
+    HANDLE_ERROR(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, o->device));
     for (int part = 0; part < PART_COUNT; ++part) {
         if (!(b.parts & (1u << part))) continue;
         printf("--- part %s\n", part_names[part]);
@@ -682,7 +756,7 @@ int main(int argc, char **argv) {
         report rep;
         switch (part) {
         case PART_STRIDE:
-        case PART_SIZE: code = run_bank_reads(part, &o, &b, &p); break;
+        case PART_SIZE: code = run_bank_reads(part, o, &b, p); break;
         case PART_CARVE:
             report_begin(&rep, "banks", stdout);
             run_carve(128, 64, 256, 0, &rep); /* the Guide's code and counts */
@@ -690,7 +764,7 @@ int main(int argc, char **argv) {
             run_carve(127, 63, 255, 1, &rep); /* odd counts: align_up puts the floats at 256 */
             code = report_end(&rep);
             break;
-        case PART_CAPACITY: code = run_capacity(&o, &b, &p, optin); break;
+        case PART_CAPACITY: code = run_capacity(o, &b, p, optin); break;
         case PART_CARVE_MISALIGNED:
             report_begin(&rep, "banks", stdout);
             run_carve(127, 64, 256, 0, &rep); /* stops with a CUDA error: exit 3 */
