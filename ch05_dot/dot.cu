@@ -27,16 +27,14 @@
  *   barrier_deadlock  the same wrong tree run twice in one block: the block hangs; the
  *                     program ends it after a time limit and exits with 4.
  *
- * Data: --data book (default) is the book's a[i] = i, b[i] = 2i, whose exact dot
- * is 2 (n-1) n (2n-1) / 6. A float holds every integer only up to 2^24, so for
- * large n --data periodic gives a[i] = i mod 4093, b[i] = 4092 - (i mod 4093):
- * every input and product is an exact float at any n, and the exact dot is still
- * a closed form (common/numerics.h).
+ * Read from here to the end of main: the kernels, then main, which runs the
+ * book's program as the book writes it. Below main a line marks the harness
+ * (options, the CPU's repeat of each kernel's order, the checks, the timing):
+ * not needed to follow the lesson.
  *
- * Checks: the CPU repeats each deterministic kernel's own order of additions, so
- * the GPU's result must match it bit for bit; the exact closed form is printed
- * beside it as the independent truth. cuBLAS's order is not documented: see
- * cublas_tolerance. */
+ * Checks: the CPU repeats each deterministic kernel's own order of additions,
+ * so the GPU's result and partials must match it bit for bit; the exact value
+ * (a closed form) stands beside it as the independent truth. */
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,74 +43,30 @@
 
 #include <cmath>
 
-#include "block_reduce.cuh"
-#include "book.h"
-#include "ceiling.cuh"
+#include "block_reduce.cuh" /* the kernels' block_sum and last-block pattern */
+#include "book.h"           /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
+#include "ceiling.cuh"      /* these four: the harness, below main */
 #include "cli.h"
 #include "numerics.h"
 #include "report.h"
 
-// ---------------------------------------------------------------------------
-// Constants: the book's, and ours.
-
-#define BOOK_N (33 * 1024) /* N: 33792 elements                           */
-#define BOOK_THREADS 256   /* threadsPerBlock                              */
-#define BOOK_MAX_BLOCKS 32 /* blocksPerGrid = min(32, ceil(N / 256)) = 32  */
-#define MAX_THREADS 1024   /* the largest block --block allows */
-#define FAST_THREADS 256
-#define PROBE_ONES 1024        /* cuBLAS's probe: this many 1s, spread over the arrays */
-#define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock is waited for this long... */
-#define DEADLOCK_WAIT_TIMES 20 /* ...plus 20 times what the correct kernel took */
-
-enum {
-    KERNEL_BOOK,
-    KERNEL_ONE_LAUNCH,
-    KERNEL_FAST,
-    KERNEL_CUBLAS,
-    KERNEL_BARRIER_IN_IF, /* the deliberately wrong ones come last */
-    KERNEL_BARRIER_DEADLOCK,
-    KERNEL_COUNT
-};
-static const char *const kernel_names[] = {"book", "one_launch", "fast", "cublas", NULL};
-static const char *const wrong_kernel_names[] = {"barrier_in_if", "barrier_deadlock", NULL};
-static const char *kernel_name(int kernel) {
-    return kernel < KERNEL_BARRIER_IN_IF ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_BARRIER_IN_IF];
-}
-enum { DATA_BOOK, DATA_PERIODIC };
-static const char *const data_names[] = {"book", "periodic", NULL};
-
-// ---------------------------------------------------------------------------
-// Inputs and the exact answer, on the CPU.
-
-template <typename real> static void fill_inputs(real *a, real *b, long long n, int data) {
-    long long k = 0; /* i mod DOT_PERIOD, without a division per element */
-    for (long long i = 0; i < n; ++i) {
-        a[i] = data == DATA_BOOK ? (real)i : (real)k;
-        b[i] = data == DATA_BOOK ? (real)(2 * i) : (real)(DOT_PERIOD - 1 - k);
-        if (++k == DOT_PERIOD) k = 0;
-    }
-}
-
-static long double exact_dot(long long n, int data) {
-    return data == DATA_BOOK ? dot_book_closed_form(n) : dot_periodic_closed_form(n);
-}
-
-/* The book's own line evaluates its closed form in float: sum_squares(x) = x (x+1) (2x+1) / 6. */
-static float book_closed_form_in_float(float x) { return 2 * (x * (x + 1) * (2 * x + 1) / 6); }
+#define BOOK_N (33 * 1024)                 /* N: 33792 elements                           */
+#define BOOK_THREADS 256                   /* threadsPerBlock                              */
+#define BOOK_MAX_BLOCKS 32                 /* blocksPerGrid = imin(32, ceil(N / 256)) = 32 */
+#define imin(a, b) ((a) < (b) ? (a) : (b)) /* the book's */
+#define MAX_THREADS 1024                   /* the largest block: the static size of the shared cache */
+#define FAST_THREADS 256                   /* fast's block */
 
 // ---------------------------------------------------------------------------
 // Kernel 1, book: each thread sums its products in a register, the block meets
 // in shared memory, and a halving tree leaves the block's sum in s_cache[0].
-//
-// The cache has one entry per thread. The book sizes it with its constant
-// threadsPerBlock (256); a static __shared__ array needs a compile-time size,
-// so ours covers the largest block --block allows and a block uses the first
-// blockDim.x entries.
+// The book sizes the cache with threadsPerBlock; ours covers the largest block
+// and a block uses its first blockDim.x entries.
 
 /* The halving tree: at each step the lower half adds the upper half, so it
  * needs blockDim.x to be a power of two. The barrier sits outside the if:
  * every thread of the block must reach it (the book insists; the wrong kernels
- * at the end show what happens otherwise). */
+ * below show what happens otherwise). */
 template <typename real> __device__ void halving_tree(real *s_cache) {
     for (unsigned int half = blockDim.x / 2; half > 0; half /= 2) {
         if (threadIdx.x < half) s_cache[threadIdx.x] += s_cache[threadIdx.x + half];
@@ -138,11 +92,9 @@ template <typename real> __global__ void dot_book(const real *a, const real *b, 
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 2, one_launch: what changed is the end. Instead of leaving the
-// partials for the CPU, the last block to finish adds them (the "last block"
-// pattern of common/block_reduce.cuh: a fence, then an atomic ticket; Fan
-// ch. 9), so one launch gives one number. The order of the additions is fixed,
-// so the result is the same on every run.
+// Kernel 2, one_launch: what changed is the end. The last block to finish adds
+// the partials (common/block_reduce.cuh: a fence, then an atomic ticket; Fan
+// ch. 9), so one launch gives one number, in an order fixed on every run.
 
 template <typename real>
 __global__ void dot_one_launch(const real *a, const real *b, real *partials, unsigned int *blocks_done, real *result,
@@ -157,22 +109,16 @@ __global__ void dot_one_launch(const real *a, const real *b, real *partials, uns
         halving_tree(s_cache);
         if (threadIdx.x == 0) {
             *result = s_cache[0];
-            *blocks_done = 0;
+            *blocks_done = 0; /* the ticket counter, ready for the next launch */
         }
     }
 }
 
 // ---------------------------------------------------------------------------
 // Kernel 3, fast: the dot reads 2n elements for 2n flops, so memory bandwidth
-// is its limit. What changed, and why:
-//  - 16-byte loads (float4 / double2): a quarter (half) of the load
-//    instructions, full 128-byte lines per warp (coalescing, Fan ch. 7);
-//  - two independent loads of each vector per iteration, so more bytes are in
-//    flight per thread while it waits for memory (more work per thread, ch. 10);
-//  - warp shuffles (common/block_reduce.cuh) replace the shared-memory tree:
-//    fewer barriers, no shared-memory traffic (ch. 10);
-//  - the grid is exactly as many blocks as fit on the GPU at once, each looping
-//    over the array, so there are few partials and no tail of idle blocks.
+// is its limit. 16-byte loads, two of them in flight per thread (Fan chs. 7,
+// 10); warp shuffles instead of the shared tree (fewer barriers, ch. 10); and
+// exactly as many blocks as fit on the GPU at once: few partials, no tail.
 
 /* Adds a vector's products to a sum, lane after lane, each fused into the sum
  * with one rounding (fma): a fixed order that the CPU check can repeat. */
@@ -215,34 +161,6 @@ __global__ void __launch_bounds__(FAST_THREADS)
             *blocks_done = 0;
         }
     }
-}
-
-// ---------------------------------------------------------------------------
-// cuBLAS: the 64-bit API (n past 2^31), in device pointer mode so the result
-// stays on the GPU like ours.
-
-static void cublas_check(cublasStatus_t status, const char *call) {
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, call, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
-}
-static void cublas_dot(cublasHandle_t handle, long long n, const float *a, const float *b, float *result) {
-    cublas_check(cublasSdot_64(handle, n, a, 1, b, 1, result), "cublasSdot_64");
-}
-static void cublas_dot(cublasHandle_t handle, long long n, const double *a, const double *b, double *result) {
-    cublas_check(cublasDdot_64(handle, n, a, 1, b, 1, result), "cublasDdot_64");
-}
-
-/* The probe of cublas_tolerance: zeros everywhere except, at `count` places
- * spread from the first element to the last, a 1 in a and a 2 in b. The dot
- * is 2 x count; a call that read a twice (a.a) would give count, b twice 4 x. */
-template <typename real> __global__ void place_probe_ones(real *a, real *b, long long n, long long count) {
-    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (j >= count) return;
-    const long long place = count == 1 ? 0 : j * (n - 1) / (count - 1);
-    a[place] = 1;
-    b[place] = 2;
 }
 
 // ---------------------------------------------------------------------------
@@ -301,6 +219,163 @@ __global__ void dot_and_norm_one_block(const real *a, const real *b, real *resul
     __syncthreads();
     halving_tree_variant<barrier_in_if>(s_cache);
     if (threadIdx.x == 0) results[1] = s_cache[0];
+}
+
+// ---------------------------------------------------------------------------
+// What main calls from the harness, below the divider:
+static void dot_options(int argc, char **argv, cli_options *o); /* --help; a bad command line exits 2 */
+static int check_book_program(const float *a, const float *b, float c, const float *dev_partial_c, int blocks);
+static int run_progression(const cli_options &o, const struct cudaDeviceProp &device); /* the table */
+
+int main(int argc, char **argv) {
+    cli_options o;
+    dot_options(argc, argv, &o);
+    struct cudaDeviceProp device;
+    gpu_select_device("dot", o.device, &device);
+    gpu_require_memory("dot", 2.0 * (double)o.n * (double)element_size(o.type) + 256.0 * (1 << 20),
+                       "the two input vectors (and cuBLAS's workspace)");
+
+    // The book's program, in its straight line: N = 33792 floats, 32 blocks of 256 threads.
+    const int blocks = imin(BOOK_MAX_BLOCKS, (BOOK_N + BOOK_THREADS - 1) / BOOK_THREADS);
+    float *a = (float *)malloc(BOOK_N * sizeof(float));
+    HANDLE_NULL(a);
+    float *b = (float *)malloc(BOOK_N * sizeof(float));
+    HANDLE_NULL(b);
+    float *partial_c = (float *)malloc(blocks * sizeof(float));
+    HANDLE_NULL(partial_c);
+    for (int i = 0; i < BOOK_N; ++i) {
+        a[i] = i;
+        b[i] = i * 2;
+    }
+    float *dev_a, *dev_b, *dev_partial_c;
+    HANDLE_ERROR(cudaMalloc((void **)&dev_a, BOOK_N * sizeof(float)));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_b, BOOK_N * sizeof(float)));
+    HANDLE_ERROR(cudaMalloc((void **)&dev_partial_c, blocks * sizeof(float)));
+    HANDLE_ERROR(cudaMemcpy(dev_a, a, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
+    HANDLE_ERROR(cudaMemcpy(dev_b, b, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
+    dot_book<<<blocks, BOOK_THREADS>>>(dev_a, dev_b, dev_partial_c, BOOK_N);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(partial_c, dev_partial_c, blocks * sizeof(float), cudaMemcpyDeviceToHost));
+    float c = 0; /* the CPU adds the blocks' partial sums */
+    for (int i = 0; i < blocks; ++i)
+        c += partial_c[i];
+    const float x = (float)(BOOK_N - 1); /* the book's closed form, 2 x sum_squares(N - 1), in float */
+    printf("Does GPU value %.6g = %.6g?\n", c, 2 * (x * (x + 1) * (2 * x + 1) / 6));
+
+    /* Our verdict: the CPU repeats the kernel's order exactly, and the exact value stands beside it. */
+    const int book_passed = check_book_program(a, b, c, dev_partial_c, blocks);
+    HANDLE_ERROR(cudaFree(dev_a));
+    HANDLE_ERROR(cudaFree(dev_b));
+    HANDLE_ERROR(cudaFree(dev_partial_c));
+    free(a);
+    free(b);
+    free(partial_c);
+
+    // The progression: every kernel the options select, checked, then timed.
+    const int status = run_progression(o, device);
+    return book_passed ? status : EXIT_WRONG_RESULT;
+}
+
+// ===== Harness: below this line, not needed to follow the lesson =====
+// Options, the kernel names, the CPU's repeats of each kernel's order, the
+// checks, cuBLAS, the deadlock demonstration, and run(): the launch switch
+// and the timing loop.
+
+#define PROBE_ONES 1024        /* cuBLAS's probe: this many 1s, spread over the arrays */
+#define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock is waited for this long... */
+#define DEADLOCK_WAIT_TIMES 20 /* ...plus 20 times what the correct kernel took */
+
+enum {
+    KERNEL_BOOK,
+    KERNEL_ONE_LAUNCH,
+    KERNEL_FAST,
+    KERNEL_CUBLAS,
+    KERNEL_BARRIER_IN_IF, /* the deliberately wrong ones come last */
+    KERNEL_BARRIER_DEADLOCK,
+    KERNEL_COUNT
+};
+static const char *const kernel_names[] = {"book", "one_launch", "fast", "cublas", NULL};
+static const char *const wrong_kernel_names[] = {"barrier_in_if", "barrier_deadlock", NULL};
+static const char *kernel_name(int kernel) {
+    return kernel < KERNEL_BARRIER_IN_IF ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_BARRIER_IN_IF];
+}
+enum { DATA_BOOK, DATA_PERIODIC };
+static const char *const data_names[] = {"book", "periodic", NULL};
+
+// ---------------------------------------------------------------------------
+// Options.
+
+static void dot_options(int argc, char **argv, cli_options *o) {
+    cli_spec spec = {};
+    spec.program = "dot";
+    spec.summary = "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)";
+    spec.accepts =
+        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2;
+    spec.kernels = kernel_names;
+    spec.wrong_kernels = wrong_kernel_names;
+    spec.data_kinds = data_names;
+    spec.default_n = BOOK_N;
+    spec.default_block = BOOK_THREADS;
+    spec.extra_help =
+        "--block sets the threads per block of book and one_launch: a power of two from 32 to 1024,\n"
+        "because the halving tree halves blockDim.x until 1. fast always uses 256 threads.\n"
+        "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"
+        "exact in float at any n.\n"
+        "The book's own program (N = 33792, float) always runs first; the options set the progression after it.";
+    spec.exit_codes = "  4  --kernel barrier_deadlock hung its block, as it is meant to; the program ended it";
+    cli_parse_or_exit(&spec, argc, argv, o);
+    if (!is_power_of_two(o->block) || o->block < 32) {
+        fprintf(stderr, "dot: --block %d: the halving tree needs a power of two from 32 to 1024\n", o->block);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Inputs and the exact answer, on the CPU. Data: --data book (default) is the
+// book's a[i] = i, b[i] = 2i, whose exact dot is 2 (n-1) n (2n-1) / 6. A float
+// holds every integer only up to 2^24, so for large n --data periodic gives
+// a[i] = i mod 4093, b[i] = 4092 - (i mod 4093): every input and product is an
+// exact float at any n, and the exact dot is still a closed form (numerics.h).
+
+template <typename real> static void fill_inputs(real *a, real *b, long long n, int data) {
+    long long k = 0; /* i mod DOT_PERIOD, without a division per element */
+    for (long long i = 0; i < n; ++i) {
+        a[i] = data == DATA_BOOK ? (real)i : (real)k;
+        b[i] = data == DATA_BOOK ? (real)(2 * i) : (real)(DOT_PERIOD - 1 - k);
+        if (++k == DOT_PERIOD) k = 0;
+    }
+}
+
+static long double exact_dot(long long n, int data) {
+    return data == DATA_BOOK ? dot_book_closed_form(n) : dot_periodic_closed_form(n);
+}
+
+// ---------------------------------------------------------------------------
+// cuBLAS: the 64-bit API (n past 2^31), in device pointer mode so the result
+// stays on the GPU like ours.
+
+static void cublas_check(cublasStatus_t status, const char *call) {
+    if (status != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, call, cublasGetStatusString(status));
+        exit(EXIT_CUDA_ERROR);
+    }
+}
+static void cublas_dot(cublasHandle_t handle, long long n, const float *a, const float *b, float *result) {
+    cublas_check(cublasSdot_64(handle, n, a, 1, b, 1, result), "cublasSdot_64");
+}
+static void cublas_dot(cublasHandle_t handle, long long n, const double *a, const double *b, double *result) {
+    cublas_check(cublasDdot_64(handle, n, a, 1, b, 1, result), "cublasDdot_64");
+}
+
+/* The probe of cublas_tolerance: zeros everywhere except, at `count` places
+ * spread from the first element to the last, a 1 in a and a 2 in b. The dot
+ * is 2 x count; a call that read a twice (a.a) would give count, b twice 4 x. */
+template <typename real> __global__ void place_probe_ones(real *a, real *b, long long n, long long count) {
+    const long long j = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (j >= count) return;
+    const long long place = count == 1 ? 0 : j * (n - 1) / (count - 1);
+    a[place] = 1;
+    b[place] = 2;
 }
 
 // ---------------------------------------------------------------------------
@@ -386,17 +461,29 @@ static long long longest_chain(int kernel, long long n, int blocks, int threads,
  * total is too large to show), and that repeat within its bound of the exact
  * value. The note (for the table) shows the exact value beside it. */
 static void check_bits(result_row *row, double value, double emulated, long long partials_differ, long double exact,
-                       double bound, char *note, size_t note_size) {
+                       double bound) {
     row_check(row, value, emulated, 0); /* tolerance 0: bit for bit */
     const long double error = fabsl((long double)emulated - exact) / (exact != 0 ? exact : 1);
     const int truthful = error <= bound;
     row->pass = row->pass && truthful && partials_differ == 0;
     if (partials_differ)
-        snprintf(note, note_size, "%lld partials differ from the CPU's; exact %.17Lg", partials_differ, exact);
+        row_note(row, "%lld partials differ from the CPU's; exact %.17Lg", partials_differ, exact);
     else
-        snprintf(note, note_size, "exact %.17Lg: rel_err %.2Le %s bound %.2e", exact, error, truthful ? "<=" : "> !",
-                 bound);
-    snprintf(row->note, sizeof row->note, "%s", note);
+        row_note(row, "exact %.17Lg: rel_err %.2Le %s bound %.2e", exact, error, truthful ? "<=" : "> !", bound);
+}
+
+/* The verdict on the book's program in main: its total c and its partials on
+ * the GPU against the CPU's repeat of the kernel's order, bit for bit. */
+static int check_book_program(const float *a, const float *b, float c, const float *dev_partial_c, int blocks) {
+    result_row book = result_row_for("book", "float", BOOK_N);
+    float twin_partials[BOOK_MAX_BLOCKS];
+    const float emulated = dot_book_on_cpu(false, a, b, BOOK_N, blocks, BOOK_THREADS, twin_partials);
+    check_bits(&book, c, emulated, partials_differing(dev_partial_c, twin_partials, blocks),
+               dot_book_closed_form(BOOK_N),
+               sum_error_bound(ELEMENT_FLOAT, longest_chain(KERNEL_BOOK, BOOK_N, blocks, BOOK_THREADS, 1), 3));
+    printf("Checked: %.17g %s the CPU's repeat of the kernel's order (bit for bit); %s: %s\n", c,
+           book.rel_err == 0 ? "equals" : "DIFFERS from", book.note, book.pass ? "PASS" : "FAIL");
+    return book.pass;
 }
 
 /* cuBLAS's order is not documented, so its check must hold for every order.
@@ -423,6 +510,26 @@ static double cublas_tolerance(long long n, long double exact, element_type type
     return k_u < 1 ? k_u / (1 - k_u) : INFINITY;
 }
 
+/* Bytes the GB/s figure counts: the 2n input elements read, plus what each
+ * kernel writes and reads back itself: book one partial per block; one_launch
+ * and fast a partial per block, read back by the last block, and the result;
+ * cuBLAS the result (its own partials are its business); barrier_deadlock two
+ * results. The ticket counter's atomics (4 bytes per block) are not counted. */
+static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks) {
+    const double inputs = 2.0 * (double)n * (double)size;
+    switch (kernel) {
+    case KERNEL_BOOK:
+    case KERNEL_BARRIER_IN_IF: return inputs + (double)blocks * size;
+    case KERNEL_ONE_LAUNCH: return inputs + (2.0 * blocks + 1) * size;
+    case KERNEL_FAST: return inputs + (2.0 * fast_blocks + 1) * size;
+    case KERNEL_BARRIER_DEADLOCK: return inputs + 2.0 * size;
+    default: return inputs + size;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The two barrier pitfalls: what they showed, in words.
+
 /* What barrier_in_if showed, in words, after its row. */
 static void explain_barrier_in_if(int same_bits) {
     if (same_bits)
@@ -444,22 +551,14 @@ static void explain_barrier_in_if(int same_bits) {
  * terminal never hangs. */
 template <typename real>
 static int demonstrate_deadlock(result_row *row, const real *a, const real *b, const real *dev_a, const real *dev_b,
-                                real *dev_results, long long n, int threads, char *note, size_t note_size) {
+                                real *dev_results, long long n, int threads) {
     real partial; /* one block: its partial is its sum */
     const real dot = dot_book_on_cpu(false, a, b, n, 1, threads, &partial);
     const real norm = dot_book_on_cpu(false, a, a, n, 1, threads, &partial);
     real results[2];
-    float ms = 0;
-    cudaEvent_t start, done;
-    HANDLE_ERROR(cudaEventCreate(&start));
-    HANDLE_ERROR(cudaEventCreate(&done));
-    gpu_poison(dev_results, sizeof results);
-    HANDLE_ERROR(cudaEventRecord(start, 0));
-    dot_and_norm_one_block<real, false><<<1, threads>>>(dev_a, dev_b, dev_results, n);
-    CHECK_LAUNCH();
-    HANDLE_ERROR(cudaEventRecord(done, 0));
-    HANDLE_ERROR(cudaEventSynchronize(done));
-    HANDLE_ERROR(cudaEventElapsedTime(&ms, start, done));
+    const double ms = time_median_ms(
+        1, [&] { gpu_poison(dev_results, sizeof results); },
+        [&] { dot_and_norm_one_block<real, false><<<1, threads>>>(dev_a, dev_b, dev_results, n); });
     HANDLE_ERROR(cudaMemcpy(results, dev_results, sizeof results, cudaMemcpyDeviceToHost));
     row_check(row, results[0], dot, 0);
     row->pass = row->pass && results[1] == norm;
@@ -470,6 +569,8 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
            row->pass ? "the CPU's sums, bit for bit" : "NOT the CPU's sums (so the wrong kernel is not run)");
     if (row->pass) {
         const double limit = DEADLOCK_WAIT_S + DEADLOCK_WAIT_TIMES * ms / 1e3;
+        cudaEvent_t done;
+        HANDLE_ERROR(cudaEventCreate(&done));
         gpu_poison(dev_results, sizeof results);
         dot_and_norm_one_block<real, true><<<1, threads>>>(dev_a, dev_b, dev_results, n);
         CHECK_LAUNCH();
@@ -480,11 +581,11 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
                    "second sum, the\n  others wait at the one inside the if, and the block never gets past them. "
                    "Exit %d: ending the\n  process ends the hung kernel.\n",
                    limit, EXIT_DEADLOCK);
-            snprintf(note, note_size, "the block deadlocked: unfinished after %.1f s", limit);
-            snprintf(row->note, sizeof row->note, "%s", note);
+            row_note(row, "the block deadlocked: unfinished after %.1f s", limit);
             row->pass = 0;
-            return 1; /* the events stay: the hung kernel holds the device until the process ends */
+            return 1; /* the event stays: the hung kernel holds the device until the process ends */
         }
+        HANDLE_ERROR(cudaEventDestroy(done));
         HANDLE_ERROR(cudaMemcpy(results, dev_results, sizeof results, cudaMemcpyDeviceToHost));
         row_check(row, results[0], dot, 0);
         row->pass = row->pass && results[1] == norm;
@@ -492,28 +593,8 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
                "%.10g.\n",
                (double)results[0], (double)results[1]);
     }
-    snprintf(note, note_size, "a.a = %.10g, the CPU's %.10g", (double)results[1], (double)norm);
-    snprintf(row->note, sizeof row->note, "%s", note);
-    HANDLE_ERROR(cudaEventDestroy(start));
-    HANDLE_ERROR(cudaEventDestroy(done));
+    row_note(row, "a.a = %.10g, the CPU's %.10g", (double)results[1], (double)norm);
     return 0;
-}
-
-/* Bytes the GB/s figure counts: the 2n input elements read, plus what each
- * kernel writes and reads back itself: book one partial per block; one_launch
- * and fast a partial per block, read back by the last block, and the result;
- * cuBLAS the result (its own partials are its business); barrier_deadlock two
- * results. The ticket counter's atomics (4 bytes per block) are not counted. */
-static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks) {
-    const double inputs = 2.0 * (double)n * (double)size;
-    switch (kernel) {
-    case KERNEL_BOOK:
-    case KERNEL_BARRIER_IN_IF: return inputs + (double)blocks * size;
-    case KERNEL_ONE_LAUNCH: return inputs + (2.0 * blocks + 1) * size;
-    case KERNEL_FAST: return inputs + (2.0 * fast_blocks + 1) * size;
-    case KERNEL_BARRIER_DEADLOCK: return inputs + 2.0 * size;
-    default: return inputs + size;
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -524,8 +605,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     const long long n = o.n;
     const size_t bytes = (size_t)n * sizeof(real);
     const int threads = o.block;
-    const int blocks =
-        (int)((n + threads - 1) / threads < BOOK_MAX_BLOCKS ? (n + threads - 1) / threads : BOOK_MAX_BLOCKS);
+    const int blocks = (int)imin((n + threads - 1) / threads, (long long)BOOK_MAX_BLOCKS);
     int blocks_per_sm = 0; /* fast: one wave of blocks, or fewer if n is small */
     HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, dot_fast<real>, FAST_THREADS, 0));
     const long long fast_needed = (n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
@@ -565,7 +645,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     }
     l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
 
-    /* The launches, one switch: the check and the timing call the same line. */
+    /* The launches, one switch: the checks and the timing call the same line. */
     auto launch = [&](int kernel) {
         switch (kernel) {
         case KERNEL_BOOK: dot_book<<<blocks, threads>>>(dev_a, dev_b, dev_partials, n); break;
@@ -584,15 +664,13 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     report rep;
     report_begin(&rep, "dot", stdout);
     rep.cold_l2 = o.cold_l2;
-    static char notes[KERNEL_COUNT][160];
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(&o, k)) continue;
         result_row row = result_row_for(kernel_name(k), element_type_name(o.type), n);
         row.bytes = bytes_counted(k, n, sizeof(real), blocks, fast_blocks);
         row.partials_only = k == KERNEL_BOOK || k == KERNEL_BARRIER_IN_IF;
         if (k == KERNEL_BARRIER_DEADLOCK) {
-            const int deadlocked =
-                demonstrate_deadlock(&row, a, b, dev_a, dev_b, dev_results, n, threads, notes[k], sizeof notes[k]);
+            const int deadlocked = demonstrate_deadlock(&row, a, b, dev_a, dev_b, dev_results, n, threads);
             report_add(&rep, &row);
             if (deadlocked) { /* the table so far, then out: ending the process ends the hung kernel */
                 report_end(&rep);
@@ -602,32 +680,44 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             }
             continue;
         }
+
+        /* What the CPU expects of a deterministic kernel: its own order, repeated (the result and the partials). */
+        real emulated = 0;
+        int partial_count = 0;
+        if (k == KERNEL_FAST) {
+            emulated = dot_fast_on_cpu(a, b, n, fast_blocks, twin_partials);
+            partial_count = fast_blocks;
+        } else if (k != KERNEL_CUBLAS) {
+            emulated = dot_book_on_cpu(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads, twin_partials);
+            partial_count = blocks;
+        }
+        const double bound = sum_error_bound(o.type, longest_chain(k, n, blocks, threads, fast_blocks), 3);
+
+        /* The check of the launch that just finished, from what it left on the GPU. */
+        auto check_launch = [&](result_row *checked) {
+            real value = 0;
+            if (checked->partials_only) { /* the book adds the partials on the CPU, in order, in the element type */
+                real *partials = (real *)host_alloc("dot", blocks * sizeof(real), "the partial sums");
+                HANDLE_ERROR(cudaMemcpy(partials, dev_partials, blocks * sizeof(real), cudaMemcpyDeviceToHost));
+                for (int i = 0; i < blocks; ++i)
+                    value += partials[i];
+                free(partials);
+            } else {
+                HANDLE_ERROR(cudaMemcpy(&value, dev_results, sizeof(real), cudaMemcpyDeviceToHost));
+            }
+            if (k == KERNEL_CUBLAS)
+                row_check(checked, value, (double)exact, cublas_tolerance(n, exact, o.type));
+            else
+                check_bits(checked, value, emulated, partials_differing(dev_partials, twin_partials, partial_count),
+                           exact, bound);
+        };
+
         gpu_poison(dev_partials, max_partials * sizeof(real));
         gpu_poison(dev_results, 2 * sizeof(real));
         launch(k);
         HANDLE_ERROR(cudaDeviceSynchronize());
-        real value = 0;
-        if (row.partials_only) { /* the book adds the partials on the CPU, in order, in the element type */
-            real *partials = (real *)host_alloc("dot", blocks * sizeof(real), "the partial sums");
-            HANDLE_ERROR(cudaMemcpy(partials, dev_partials, blocks * sizeof(real), cudaMemcpyDeviceToHost));
-            for (int i = 0; i < blocks; ++i)
-                value += partials[i];
-            free(partials);
-        } else {
-            HANDLE_ERROR(cudaMemcpy(&value, dev_results, sizeof(real), cudaMemcpyDeviceToHost));
-        }
-
-        const double bound = sum_error_bound(o.type, longest_chain(k, n, blocks, threads, fast_blocks), 3);
-        if (k == KERNEL_FAST) {
-            const real emulated = dot_fast_on_cpu(a, b, n, fast_blocks, twin_partials);
-            check_bits(&row, value, emulated, partials_differing(dev_partials, twin_partials, fast_blocks), exact,
-                       bound, notes[k], sizeof notes[k]);
-        } else if (k != KERNEL_CUBLAS) {
-            const real emulated = dot_book_on_cpu(k == KERNEL_ONE_LAUNCH, a, b, n, blocks, threads, twin_partials);
-            check_bits(&row, value, emulated, partials_differing(dev_partials, twin_partials, blocks), exact, bound,
-                       notes[k], sizeof notes[k]);
-        } else {
-            row_check(&row, value, (double)exact, cublas_tolerance(n, exact, o.type));
+        check_launch(&row);
+        if (k == KERNEL_CUBLAS) {
             const long long ones = n < PROBE_ONES ? n : PROBE_ONES;
             HANDLE_ERROR(cudaMemset(dev_a, 0, bytes));
             HANDLE_ERROR(cudaMemset(dev_b, 0, bytes));
@@ -642,10 +732,9 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             row_note(&row, "probe: %.0f, 2 x its %lld ones%s", (double)probe, ones,
                      probe == (real)(2 * ones) ? "" : " !");
         }
-
         if (!o.check_only && k <= KERNEL_CUBLAS) {
-            double ms;
-            TIME_MEDIAN_MS_AFTER(ms, o.reps, l2_flush(&flusher), launch(k));
+            const double ms = time_median_ms(
+                o.reps, [&] { l2_flush(&flusher); }, [&] { launch(k); });
             row_time(&row, ms, "read", ceiling);
         }
         report_add(&rep, &row);
@@ -664,81 +753,6 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     return report_end(&rep);
 }
 
-// ---------------------------------------------------------------------------
-
-int main(int argc, char **argv) {
-    cli_spec spec = {};
-    spec.program = "dot";
-    spec.summary = "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)";
-    spec.accepts =
-        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2;
-    spec.kernels = kernel_names;
-    spec.wrong_kernels = wrong_kernel_names;
-    spec.data_kinds = data_names;
-    spec.default_n = BOOK_N;
-    spec.default_block = BOOK_THREADS;
-    spec.extra_help =
-        "--block sets the threads per block of book and one_launch: a power of two from 32 to 1024,\n"
-        "because the halving tree halves blockDim.x until 1. fast always uses 256 threads.\n"
-        "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"
-        "exact in float at any n.\n"
-        "The book's own program (N = 33792, float) always runs first; the options set the progression after it.\n"
-        "Exit code 4: --kernel barrier_deadlock hung its block, as it is meant to; the program ended it.";
-    cli_options o;
-    cli_parse_or_exit(&spec, argc, argv, &o);
-    if (!is_power_of_two(o.block) || o.block < 32) {
-        fprintf(stderr, "dot: --block %d: the halving tree needs a power of two from 32 to 1024\n", o.block);
-        return EXIT_BAD_COMMAND_LINE;
-    }
-    struct cudaDeviceProp device;
-    gpu_select_device("dot", o.device, &device);
-    gpu_require_memory("dot", 2.0 * (double)o.n * (double)element_size(o.type) + 256.0 * (1 << 20),
-                       "the two input vectors (and cuBLAS's workspace)");
-
-    // The book's program, in its straight line: N = 33792 floats, 32 blocks of 256 threads.
-    const int blocks = BOOK_MAX_BLOCKS < (BOOK_N + BOOK_THREADS - 1) / BOOK_THREADS
-                           ? BOOK_MAX_BLOCKS
-                           : (BOOK_N + BOOK_THREADS - 1) / BOOK_THREADS;
-    float *a = (float *)host_alloc("dot", BOOK_N * sizeof(float), "a");
-    float *b = (float *)host_alloc("dot", BOOK_N * sizeof(float), "b");
-    float *partial_c = (float *)host_alloc("dot", blocks * sizeof(float), "partial_c");
-    for (int i = 0; i < BOOK_N; ++i) {
-        a[i] = i;
-        b[i] = i * 2;
-    }
-    float *dev_a, *dev_b, *dev_partial_c;
-    HANDLE_ERROR(cudaMalloc((void **)&dev_a, BOOK_N * sizeof(float)));
-    HANDLE_ERROR(cudaMalloc((void **)&dev_b, BOOK_N * sizeof(float)));
-    HANDLE_ERROR(cudaMalloc((void **)&dev_partial_c, blocks * sizeof(float)));
-    HANDLE_ERROR(cudaMemcpy(dev_a, a, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
-    HANDLE_ERROR(cudaMemcpy(dev_b, b, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
-    dot_book<<<blocks, BOOK_THREADS>>>(dev_a, dev_b, dev_partial_c, BOOK_N);
-    CHECK_LAUNCH();
-    HANDLE_ERROR(cudaMemcpy(partial_c, dev_partial_c, blocks * sizeof(float), cudaMemcpyDeviceToHost));
-    float c = 0; /* the CPU adds the blocks' partial sums */
-    for (int i = 0; i < blocks; ++i)
-        c += partial_c[i];
-    printf("Does GPU value %.6g = %.6g?\n", c, book_closed_form_in_float((float)(BOOK_N - 1)));
-
-    /* Our verdict: the CPU repeats the kernel's order exactly, and the exact value stands beside it. */
-    result_row book = result_row_for("book", "float", BOOK_N);
-    char note[160];
-    float twin_partials[BOOK_MAX_BLOCKS];
-    const float emulated = dot_book_on_cpu(false, a, b, BOOK_N, blocks, BOOK_THREADS, twin_partials);
-    check_bits(&book, c, emulated, partials_differing(dev_partial_c, twin_partials, blocks),
-               dot_book_closed_form(BOOK_N),
-               sum_error_bound(ELEMENT_FLOAT, longest_chain(KERNEL_BOOK, BOOK_N, blocks, BOOK_THREADS, 1), 3), note,
-               sizeof note);
-    printf("Checked: %.17g %s the CPU's repeat of the kernel's order (bit for bit); %s: %s\n", c,
-           book.rel_err == 0 ? "equals" : "DIFFERS from", note, book.pass ? "PASS" : "FAIL");
-    HANDLE_ERROR(cudaFree(dev_a));
-    HANDLE_ERROR(cudaFree(dev_b));
-    HANDLE_ERROR(cudaFree(dev_partial_c));
-    free(a);
-    free(b);
-    free(partial_c);
-
-    // The progression, with the options.
-    int status = o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
-    return book.pass ? status : EXIT_WRONG_RESULT;
+static int run_progression(const cli_options &o, const struct cudaDeviceProp &device) {
+    return o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
 }
