@@ -21,55 +21,23 @@
  *   shared_bitmap_synced   the book's: write s_shared, __syncthreads(), read the partner's value.
  *   shared_bitmap_no_sync  the same with the barrier left out: a data race, on purpose (--no-sync).
  *
- * Check: a CPU reference image computed in double. Red, blue and alpha are
- * constants and must match exactly; green may differ by 1, because the GPU's
- * sinf in float and the CPU's sin in double can land on either side of an
- * integer before the value is cut to a byte. Any other difference is a wrong
- * pixel, and the synced kernel passes only with none.
- *
- * Saving (--save, --save-diff, and the PNG written where no window opens):
- * only names ending in .png; a target that exists must be a regular file we
- * may write. The image goes to a temporary file beside the target, renamed
- * over it when complete; a failed save leaves the old file as it was. Exit 5:
- * the image was right but could not be saved (a wrong image still exits 1). */
+ * main runs the book's program and checks every pixel; below the "Harness"
+ * line are the CPU's image, the check and the saving rules, not needed to
+ * follow the lesson. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitmap.h"
-#include "book.h"
-#include "cli.h"
-#include "report.h"
-
-// ---------------------------------------------------------------------------
-// Constants: the book's.
+#include "bitmap.h" /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
+#include "book.h"   /* the book's header: error checks, the device */
+#include "cli.h"    /* harness (below the line): the command line */
+#include "report.h" /* harness: the table and the RESULT line */
 
 #define DIM 1024      /* the image is DIM x DIM pixels                */
 #define TILE 16       /* blocks of TILE x TILE threads, one per pixel */
 #define PERIOD 128.0f /* the sine pattern repeats every 128 pixels     */
 #define PI 3.1415926535897932f
-
-// ---------------------------------------------------------------------------
-// The CPU reference: what the synced kernel draws, computed in double.
-// Pixel (x, y) shows the value of the thread at the mirrored position of the
-// same 16 x 16 tile: (15 - x % 16, 15 - y % 16) within the tile.
-
-static void shared_bitmap_cpu(cpu_bitmap *image) {
-    const double pi = 3.14159265358979323846;
-    for (int y = 0; y < DIM; ++y)
-        for (int x = 0; x < DIM; ++x) {
-            int source_x = x - x % TILE + (TILE - 1 - x % TILE);
-            int source_y = y - y % TILE + (TILE - 1 - y % TILE);
-            double value =
-                255.0 * (sin(source_x * 2.0 * pi / 128.0) + 1.0) * (sin(source_y * 2.0 * pi / 128.0) + 1.0) / 4.0;
-            unsigned char *pixel = bitmap_pixel(image, x, y);
-            pixel[0] = 0;
-            pixel[1] = (unsigned char)value; /* truncates, like the GPU's float to byte */
-            pixel[2] = 0;
-            pixel[3] = 255;
-        }
-}
 
 // ---------------------------------------------------------------------------
 // Kernel 1, shared_bitmap_synced: the book's (CbE ch. 5). Each thread computes
@@ -119,9 +87,142 @@ __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
 }
 
 // ---------------------------------------------------------------------------
+// main: the book's program in its straight line, then our verdict and the
+// picture. What main calls from below the line:
+
+/* The options (--no-sync, --save, --save-diff, --no-window, --check, --device):
+ * exit 2 on a bad one, a path that cannot take the PNG included, before any CUDA call. */
+static void parse_command_line(int argc, char **argv, cli_options *o);
+/* What the synced kernel draws, computed on the CPU in double. */
+static void shared_bitmap_cpu(cpu_bitmap *image);
+/* Every pixel against the reference: the table, the RESULT line, what it
+ * means; 0 when the image passed, else 1 (the racy kernel passes by reporting). */
+static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program);
+/* --save-diff, --save, then the window or the PNG: 0 when every image asked for was written. */
+static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, const cli_options *o, int synced);
+
+int main(int argc, char **argv) {
+    cli_options o;
+    parse_command_line(argc, argv, &o);
+    struct cudaDeviceProp device;
+    gpu_select_device("shared_bitmap", o.device, &device);
+    const int synced = !o.no_sync;
+    printf("shared_bitmap: %d x %d pixels, grid %d x %d blocks of %d x %d threads, kernel %s (%s)\n\n", DIM, DIM,
+           DIM / TILE, DIM / TILE, TILE, TILE, synced ? "shared_bitmap_synced" : "shared_bitmap_no_sync",
+           synced ? "with __syncthreads()" : "WITHOUT __syncthreads(): racy on purpose");
+
+    // The book's program, in its straight line: one thread per pixel.
+    cpu_bitmap bitmap;
+    if (bitmap_create(&bitmap, DIM, DIM) != 0) return EXIT_BAD_COMMAND_LINE;
+    unsigned char *dev_bitmap;
+    HANDLE_ERROR(cudaMalloc((void **)&dev_bitmap, bitmap_size_bytes(&bitmap)));
+    gpu_poison(dev_bitmap, bitmap_size_bytes(&bitmap)); /* a pixel nobody writes is white: wrong */
+    const dim3 grids(DIM / TILE, DIM / TILE);
+    const dim3 threads(TILE, TILE);
+    if (synced)
+        shared_bitmap_synced<<<grids, threads>>>(dev_bitmap);
+    else
+        shared_bitmap_no_sync<<<grids, threads>>>(dev_bitmap); /* --no-sync: the race, on purpose */
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(bitmap.pixels, dev_bitmap, bitmap_size_bytes(&bitmap), cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaFree(dev_bitmap));
+
+    // Our verdict: the whole image against the CPU's; then the picture, in a
+    // window or, where none opens, as a PNG (the book's display_and_exit).
+    cpu_bitmap reference;
+    if (bitmap_create(&reference, DIM, DIM) != 0) return EXIT_BAD_COMMAND_LINE;
+    shared_bitmap_cpu(&reference);
+    const int status = report_verdict(&bitmap, &reference, synced, argv[0]);
+    const int saved = save_and_show(&bitmap, &reference, &o, synced) == 0;
+    bitmap_free(&bitmap);
+    bitmap_free(&reference);
+    /* A wrong image is the news, whatever happened to the file (exit 1). */
+    if (status != EXIT_ALL_PASSED) return status;
+    if (!saved) return EXIT_IMAGE_NOT_SAVED;
+    return EXIT_ALL_PASSED;
+}
+
+// ===== Harness: below this line, the option set-up, the CPU's image, the
+// check and the saving rules. Not needed to follow the lesson.
+//
+// Check: a CPU reference image computed in double. Red, blue and alpha are
+// constants and must match exactly; green may differ by 1, because the GPU's
+// sinf in float and the CPU's sin in double can land on either side of an
+// integer before the value is cut to a byte. Any other difference is a wrong
+// pixel, and the synced kernel passes only with none.
+//
+// Saving (--save, --save-diff, and the PNG written where no window opens):
+// only names ending in .png; a target that exists must be a regular file we
+// may write. The image goes to a temporary file beside the target, renamed
+// over it when complete; a failed save leaves the old file as it was. Exit 5:
+// the image was right but could not be saved (a wrong image still exits 1).
+
+// ---------------------------------------------------------------------------
+// The command line; the pictures' paths checked before any GPU work.
+
+/* A --save or --save-diff path that cannot take the PNG is a bad command
+ * line: said before any CUDA call, and nothing on disk is touched. */
+static void reject_unsavable_paths(const cli_options *o) {
+    const char *paths[2] = {o->save_path, o->save_diff_path};
+    const char *options[2] = {"--save", "--save-diff"};
+    for (int i = 0; i < 2; ++i) {
+        const char *problem = paths[i] ? bitmap_save_problem(paths[i]) : NULL;
+        if (problem) {
+            fprintf(stderr, "shared_bitmap: %s %s: %s\n", options[i], paths[i], problem);
+            exit(EXIT_BAD_COMMAND_LINE);
+        }
+    }
+    if (paths[0] && paths[1] && strcmp(paths[0], paths[1]) == 0) {
+        fprintf(stderr, "shared_bitmap: --save and --save-diff name the same file '%s'\n", paths[0]);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+}
+
+static void parse_command_line(int argc, char **argv, cli_options *o) {
+    cli_spec spec = {}; /* no --n, --kernel, --type: the book's image is fixed */
+    spec.program = "shared_bitmap";
+    spec.summary = "a shared-memory bitmap with and without __syncthreads() (CUDA by Example, ch. 5)";
+    spec.accepts = CLI_BITMAP | CLI_CHECK | CLI_DEVICE;
+    spec.extra_help = "Draws a 1024 x 1024 image; each thread shows a value another thread wrote to shared memory.\n"
+                      "Default: the correct kernel (with __syncthreads()), shown in a window, or saved as\n"
+                      "shared_bitmap_synced.png where there is no display. --no-sync: the racy kernel\n"
+                      "(shared_bitmap_no_sync.png); it reports how many pixels the race spoiled and exits 0.\n"
+                      "--save-diff marks in red the pixels that differ from the CPU reference.\n"
+                      "--check: verify only; no window, and no file unless --save or --save-diff asks.\n"
+                      "Saving: names must end in .png; an existing target must be a regular file you may write;\n"
+                      "it is replaced only by a complete new image, never lost.\n"
+                      "EXAMPLES_WINDOW_SECONDS=N closes the window N seconds after it is drawn.";
+    spec.exit_codes = "  5  the image was right, but an image asked for could not be saved\n"
+                      "     (a wrong image exits 1 whatever happened to the file)";
+    cli_parse_or_exit(&spec, argc, argv, o);
+    reject_unsavable_paths(o);
+}
+
+// ---------------------------------------------------------------------------
+// The CPU reference: what the synced kernel draws, computed in double.
+// Pixel (x, y) shows the value of the thread at the mirrored position of the
+// same 16 x 16 tile: (15 - x % 16, 15 - y % 16) within the tile.
+
+static void shared_bitmap_cpu(cpu_bitmap *image) {
+    const double pi = 3.14159265358979323846;
+    for (int y = 0; y < DIM; ++y)
+        for (int x = 0; x < DIM; ++x) {
+            int source_x = x - x % TILE + (TILE - 1 - x % TILE);
+            int source_y = y - y % TILE + (TILE - 1 - y % TILE);
+            double value =
+                255.0 * (sin(source_x * 2.0 * pi / 128.0) + 1.0) * (sin(source_y * 2.0 * pi / 128.0) + 1.0) / 4.0;
+            unsigned char *pixel = bitmap_pixel(image, x, y);
+            pixel[0] = 0;
+            pixel[1] = (unsigned char)value; /* truncates, like the GPU's float to byte */
+            pixel[2] = 0;
+            pixel[3] = 255;
+        }
+}
+
+// ---------------------------------------------------------------------------
 // Comparing with the reference, and the image that shows where they differ.
 
-/* Red, blue, alpha exact; green within 1 (sinf against sin, see the top). */
+/* Red, blue, alpha exact; green within 1 (sinf against sin, see above). */
 static int pixel_is_wrong(const unsigned char *pixel, const unsigned char *want) {
     return pixel[0] != want[0] || abs((int)pixel[1] - (int)want[1]) > 1 || pixel[2] != want[2] || pixel[3] != want[3];
 }
@@ -167,26 +268,49 @@ static const char *with_commas(char *buffer, size_t size, long long value) {
     return buffer;
 }
 
-// ---------------------------------------------------------------------------
-// The pictures: checked before any GPU work, written after the verdict.
+static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program) {
+    long long green_off_by_one;
+    const long long pixels = (long long)DIM * DIM, wrong = count_wrong_pixels(image, reference, &green_off_by_one);
+    char wrong_text[32], pixels_text[32];
+    with_commas(wrong_text, sizeof wrong_text, wrong);
+    with_commas(pixels_text, sizeof pixels_text, pixels);
 
-/* A --save or --save-diff path that cannot take the PNG is a bad command
- * line: said before any CUDA call, and nothing on disk is touched. */
-static void reject_unsavable_paths(const cli_options *o) {
-    const char *paths[2] = {o->save_path, o->save_diff_path};
-    const char *options[2] = {"--save", "--save-diff"};
-    for (int i = 0; i < 2; ++i) {
-        const char *problem = paths[i] ? bitmap_save_problem(paths[i]) : NULL;
-        if (problem) {
-            fprintf(stderr, "shared_bitmap: %s %s: %s\n", options[i], paths[i], problem);
-            exit(EXIT_BAD_COMMAND_LINE);
-        }
+    report rep;
+    report_begin(&rep, "shared_bitmap", stdout);
+    result_row row = result_row_for(synced ? "synced" : "no_sync", NULL, pixels);
+    row.size = "1024x1024";
+    row_check(&row, (double)wrong, 0, 0); /* value: the wrong pixels; none allowed */
+    if (synced) {
+        row_note(&row, "%s (%lld within 1 in green: sinf vs sin)",
+                 wrong ? "pixels differ from the CPU reference" : "every pixel equals the CPU reference",
+                 green_off_by_one);
+    } else {
+        /* The racy kernel "passes" by running and reporting: how many pixels
+         * the race spoiled is chance, not a verdict on this program. */
+        row.pass = 1;
+        row_note(&row, "race: %s pixels wrong %s", wrong_text,
+                 wrong ? "(expected: racecheck finds it)" : "on this run, which proves nothing");
     }
-    if (paths[0] && paths[1] && strcmp(paths[0], paths[1]) == 0) {
-        fprintf(stderr, "shared_bitmap: --save and --save-diff name the same file '%s'\n", paths[0]);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    report_add(&rep, &row);
+    printf("\n");
+    if (synced)
+        printf("With __syncthreads() every thread waits until its whole block has written s_shared, so each\n"
+               "pixel shows its partner's value: %s of %s pixels differ from the CPU reference.\n",
+               wrong_text, pixels_text);
+    else
+        printf("Without __syncthreads() a thread may read s_shared[15 - threadIdx.x][15 - threadIdx.y] before the\n"
+               "thread that writes it (always in another warp) has done so: a data race on shared memory.\n"
+               "On this run %s of %s pixels (%.1f %%) came out wrong. The count changes from run to run, and\n"
+               "on another GPU it may even be 0, which proves nothing: the code is wrong either way.\n"
+               "The real test is the race detector, which reports the hazard on every run:\n"
+               "  compute-sanitizer --tool racecheck %s --no-sync --check\n",
+               wrong_text, pixels_text, 100.0 * (double)wrong / (double)pixels, program);
+    printf("\n");
+    return report_end(&rep);
 }
+
+// ---------------------------------------------------------------------------
+// The pictures: checked before any GPU work (above), written after the verdict.
 
 static int save(const cpu_bitmap *image, const char *path, const char *what) {
     if (bitmap_save_png(image, path) != 0) return -1;
@@ -194,8 +318,8 @@ static int save(const cpu_bitmap *image, const char *path, const char *what) {
     return 0;
 }
 
-/* --save-diff, --save, then the window (it waits for a person) or, where none
- * opens, the default PNG. 0 when every image asked for was written, else -1. */
+/* The window waits for a person; where none opens, the default PNG. -1 when
+ * an image asked for was not written. */
 static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, const cli_options *o, int synced) {
     int failed = 0;
     if (o->save_diff_path) {
@@ -217,100 +341,4 @@ static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, c
         failed |= bitmap_show_or_save(image, title, fallback, o->no_window) == BITMAP_ERROR;
     }
     return failed ? -1 : 0;
-}
-
-// ---------------------------------------------------------------------------
-
-int main(int argc, char **argv) {
-    cli_spec spec = {}; /* no --n, --kernel, --type: the book's image is fixed */
-    spec.program = "shared_bitmap";
-    spec.summary = "a shared-memory bitmap with and without __syncthreads() (CUDA by Example, ch. 5)";
-    spec.accepts = CLI_BITMAP | CLI_CHECK | CLI_DEVICE;
-    spec.extra_help = "Draws a 1024 x 1024 image; each thread shows a value another thread wrote to shared memory.\n"
-                      "Default: the correct kernel (with __syncthreads()), shown in a window, or saved as\n"
-                      "shared_bitmap_synced.png where there is no display. --no-sync: the racy kernel\n"
-                      "(shared_bitmap_no_sync.png); it reports how many pixels the race spoiled and exits 0.\n"
-                      "--save-diff marks in red the pixels that differ from the CPU reference.\n"
-                      "--check: verify only; no window, and no file unless --save or --save-diff asks.\n"
-                      "Saving: names must end in .png; an existing target must be a regular file you may write;\n"
-                      "it is replaced only by a complete new image, never lost. Exit code 5: the image was right\n"
-                      "but could not be saved (a wrong image exits 1 whatever happened to the file).\n"
-                      "EXAMPLES_WINDOW_SECONDS=N closes the window N seconds after it is drawn.";
-    cli_options o;
-    cli_parse_or_exit(&spec, argc, argv, &o);
-    reject_unsavable_paths(&o);
-    struct cudaDeviceProp device;
-    gpu_select_device("shared_bitmap", o.device, &device);
-    const int synced = !o.no_sync;
-    printf("shared_bitmap: %d x %d pixels, grid %d x %d blocks of %d x %d threads, kernel %s (%s)\n\n", DIM, DIM,
-           DIM / TILE, DIM / TILE, TILE, TILE, synced ? "shared_bitmap_synced" : "shared_bitmap_no_sync",
-           synced ? "with __syncthreads()" : "WITHOUT __syncthreads(): racy on purpose");
-
-    // The book's program, in its straight line: one thread per pixel.
-    cpu_bitmap bitmap;
-    if (bitmap_create(&bitmap, DIM, DIM) != 0) return EXIT_BAD_COMMAND_LINE;
-    unsigned char *dev_bitmap;
-    HANDLE_ERROR(cudaMalloc((void **)&dev_bitmap, bitmap_size_bytes(&bitmap)));
-    gpu_poison(dev_bitmap, bitmap_size_bytes(&bitmap)); /* a pixel nobody writes is white: wrong */
-    const dim3 grids(DIM / TILE, DIM / TILE);
-    const dim3 threads(TILE, TILE);
-    if (synced)
-        shared_bitmap_synced<<<grids, threads>>>(dev_bitmap);
-    else
-        shared_bitmap_no_sync<<<grids, threads>>>(dev_bitmap);
-    CHECK_LAUNCH();
-    HANDLE_ERROR(cudaMemcpy(bitmap.pixels, dev_bitmap, bitmap_size_bytes(&bitmap), cudaMemcpyDeviceToHost));
-    HANDLE_ERROR(cudaFree(dev_bitmap));
-
-    // Our verdict: the whole image against the CPU's.
-    cpu_bitmap reference;
-    if (bitmap_create(&reference, DIM, DIM) != 0) return EXIT_BAD_COMMAND_LINE;
-    shared_bitmap_cpu(&reference);
-    long long green_off_by_one;
-    const long long pixels = (long long)DIM * DIM, wrong = count_wrong_pixels(&bitmap, &reference, &green_off_by_one);
-    char wrong_text[32], pixels_text[32], note[160];
-    with_commas(wrong_text, sizeof wrong_text, wrong);
-    with_commas(pixels_text, sizeof pixels_text, pixels);
-
-    report rep;
-    report_begin(&rep, "shared_bitmap", stdout);
-    result_row row = result_row_for(synced ? "synced" : "no_sync", NULL, pixels);
-    row.size = "1024x1024";
-    row_check(&row, (double)wrong, 0, 0); /* value: the wrong pixels; none allowed */
-    if (synced) {
-        snprintf(note, sizeof note, "%s (%lld within 1 in green: sinf vs sin)",
-                 wrong ? "pixels differ from the CPU reference" : "every pixel equals the CPU reference",
-                 green_off_by_one);
-    } else {
-        /* The racy kernel "passes" by running and reporting: how many pixels
-         * the race spoiled is chance, not a verdict on this program. */
-        row.pass = 1;
-        snprintf(note, sizeof note, "race: %s pixels wrong %s", wrong_text,
-                 wrong ? "(expected: racecheck finds it)" : "on this run, which proves nothing");
-    }
-    snprintf(row.note, sizeof row.note, "%s", note);
-    report_add(&rep, &row);
-    printf("\n");
-    if (synced)
-        printf("With __syncthreads() every thread waits until its whole block has written s_shared, so each\n"
-               "pixel shows its partner's value: %s of %s pixels differ from the CPU reference.\n",
-               wrong_text, pixels_text);
-    else
-        printf("Without __syncthreads() a thread may read s_shared[15 - threadIdx.x][15 - threadIdx.y] before the\n"
-               "thread that writes it (always in another warp) has done so: a data race on shared memory.\n"
-               "On this run %s of %s pixels (%.1f %%) came out wrong. The count changes from run to run, and\n"
-               "on another GPU it may even be 0, which proves nothing: the code is wrong either way.\n"
-               "The real test is the race detector, which reports the hazard on every run:\n"
-               "  compute-sanitizer --tool racecheck %s --no-sync --check\n",
-               wrong_text, pixels_text, 100.0 * (double)wrong / (double)pixels, argv[0]);
-    printf("\n");
-    const int status = report_end(&rep);
-
-    const int saved = save_and_show(&bitmap, &reference, &o, synced) == 0;
-    bitmap_free(&bitmap);
-    bitmap_free(&reference);
-    /* A wrong image is the news, whatever happened to the file (exit 1). */
-    if (status != EXIT_ALL_PASSED) return status;
-    if (!saved) return EXIT_IMAGE_NOT_SAVED;
-    return EXIT_ALL_PASSED;
 }
