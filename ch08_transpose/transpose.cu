@@ -10,8 +10,10 @@
  * a [32][32] float tile hits one shared-memory bank 32 times (a 32-way bank
  * conflict); a [32][33] tile shifts every row by one bank and the conflict is gone.
  *
- * Build this file alone, from its folder:
- *   nvcc -O3 -I../common transpose.cu -o transpose -lcublas
+ * Build this file alone, from its folder, for sm_90 (H100, H200). For another GPU
+ * put its compute capability (-arch=sm_89, ...) or -arch=native; kernel 11's L2
+ * hint needs sm_80 or later (below that, its loads are plain ones):
+ *   nvcc -O3 -arch=sm_90 -I../common transpose.cu -o transpose -lcublas
  *
  * Run:
  *   transpose                                   the book's 10000 x 10000 float: the book's kernel, then every step
@@ -43,10 +45,11 @@
  *                256-byte block around it, and the stores are plain (README: "The last few percent").
  *   cublas       cuBLAS Sgeam / Dgeam with op(A) = A^T: the library reference.
  *
- * Every kernel's output is poisoned (NaN) before it runs and then compared with a
- * CPU transpose element by element, exactly. Any size >= 1 works. Times are
- * compared with a device-to-device cudaMemcpy of this run (the ceiling) and with
- * cuBLAS geam. */
+ * main runs the book's program first (padded, float, in the book's straight line),
+ * then every step. Every kernel's output is poisoned (NaN) before it runs and then
+ * compared with a CPU transpose element by element, exactly. Any size >= 1 works.
+ * Times are compared with a device-to-device cudaMemcpy of this run (the ceiling)
+ * and with cuBLAS geam. Below main, a line: the rest is harness, not needed to follow the lesson. */
 #include <cublas_v2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,13 +57,12 @@
 
 #include "book.h"
 #include "ceiling.cuh"
-#include "vector16.cuh"
 #include "cli.h"
+#include "vector16.cuh"
 
 // ---------------------------------------------------------------------------
-// Constants: the book's, and ours.
+// Constants: the book's tile, and the further steps' tiles and blocks.
 
-#define BOOK_N 10000               /* the book's table: a 10000 x 10000 matrix            */
 #define TILE_DIM 32                /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
 #define ROWS_PER_PASS 8            /* padded_multi and swizzled: 32 x 8 threads per block */
 #define STREAMING_TILE 64          /* streaming, prefetch: 64 x 64 elements per block,   */
@@ -70,78 +72,6 @@
 #define COPY_THREADS 256
 #define VECTOR_THREADS 256
 #define MAX_GRID_Y 65535 /* gridDim.y limit on every GPU; taller matrices loop */
-
-/* Float holds every whole number up to 2^24 exactly. Element i of the input is
- * i itself while that fits; beyond it, i mod 16777213 (the largest prime below
- * 2^24): a misplaced element then goes unnoticed only if its true and its
- * wrong position lie a multiple of that prime apart, which the regular strides
- * of a buggy transpose (32, 8, rows, cols, their multiples) practically never
- * are. Double holds every index any GPU can store (below 2^53) exactly. */
-#define FLOAT_DISTINCT_PERIOD 16777213LL
-#define DOUBLE_DISTINCT_PERIOD (1LL << 53)
-
-enum kernel {
-    KERNEL_COPY,
-    KERNEL_NAIVE_READ,
-    KERNEL_NAIVE_WRITE,
-    KERNEL_SHARED,
-    KERNEL_PADDED,
-    KERNEL_PADDED_MULTI,
-    KERNEL_SWIZZLED,
-    KERNEL_VECTORIZED,
-    KERNEL_COLUMN_ORDER,
-    KERNEL_STREAMING,
-    KERNEL_PREFETCH,
-    KERNEL_CUBLAS,
-    KERNEL_COUNT
-};
-static const char *const kernel_names[] = {"copy",         "naive_read",   "naive_write", "shared",
-                                           "padded",       "padded_multi", "swizzled",    "vectorized",
-                                           "column_order", "streaming",    "prefetch",    "cublas",
-                                           NULL};
-
-// ---------------------------------------------------------------------------
-// Inputs and the expected answer, on the CPU.
-
-template <typename real> static void fill_distinct(real *in, long long n) {
-    const long long period = sizeof(real) == sizeof(float) ? FLOAT_DISTINCT_PERIOD : DOUBLE_DISTINCT_PERIOD;
-    long long value = 0;
-    for (long long i = 0; i < n; ++i) {
-        in[i] = (real)value;
-        if (++value == period) value = 0;
-    }
-}
-
-/* out[c][r] = in[r][c], in 64 x 64 blocks so that both sides stay in the
- * CPU's cache (a plain double loop takes seconds at 10000 x 10000). */
-template <typename real> static void transpose_cpu(const real *in, real *out, long long rows, long long cols) {
-    const long long block = 64;
-    for (long long row0 = 0; row0 < rows; row0 += block)
-        for (long long col0 = 0; col0 < cols; col0 += block) {
-            const long long row_end = row0 + block < rows ? row0 + block : rows;
-            const long long col_end = col0 + block < cols ? col0 + block : cols;
-            for (long long r = row0; r < row_end; ++r)
-                for (long long c = col0; c < col_end; ++c)
-                    out[c * rows + r] = in[r * cols + c];
-        }
-}
-
-/* Exact comparison: a data movement creates no rounding, so every element must
- * be bit for bit the expected one. NaN (the poison) is unequal to everything.
- * Equal bytes (memcmp, the quick path) mean equal elements: the expected
- * values hold no NaN and no -0. */
-template <typename real>
-static long long count_mismatches(const real *got, const real *expected, long long n, long long *first) {
-    long long wrong = 0;
-    *first = -1;
-    if (memcmp(got, expected, (size_t)n * sizeof(real)) == 0) return 0;
-    for (long long i = 0; i < n; ++i)
-        if (!(got[i] == expected[i])) {
-            if (wrong == 0) *first = i;
-            ++wrong;
-        }
-    return wrong;
-}
 
 // ---------------------------------------------------------------------------
 // Fan ch. 7, global memory: the copy, and two transposes without shared memory.
@@ -288,24 +218,8 @@ __device__ __forceinline__ int tile_offset(int row, int col, int pitch, bool swi
  * size" of 256 bytes, plain stores. */
 enum cache_hints { HINTS_NONE, HINTS_STREAMING, HINTS_PREFETCH_256 };
 
-/* PTX ld.global.L2::256B: on an L2 miss, fetch the whole aligned 256-byte block
- * around the element from DRAM, not only its 32-byte sector. CUDA C has no
- * intrinsic for it (CUTLASS writes the same PTX); it needs sm_80 or later, and
- * before that the load is a plain one. */
-#if __CUDA_ARCH__ >= 800
-__device__ __forceinline__ float load_prefetch_256(const float *p) {
-    float value;
-    asm("ld.global.L2::256B.f32 %0, [%1];" : "=f"(value) : "l"(p));
-    return value;
-}
-__device__ __forceinline__ double load_prefetch_256(const double *p) {
-    double value;
-    asm("ld.global.L2::256B.f64 %0, [%1];" : "=d"(value) : "l"(p));
-    return value;
-}
-#else
-template <typename real> __device__ __forceinline__ real load_prefetch_256(const real *p) { return *p; }
-#endif
+/* Kernel 11's load: the L2 asked for the whole 256-byte block (with kernel 11, below). */
+template <typename real> __device__ __forceinline__ real load_prefetch_256(const real *p);
 
 template <typename real> __device__ __forceinline__ real load_element(const real *p, cache_hints hints) {
     return hints == HINTS_STREAMING ? __ldcs(p) : hints == HINTS_PREFETCH_256 ? load_prefetch_256(p) : *p;
@@ -563,14 +477,232 @@ __global__ void __launch_bounds__(TILE_DIM *STREAMING_ROWS_PER_PASS)
 // (ld.global.L2::256B), so DRAM serves whole blocks however the rows start,
 // and the neighbouring tile column finds the rest of each block in the L2. The "evict first" hint would work against
 // that, so the loads drop it, and so do the stores: in side experiments on an
-// H100 and an H200 plain stores were level with __stcs or ahead. The hint
-// needs sm_80 or later: the header's nvcc line builds for nvcc's default
-// architecture, where prefetch is kernel 10 without hints; add -arch=native.
+// H100 and an H200 plain stores were level with __stcs or ahead.
+
+/* PTX ld.global.L2::256B: on an L2 miss, fetch the whole aligned 256-byte block
+ * around the element from DRAM, not only its 32-byte sector. CUDA C has no
+ * intrinsic for it (CUTLASS writes the same PTX); it needs sm_80 or later (the
+ * header's nvcc line builds for sm_90), and before that the load is a plain one:
+ * prefetch is then kernel 10 without hints. */
+#if __CUDA_ARCH__ >= 800
+template <> __device__ __forceinline__ float load_prefetch_256(const float *p) {
+    float value;
+    asm("ld.global.L2::256B.f32 %0, [%1];" : "=f"(value) : "l"(p));
+    return value;
+}
+template <> __device__ __forceinline__ double load_prefetch_256(const double *p) {
+    double value;
+    asm("ld.global.L2::256B.f64 %0, [%1];" : "=d"(value) : "l"(p));
+    return value;
+}
+#else
+template <typename real> __device__ real load_prefetch_256(const real *p) { return *p; }
+#endif
 
 template <typename real>
 __global__ void __launch_bounds__(TILE_DIM *STREAMING_ROWS_PER_PASS)
     transpose_prefetch(const real *__restrict__ in, real *__restrict__ out, long long rows, long long cols) {
     transpose_tile_down_columns(in, out, rows, cols, HINTS_PREFETCH_256);
+}
+
+// ---------------------------------------------------------------------------
+// main: the book's program (Fan ch. 8: the padded tile, in float), in the
+// book's straight line, then every step of the progression.
+
+/* From the harness, below the line after main: the command line (which also
+ * selects the device and prints the sizes), the input (element i holds i),
+ * the CPU transpose, the exact check (how many elements differ, and where the
+ * first is), Fan's print_matrix, and the progression (every kernel, checked and timed). */
+static cli_options transpose_options(int argc, char **argv);
+template <typename real> static void fill_distinct(real *in, long long n);
+template <typename real> static void transpose_cpu(const real *in, real *out, long long rows, long long cols);
+template <typename real>
+static long long count_mismatches(const real *got, const real *expected, long long n, long long *first);
+template <typename real> static void print_matrix(const real *matrix, long long rows, long long cols);
+template <typename real> static int run_progression(const cli_options &o);
+
+int main(int argc, char **argv) {
+    const cli_options o = transpose_options(argc, argv); /* default: the book's 10000 x 10000 */
+    const long long rows = o.rows, cols = o.cols, n = rows * cols;
+    const size_t bytes = (size_t)n * sizeof(float);
+
+    float *h_in = (float *)malloc(bytes);
+    float *h_out = (float *)malloc(bytes);
+    float *h_expected = (float *)malloc(bytes);
+    HANDLE_NULL(h_in);
+    HANDLE_NULL(h_out);
+    HANDLE_NULL(h_expected);
+    fill_distinct(h_in, n);
+    float *d_in, *d_out;
+    HANDLE_ERROR(cudaMalloc((void **)&d_in, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&d_out, bytes));
+    HANDLE_ERROR(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
+    gpu_poison(d_out, bytes); /* NaN: an element the kernel does not write fails the check */
+
+    /* One block per 32 x 32 tile; past 65535 tiles down, each block loops over tile rows. */
+    const long long grid_size_x = (cols + TILE_DIM - 1) / TILE_DIM, grid_size_y = (rows + TILE_DIM - 1) / TILE_DIM;
+    const dim3 block_size(TILE_DIM, TILE_DIM);
+    const dim3 grid_size((unsigned int)grid_size_x,
+                         (unsigned int)(grid_size_y < MAX_GRID_Y ? grid_size_y : MAX_GRID_Y));
+    transpose_padded<<<grid_size, block_size>>>(d_in, d_out, rows, cols);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
+    if (rows <= 10 && cols <= 10) print_matrix(h_out, cols, rows);
+
+    /* Our verdict: every element against a CPU transpose, exactly (a data movement rounds nothing). */
+    transpose_cpu(h_in, h_expected, rows, cols);
+    long long first;
+    const long long book_wrong = count_mismatches(h_out, h_expected, n, &first);
+    printf("book (padded 32 x 33 tile): %lld of %lld elements wrong: %s\n\n", book_wrong, n,
+           book_wrong ? "FAIL" : "PASS");
+    free(h_in);
+    free(h_out);
+    free(h_expected);
+    HANDLE_ERROR(cudaFree(d_in));
+    HANDLE_ERROR(cudaFree(d_out));
+
+    /* The progression, in the type asked for: every kernel checked, then timed (unless --check). */
+    const int status = o.type == ELEMENT_DOUBLE ? run_progression<double>(o) : run_progression<float>(o);
+    return status != EXIT_ALL_PASSED || book_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
+}
+
+// ===== Harness: below this line, the program around the lesson; not needed to follow it =====
+// The command line and the sizes, the CPU transpose and the exact check, cuBLAS
+// geam, the grids and the launch switch, and run_progression: the kernels one
+// after another, each checked and timed, into the table and the RESULT lines.
+
+#define BOOK_N 10000 /* the book's table: a 10000 x 10000 matrix */
+
+enum kernel {
+    KERNEL_COPY,
+    KERNEL_NAIVE_READ,
+    KERNEL_NAIVE_WRITE,
+    KERNEL_SHARED,
+    KERNEL_PADDED,
+    KERNEL_PADDED_MULTI,
+    KERNEL_SWIZZLED,
+    KERNEL_VECTORIZED,
+    KERNEL_COLUMN_ORDER,
+    KERNEL_STREAMING,
+    KERNEL_PREFETCH,
+    KERNEL_CUBLAS,
+    KERNEL_COUNT
+};
+static const char *const kernel_names[] = {"copy",         "naive_read", "naive_write", "shared",       "padded",
+                                           "padded_multi", "swizzled",   "vectorized",  "column_order", "streaming",
+                                           "prefetch",     "cublas",     NULL};
+
+// ---------------------------------------------------------------------------
+// Inputs and the expected answer, on the CPU.
+
+/* Float holds every whole number up to 2^24 exactly. Element i of the input is
+ * i itself while that fits; beyond it, i mod 16777213 (the largest prime below
+ * 2^24): a misplaced element then goes unnoticed only if its true and its
+ * wrong position lie a multiple of that prime apart, which the regular strides
+ * of a buggy transpose (32, 8, rows, cols, their multiples) practically never
+ * are. Double holds every index any GPU can store (below 2^53) exactly. */
+#define FLOAT_DISTINCT_PERIOD 16777213LL
+#define DOUBLE_DISTINCT_PERIOD (1LL << 53)
+
+template <typename real> static void fill_distinct(real *in, long long n) {
+    const long long period = sizeof(real) == sizeof(float) ? FLOAT_DISTINCT_PERIOD : DOUBLE_DISTINCT_PERIOD;
+    long long value = 0;
+    for (long long i = 0; i < n; ++i) {
+        in[i] = (real)value;
+        if (++value == period) value = 0;
+    }
+}
+
+/* out[c][r] = in[r][c], in 64 x 64 blocks so that both sides stay in the
+ * CPU's cache (a plain double loop takes seconds at 10000 x 10000). */
+template <typename real> static void transpose_cpu(const real *in, real *out, long long rows, long long cols) {
+    const long long block = 64;
+    for (long long row0 = 0; row0 < rows; row0 += block)
+        for (long long col0 = 0; col0 < cols; col0 += block) {
+            const long long row_end = row0 + block < rows ? row0 + block : rows;
+            const long long col_end = col0 + block < cols ? col0 + block : cols;
+            for (long long r = row0; r < row_end; ++r)
+                for (long long c = col0; c < col_end; ++c)
+                    out[c * rows + r] = in[r * cols + c];
+        }
+}
+
+/* Exact comparison: a data movement creates no rounding, so every element must
+ * be bit for bit the expected one. NaN (the poison) is unequal to everything.
+ * Equal bytes (memcmp, the quick path) mean equal elements: the expected
+ * values hold no NaN and no -0. */
+template <typename real>
+static long long count_mismatches(const real *got, const real *expected, long long n, long long *first) {
+    long long wrong = 0;
+    *first = -1;
+    if (memcmp(got, expected, (size_t)n * sizeof(real)) == 0) return 0;
+    for (long long i = 0; i < n; ++i)
+        if (!(got[i] == expected[i])) {
+            if (wrong == 0) *first = i;
+            ++wrong;
+        }
+    return wrong;
+}
+
+/* Fan's print_matrix: a small result is worth seeing. */
+template <typename real> static void print_matrix(const real *matrix, long long rows, long long cols) {
+    for (long long r = 0; r < rows; ++r) {
+        for (long long c = 0; c < cols; ++c)
+            printf("%g\t", (double)matrix[r * cols + c]);
+        printf("\n");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The command line, the device, and the sizes (before any allocation).
+
+static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
+
+/* The configuration lines; a matrix too large for the device (or for a grid)
+ * is refused here, with exit 2, before the book's program allocates anything. */
+template <typename real> static void describe_and_check_size(const cli_options &o) {
+    const long long rows = o.rows, cols = o.cols, n = rows * cols;
+    const size_t bytes = (size_t)n * sizeof(real);
+    printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way\n", rows, cols,
+           element_type_name(o.type), cols, rows, bytes / 1e6);
+    printf("tiles: book 32 x 32 (32 x 32 threads); padded_multi, swizzled %d x %d (32 x %d threads); vectorized, "
+           "column_order %d x %d (%d threads); streaming, prefetch %d x %d (32 x %d threads); the last four one "
+           "block per tile\n",
+           WIDE_TILE(real), WIDE_TILE(real), ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS,
+           STREAMING_TILE, STREAMING_TILE, STREAMING_ROWS_PER_PASS);
+    gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
+    if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL ||
+        tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)) > 2147483647LL ||
+        tiles(n / vector16<real>::width, COPY_THREADS) > 2147483647LL) { /* not on today's GPUs */
+        fprintf(stderr, "transpose: %lldx%lld has more than 2^31 - 1 tiles (the grid's limit)\n", rows, cols);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+}
+
+static cli_options transpose_options(int argc, char **argv) {
+    cli_spec spec = {};
+    spec.program = "transpose";
+    spec.summary = "matrix transpose: coalescing (Fan, ch. 7), a shared-memory tile and its bank conflicts (ch. 8)";
+    spec.accepts = CLI_ROWS_COLS | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_COLD_L2;
+    spec.kernels = kernel_names;
+    spec.default_rows = spec.default_cols = BOOK_N;
+    spec.extra_help =
+        "The input is rows x cols, row-major; the output cols x rows. Any size >= 1 works.\n"
+        "Element i of the input holds i (float: i mod 16777213, exact and distinct below 2^24), and\n"
+        "every output element is compared exactly with a CPU transpose.\n"
+        "First the book's program (the padded 32 x 33 tile, in float) runs and is checked; then each kernel.\n"
+        "Timing: the ceiling is a device-to-device cudaMemcpy measured in the same run ('%ceil');\n"
+        "'x geam' compares each kernel with cuBLAS geam. Bandwidth claims need > 50 MB (the L2),\n"
+        "or --cold-l2.";
+    cli_options o;
+    cli_parse_or_exit(&spec, argc, argv, &o);
+    struct cudaDeviceProp device;
+    gpu_select_device("transpose", o.device, &device);
+    if (o.type == ELEMENT_DOUBLE)
+        describe_and_check_size<double>(o);
+    else
+        describe_and_check_size<float>(o);
+    return o;
 }
 
 // ---------------------------------------------------------------------------
@@ -595,8 +727,6 @@ static cublasStatus_t geam_transpose(cublasHandle_t h, long long rows, long long
 // ---------------------------------------------------------------------------
 // One launch of any kernel: the grids, then the <<<>>> (or the cuBLAS call).
 
-static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
-
 /* x: tiles across `across` elements; y: tiles down `down` elements, capped at
  * the gridDim.y limit (the kernels loop over the rest). */
 static dim3 tile_grid(long long across, long long down, int tile) {
@@ -610,6 +740,17 @@ static dim3 tile_grid(long long across, long long down, int tile) {
 typedef struct {
     unsigned int copy_blocks, tile_blocks, streaming_blocks;
 } device_grids;
+
+/* Each count is below 2^31 (checked by describe_and_check_size()). The copy
+ * needs one block even when the matrix holds fewer elements than a vector (its tail). */
+template <typename real> static device_grids grids_for(long long rows, long long cols) {
+    device_grids grids;
+    const long long copy_blocks = tiles(rows * cols / vector16<real>::width, COPY_THREADS);
+    grids.copy_blocks = (unsigned int)(copy_blocks < 1 ? 1 : copy_blocks);
+    grids.tile_blocks = (unsigned int)(tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)));
+    grids.streaming_blocks = (unsigned int)(tiles(rows, STREAMING_TILE) * tiles(cols, STREAMING_TILE));
+    return grids;
+}
 
 template <typename real>
 static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const device_grids &grids,
@@ -661,51 +802,15 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
     CHECK_LAUNCH();
 }
 
-/* Each count is below 2^31 (checked by run()). The copy needs one block even
- * when the matrix holds fewer elements than a vector (its tail). */
-template <typename real> static device_grids grids_for(long long rows, long long cols) {
-    device_grids grids;
-    const long long copy_blocks = tiles(rows * cols / vector16<real>::width, COPY_THREADS);
-    grids.copy_blocks = (unsigned int)(copy_blocks < 1 ? 1 : copy_blocks);
-    grids.tile_blocks = (unsigned int)(tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)));
-    grids.streaming_blocks = (unsigned int)(tiles(rows, STREAMING_TILE) * tiles(cols, STREAMING_TILE));
-    return grids;
-}
-
-/* Fan's print_matrix: a small result is worth seeing. */
-template <typename real> static void print_matrix(const real *matrix, long long rows, long long cols) {
-    for (long long r = 0; r < rows; ++r) {
-        for (long long c = 0; c < cols; ++c)
-            printf("%g\t", (double)matrix[r * cols + c]);
-        printf("\n");
-    }
-}
-
 // ---------------------------------------------------------------------------
-// main, for one element type: the book's program, then the progression.
+// The progression, for one element type: every selected kernel, checked, then
+// timed.
 
-template <typename real> static int run(const cli_options &o) {
+template <typename real> static int run_progression(const cli_options &o) {
     const long long rows = o.rows, cols = o.cols, n = rows * cols;
     const size_t bytes = (size_t)n * sizeof(real);
     char size_label[64];
     snprintf(size_label, sizeof size_label, "%lldx%lld", rows, cols);
-    printf("transpose: %lld x %lld %s (rows x cols, row-major) into %lld x %lld, %.1f MB each way\n", rows, cols,
-           element_type_name(o.type), cols, rows, bytes / 1e6);
-    printf("tiles: book 32 x 32 (32 x 32 threads); padded_multi, swizzled %d x %d (32 x %d threads); vectorized, "
-           "column_order %d x %d (%d threads); streaming, prefetch %d x %d (32 x %d threads); the last four one "
-           "block per tile\n",
-           WIDE_TILE(real), WIDE_TILE(real), ROWS_PER_PASS, WIDE_TILE(real), WIDE_TILE(real), VECTOR_THREADS,
-           STREAMING_TILE, STREAMING_TILE, STREAMING_ROWS_PER_PASS);
-    gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
-    if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL ||
-        tiles(rows, WIDE_TILE(real)) * tiles(cols, WIDE_TILE(real)) > 2147483647LL ||
-        tiles(n / vector16<real>::width, COPY_THREADS) > 2147483647LL) { /* not on today's GPUs */
-        fprintf(stderr, "transpose: %s has more than 2^31 - 1 tiles (the grid's limit)\n", size_label);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
-
-    /* The book's program (Fan ch. 8): allocate, fill, copy in, launch the padded
-     * 32 x 33 tile kernel, copy back, compare with the CPU's transpose. */
     real *h_in = (real *)host_alloc("transpose", bytes, "the input matrix");
     real *h_expected = (real *)host_alloc("transpose", bytes, "the CPU transpose");
     real *h_out = (real *)host_alloc("transpose", bytes, "the copy of a GPU result");
@@ -715,17 +820,6 @@ template <typename real> static int run(const cli_options &o) {
     HANDLE_ERROR(cudaMalloc((void **)&d_in, bytes));
     HANDLE_ERROR(cudaMalloc((void **)&d_out, bytes));
     HANDLE_ERROR(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
-    gpu_poison(d_out, bytes);
-    transpose_padded<real><<<tile_grid(cols, rows, TILE_DIM), dim3(TILE_DIM, TILE_DIM)>>>(d_in, d_out, rows, cols);
-    CHECK_LAUNCH();
-    HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-    long long first = -1;
-    const long long book_wrong = count_mismatches(h_out, h_expected, n, &first);
-    if (rows <= 10 && cols <= 10) print_matrix(h_out, cols, rows);
-    printf("book (padded 32 x 33 tile): %lld of %lld elements wrong: %s\n\n", book_wrong, n,
-           book_wrong ? "FAIL" : "PASS");
-
-    /* The progression: every selected kernel, checked, then timed. */
     cublasHandle_t cublas;
     if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "transpose: could not create a cuBLAS handle\n");
@@ -733,16 +827,17 @@ template <typename real> static int run(const cli_options &o) {
     }
     const device_grids grids = grids_for<real>(rows, cols);
     l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
+
     double memcpy_gbps = 0, geam_ms = 0;
     if (!o.check_only) {
         memcpy_gbps = gpu_memcpy_gbps((double)bytes, o.reps);
         report_ceiling(stdout, "transpose", "memcpy", "cudaMemcpy device to device, >= 256 MiB", memcpy_gbps);
-        TIME_MEDIAN_MS_AFTER(geam_ms, o.reps, l2_flush(&flusher),
-                             launch(KERNEL_CUBLAS, d_in, d_out, rows, cols, grids, cublas));
+        geam_ms = time_median_ms(
+            o.reps, [&] { l2_flush(&flusher); },
+            [&] { launch(KERNEL_CUBLAS, d_in, d_out, rows, cols, grids, cublas); });
         printf("library reference (cuBLAS geam): %.1f GB/s; each row's note is its speed as a multiple of it\n\n",
                gigabytes_per_second(bytes_moved((double)n, (double)n, sizeof(real)), geam_ms));
     }
-    static char notes[KERNEL_COUNT][96];
     report rep;
     report_begin(&rep, "transpose", stdout);
     rep.cold_l2 = o.cold_l2;
@@ -753,6 +848,7 @@ template <typename real> static int run(const cli_options &o) {
         HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
         const real *expected = k == KERNEL_COPY ? h_in : h_expected; /* the copy keeps the input's shape */
         const long long out_cols = k == KERNEL_COPY ? cols : rows;
+        long long first = -1;
         const long long wrong = count_mismatches(h_out, expected, n, &first);
         if (wrong)
             printf("  %s: %lld of %lld elements wrong; first at output row %lld, column %lld: got %.17g, "
@@ -763,19 +859,15 @@ template <typename real> static int run(const cli_options &o) {
         row.size = size_label;
         row.pass = wrong == 0;                                       /* exact: every element the expected one */
         row.bytes = bytes_moved((double)n, (double)n, sizeof(real)); /* each element read once, written once */
-        notes[k][0] = '\0';
         if (!o.check_only) {
             double ms = geam_ms;
             if (k != KERNEL_CUBLAS)
-                TIME_MEDIAN_MS_AFTER(ms, o.reps, l2_flush(&flusher), launch(k, d_in, d_out, rows, cols, grids, cublas));
+                ms = time_median_ms(
+                    o.reps, [&] { l2_flush(&flusher); }, [&] { launch(k, d_in, d_out, rows, cols, grids, cublas); });
             row_time(&row, ms, "memcpy", memcpy_gbps);
-            snprintf(notes[k], sizeof notes[k], "%.2fx geam", geam_ms / ms);
+            row_note(&row, "%.2fx geam", geam_ms / ms);
         }
-        if (wrong) {
-            const size_t used = strlen(notes[k]);
-            snprintf(notes[k] + used, sizeof notes[k] - used, "%s%lld wrong", used ? ", " : "", wrong);
-        }
-        snprintf(row.note, sizeof row.note, "%s", notes[k]);
+        if (wrong) row_note(&row, "%lld wrong", wrong);
         report_add(&rep, &row);
     }
     const int status = report_end(&rep);
@@ -786,26 +878,5 @@ template <typename real> static int run(const cli_options &o) {
     free(h_in);
     free(h_expected);
     free(h_out);
-    return status || book_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
-}
-
-int main(int argc, char **argv) {
-    cli_spec spec = {};
-    spec.program = "transpose";
-    spec.summary = "matrix transpose: coalescing (Fan, ch. 7), a shared-memory tile and its bank conflicts (ch. 8)";
-    spec.accepts = CLI_ROWS_COLS | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_COLD_L2;
-    spec.kernels = kernel_names;
-    spec.default_rows = spec.default_cols = BOOK_N;
-    spec.extra_help = "The input is rows x cols, row-major; the output cols x rows. Any size >= 1 works.\n"
-                      "Element i of the input holds i (float: i mod 16777213, exact and distinct below 2^24), and\n"
-                      "every output element is compared exactly with a CPU transpose.\n"
-                      "First the book's program (the padded 32 x 33 tile) runs and is checked; then each kernel.\n"
-                      "Timing: the ceiling is a device-to-device cudaMemcpy measured in the same run ('%ceil');\n"
-                      "'x geam' compares each kernel with cuBLAS geam. Bandwidth claims need > 50 MB (the L2),\n"
-                      "or --cold-l2.";
-    cli_options o;
-    cli_parse_or_exit(&spec, argc, argv, &o);
-    struct cudaDeviceProp device;
-    gpu_select_device("transpose", o.device, &device);
-    return o.type == ELEMENT_DOUBLE ? run<double>(o) : run<float>(o);
+    return status ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
 }
