@@ -10,7 +10,7 @@
  * it. Along the way, the book's precision lesson: the order of float additions
  * decides whether 1e8 x 1.23 comes out as 33554432, 123633392 or 123000000.
  *
- * Build this file alone, from its folder:
+ * Build this file alone, from its folder (every kernel below; CUB is header-only):
  *   nvcc -O3 -I../common reduce.cu -o reduce
  *
  * Run:
@@ -21,25 +21,25 @@
  *   ./reduce --demo squares              the tutorial's demo: the sum of squares of i % 10, three ways
  *
  * Kernels, in teaching order (one partial sum per block unless said otherwise):
- *   global         Fan ch. 8: each block halves its slice in place in global
- *                  memory; it destroys its input, so it works on a scratch copy.
+ *   global         Fan ch. 8: each block halves its slice in place in global memory (destroying it).
  *   static         Fan ch. 8: a fixed-size __shared__ array holds the block's values.
  *   dynamic        Fan ch. 8: the same with extern __shared__, sized at launch.
  *   atomic         Fan ch. 9 and the tutorial: every element one atomicAdd into one total.
  *   shared_atomic  Fan ch. 9 and the tutorial: the block tree, then one atomicAdd per block.
- *   warp_unrolled  the trap (by name only, never under all): the classic unrolled
- *                  last warp on a volatile array, with no barrier at all.
+ *   warp_unrolled  the trap (by name only, never under all): the last warp unrolled, no barrier.
  *   warp_synced    Fan ch. 10: the last warp's steps separated by __syncwarp().
  *   shuffle        Fan ch. 10: warp shuffles instead of the shared-memory tree.
- *   vector         Fan ch. 10 (more work per thread, a second pass): 16-byte loads,
- *                  a grid that fills the GPU once, one block adds the partials.
- *   one_launch     the same, but the last block to finish adds the partials (Fan chs. 9, 10).
+ *   vector         Fan ch. 10: 16-byte loads, the GPU filled once, a second launch adds the partials.
+ *   one_launch     Fan chs. 9, 10: the same, but the last block to finish adds the partials.
  *   cub            cub::DeviceReduce::Sum, the library reference.
+ *   squares_*      the tutorial's demo in int (--demo squares): one atomicAdd per element, or per block.
  *
  * Data (--data): const = the book's 1.23 everywhere; ramp = 1 + (i mod 1024) /
  * 1024; random = uniform in [0, 1) from --seed. A constant input hides indexing
  * bugs (summing the wrong elements still gives the right total), so the tests
- * use ramp and random data too. How each kernel is checked: see check_kernel. */
+ * use ramp and random data too. Read from here to main: below main, a line
+ * marks the harness (options, the CPU's replay of each kernel's additions, the
+ * checks, the timed progression), which the lesson does not need. */
 #include <cub/device/device_reduce.cuh>
 #include <limits.h>
 #include <math.h>
@@ -48,158 +48,16 @@
 #include <string.h>
 #include <time.h>
 
-#include "block_reduce.cuh"
-#include "book.h"
-#include "ceiling.cuh"
-#include "cli.h"
-#include "numerics.h"
-#include "report.h"
+#include "block_reduce.cuh" /* block_sum, dynamic_shared, the last block's ticket; vector16 */
+#include "book.h"           /* HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, gpu_poison, time_median_ms */
+#include "ceiling.cuh"      /* harness: the read ceiling, the cold L2 */
+#include "cli.h"            /* harness: the options */
+#include "numerics.h"       /* harness: exact sums and error bounds */
+#include "report.h"         /* harness: the table and the RESULT lines */
 
-// ---------------------------------------------------------------------------
-// Constants: the book's, the tutorial's, and ours.
-
-#define BOOK_N 100000000LL /* 1e8 elements                                   */
-#define BOOK_VALUE 1.23    /* every element                                  */
-#define BOOK_BLOCK 128     /* threads per block of the book's kernels        */
-#define MAX_BLOCK 1024     /* the largest block CUDA allows                  */
-#define FAST_THREADS 256   /* vector and one_launch                          */
-#define FAST_UNROLL 4      /* independent 16-byte loads in flight per thread */
-#define ATOMIC_MAX_REPS 3  /* 1e8 atomics to one address take a few hundred ms */
-#define RAMP_PERIOD 1024
-#define SQUARES_N (1 << 20) /* the tutorial's demo: x[i] = i % 10, int       */
-#define SQUARES_PERIOD 10
-#define SQUARES_BLOCK 256
-
-enum {
-    KERNEL_GLOBAL,
-    KERNEL_STATIC,
-    KERNEL_DYNAMIC,
-    KERNEL_ATOMIC,
-    KERNEL_SHARED_ATOMIC,
-    KERNEL_WARP_SYNCED,
-    KERNEL_SHUFFLE,
-    KERNEL_VECTOR,
-    KERNEL_ONE_LAUNCH,
-    KERNEL_CUB,
-    KERNEL_WARP_UNROLLED, /* deliberately wrong: after the others, run only when named (cli.h) */
-    KERNEL_COUNT
-};
-static const char *const kernel_names[] = {"global",        "static",      "dynamic", "atomic",
-                                           "shared_atomic", "warp_synced", "shuffle", "vector",
-                                           "one_launch",    "cub",         NULL};
-static const char *const wrong_kernel_names[] = {"warp_unrolled", NULL};
-static const char *kernel_name(int kernel) {
-    return kernel < KERNEL_WARP_UNROLLED ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_WARP_UNROLLED];
-}
-#define KERNEL_BIT(k) (1u << (k))
-/* global ... shuffle (the kernels before vector) and the trap: one element per thread, --block threads per block. */
-#define ONE_ELEMENT_KERNELS ((KERNEL_BIT(KERNEL_VECTOR) - 1u) | KERNEL_BIT(KERNEL_WARP_UNROLLED))
-/* Kernels whose block sum is the halving tree over shared memory. */
-#define TREE_KERNELS                                                                                                   \
-    (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC) |                              \
-     KERNEL_BIT(KERNEL_SHARED_ATOMIC) | KERNEL_BIT(KERNEL_WARP_UNROLLED) | KERNEL_BIT(KERNEL_WARP_SYNCED))
-#define BOOK_KERNELS (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC))
-
-enum { DATA_CONST, DATA_RAMP, DATA_RANDOM };
-static const char *const data_names[] = {"const", "ramp", "random", NULL};
-
-// ---------------------------------------------------------------------------
-// The input, and its exact sum, on the CPU.
-
-/* Every value is non-negative. Ramp values 1 + k/1024 are multiples of 2^-10,
- * so every partial sum of them is exact in double up to n ~ 2^42. */
-template <typename real> static void fill_input(real *x, long long n, int data, unsigned long long seed) {
-    unsigned long long state = seed;
-    for (long long i = 0; i < n; ++i) {
-        if (data == DATA_CONST)
-            x[i] = (real)BOOK_VALUE;
-        else if (data == DATA_RAMP)
-            x[i] = (real)(1.0 + (double)(i % RAMP_PERIOD) / RAMP_PERIOD);
-        else
-            x[i] = (real)random_unit(&state);
-    }
-}
-
-/* The exact sum of some non-negative terms, and their grain: the largest
- * power of two 2^grain that divides every term. Every order of adding them is
- * exact when the sum is below 2^(p + grain) (every_order_exact, numerics.h;
- * p = 24 bits for float, 53 for double). */
-typedef struct {
-    long double sum; /* compensated in double: exact when the grain test holds, else within 2 u_double */
-    int grain;
-    long long count;
-} term_sum;
-
-template <typename real> static term_sum exact_sum_of(const real *terms, long long count) {
-    term_sum t = {0, 4096, count};
-    kahan_sum k = {0, 0};
-    for (long long i = 0; i < count; ++i) {
-        const double term = (double)terms[i];
-        kahan_add(&k, term);
-        if (term != 0) {
-            const int e = lowest_bit_exponent(term);
-            if (e < t.grain) t.grain = e;
-        }
-    }
-    t.sum = kahan_result(&k);
-    return t;
-}
-
-/* The grain test for these terms: their compensated sum, with a margin far
- * wider than its error, is the upper bound of the exact sum. */
-static int exact_in_every_order(const term_sum *t, int bits) {
-    return every_order_exact(t->sum * (1 + ldexpl(1, -40)), t->grain, bits);
-}
-
-// ---------------------------------------------------------------------------
-// Each deterministic kernel's own order of additions, replayed on the CPU in
-// the element type with the host twins of common/block_reduce.cuh, so its
-// per-block partials and its result can be compared bit for bit. A partial
-// sums a few hundred to a hundred thousand elements: one dropped, duplicated
-// or misplaced element changes its bits unless the element is below half a
-// unit in the last place of that partial (a float total of 1.23e8 cannot show
-// one 1.23; the partial it went through can).
-
-/* global ... shuffle: one element per thread (0 past n), one tree per block:
- * the halving tree (global, static, dynamic, shared_atomic, warp_unrolled,
- * warp_synced: the same pairs in the same steps), or block_sum (shuffle). */
-template <typename real>
-static void one_element_partials_on_cpu(const real *x, long long n, int threads, block_tree tree, real *partials) {
-    real values[MAX_BLOCK];
-    const long long blocks = (n + threads - 1) / threads;
-    for (long long b = 0; b < blocks; ++b) {
-        for (int t = 0; t < threads; ++t)
-            values[t] = b * threads + t < n ? x[b * threads + t] : (real)0;
-        partials[b] = block_tree_on_cpu(values, threads, tree);
-    }
-}
-
-/* vector and one_launch with `blocks` blocks: each thread's thread_sum (its
- * vectors' sum_of_lanes in a grid-stride loop, then one tail element),
- * block_sum per block (into partials), then the last block over the partials
- * (reduce_partials adds them in the same order). */
-template <typename real> static real vector_on_cpu(const real *x, long long n, int blocks, real *partials) {
-    const int width = vector16<real>::width;
-    const long long threads = (long long)blocks * FAST_THREADS, vectors = n / width;
-    real *sums = (real *)host_alloc("reduce", (size_t)threads * sizeof(real), "the emulated thread sums");
-    auto add_vector = [=](real sum, long long vector) { return sum + sum_of_lanes_on_cpu(x + vector * width); };
-    grid_stride_sums_on_cpu(vectors, threads, add_vector, sums);
-    for (long long t = 0; t < threads && vectors * width + t < n; ++t)
-        sums[t] += x[vectors * width + t];
-    for (int b = 0; b < blocks; ++b)
-        partials[b] = block_sum_on_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
-    const real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
-    free(sums);
-    return total;
-}
-
-/* The host's sum of the partials, in double, in order (what the check adds). */
-template <typename real> static double sum_in_double(const real *partials, long long count) {
-    double sum = 0;
-    for (long long i = 0; i < count; ++i)
-        sum += (double)partials[i];
-    return sum;
-}
+#define MAX_BLOCK 1024   /* the largest block CUDA allows: static's array must cover it */
+#define FAST_THREADS 256 /* vector and one_launch                                      */
+#define FAST_UNROLL 4    /* independent 16-byte loads in flight per thread             */
 
 // ---------------------------------------------------------------------------
 // Kernel 1, global (Fan ch. 8, the first version): block b owns the slice
@@ -305,31 +163,6 @@ template <typename real> __global__ void reduce_shared_atomic(const real *x, dou
         __syncthreads();
     }
     if (tid == 0) atomicAdd(total, (double)s_y[0]);
-}
-
-// ---------------------------------------------------------------------------
-// The tutorial's own demo, in int: the sum of the squares of x[i] = i % 10.
-// Naive: one atomicAdd per element into a single global int. With shared
-// memory: a block tree in dynamic shared memory (the tutorial's comment calls
-// that array "static": it is the extern __shared__ kind), one atomicAdd per
-// block. Integer additions are exact, so both must give the closed form.
-
-__global__ void squares_atomic(const int *x, int *total, int n) {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(total, x[i] * x[i]);
-}
-
-__global__ void squares_shared(const int *x, int *total, int n) {
-    int *s_squares = dynamic_shared<int>();
-    const unsigned int tid = threadIdx.x;
-    const int i = blockIdx.x * blockDim.x + tid;
-    s_squares[tid] = i < n ? x[i] * x[i] : 0;
-    __syncthreads();
-    for (unsigned int offset = blockDim.x / 2; offset > 0; offset /= 2) {
-        if (tid < offset) s_squares[tid] += s_squares[tid + offset];
-        __syncthreads();
-    }
-    if (tid == 0) atomicAdd(total, s_squares[0]);
 }
 
 // ---------------------------------------------------------------------------
@@ -486,13 +319,295 @@ static cudaError_t cub_sum(void *temp, size_t *temp_bytes, const real *x, real *
 }
 
 // ---------------------------------------------------------------------------
-// Launching: the device buffers of a run, and one switch that enqueues a
-// kernel (the same call serves the check and the timing).
+// The tutorial's own demo, in int: the sum of the squares of x[i] = i % 10.
+// Naive: one atomicAdd per element into a single global int. With shared
+// memory: a block tree in dynamic shared memory (the tutorial's comment calls
+// that array "static": it is the extern __shared__ kind), one atomicAdd per
+// block. Integer additions are exact, so both must give the closed form.
+
+__global__ void squares_atomic(const int *x, int *total, int n) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(total, x[i] * x[i]);
+}
+
+__global__ void squares_shared(const int *x, int *total, int n) {
+    int *s_squares = dynamic_shared<int>();
+    const unsigned int tid = threadIdx.x;
+    const int i = blockIdx.x * blockDim.x + tid;
+    s_squares[tid] = i < n ? x[i] * x[i] : 0;
+    __syncthreads();
+    for (unsigned int offset = blockDim.x / 2; offset > 0; offset /= 2) {
+        if (tid < offset) s_squares[tid] += s_squares[tid + offset];
+        __syncthreads();
+    }
+    if (tid == 0) atomicAdd(total, s_squares[0]);
+}
+
+// ---------------------------------------------------------------------------
+// main: the book's program (Fan ch. 8, reduce2gpu.cu) in its straight line:
+// the data, the three kernels launched directly, each one's partial sums
+// copied back and added on the CPU in the element type, as the book does; the
+// precision lesson; then the progression, every kernel checked and timed.
+// Our verdict on the book's kernels: every partial equals the CPU's halving
+// tree of its block, bit for bit. Sizes follow the options; the defaults are
+// the book's: 1e8 elements of 1.23, float, blocks of 128 threads.
+
+/* The harness's part, defined below the harness line. */
+template <typename real> struct cpu_reference; /* the exact sum, and each kernel's additions replayed on the CPU */
+static int parse_command_line(int argc, char **argv, cli_options *o); /* 1: --demo squares */
+static int squares_demo(const cli_options &o);
+static int kernel_selected(const cli_options &o, const char *name);
+static const char *data_name(int data_kind);
+template <typename real> static void check_sizes_and_print(const cli_options &o, const struct cudaDeviceProp &device);
+template <typename real> static void fill_input(real *x, long long n, int data_kind, unsigned long long seed);
+template <typename real>
+static cpu_reference<real> *cpu_reference_of(const real *x, const cli_options &o, const struct cudaDeviceProp &device);
+template <typename real> static const real *cpu_tree_partials(const cpu_reference<real> *cpu);
+template <typename real> static long double cpu_exact_sum(const cpu_reference<real> *cpu);
+template <typename real>
+static int progression(const cli_options &o, const struct cudaDeviceProp &device, const cpu_reference<real> *cpu);
+template <typename real> static void cpu_reference_free(cpu_reference<real> *cpu);
+
+int main(int argc, char **argv) {
+    cli_options o;
+    const int demo = parse_command_line(argc, argv, &o); /* --help: exit 0; a bad command line: exit 2 */
+    struct cudaDeviceProp device;
+    gpu_select_device("reduce", o.device, &device);
+    if (demo) return squares_demo(o);
+
+    /* One body for float (the book's type) and double (--type double, the
+     * book's USE_DP): a generic lambda, called at the end with the type
+     * chosen; inside it, `real` is that type. */
+    auto book_then_progression = [&](auto zero) {
+        typedef decltype(zero) real;
+        check_sizes_and_print<real>(o, device); /* exit 2 if the run does not fit the device */
+        const long long N = o.n;                /* the book: 1e8 */
+        const size_t M = sizeof(real) * N;
+        real *h_x = (real *)malloc(M);
+        HANDLE_NULL(h_x);
+        fill_input(h_x, N, o.data_kind, o.seed); /* the book: every h_x[n] = 1.23 */
+        cpu_reference<real> *cpu = cpu_reference_of(h_x, o, device);
+
+        int book_failures = 0;
+        const char *const methods[] = {"global", "static", "dynamic"};
+        if (kernel_selected(o, methods[0]) || kernel_selected(o, methods[1]) || kernel_selected(o, methods[2])) {
+            const int block_size = o.block; /* the book: 128 */
+            const int grid_size = (int)((N + block_size - 1) / block_size);
+            const size_t ymem = sizeof(real) * grid_size, smem = sizeof(real) * block_size;
+            real *h_y = (real *)malloc(ymem);
+            HANDLE_NULL(h_y);
+            real *d_x, *d_y;
+            HANDLE_ERROR(cudaMalloc((void **)&d_x, M));
+            HANDLE_ERROR(cudaMalloc((void **)&d_y, ymem));
+
+            real cpu_sum = 0; /* the book's CPU version: one running sum in the element type */
+            for (long long n = 0; n < N; ++n)
+                cpu_sum += h_x[n];
+            printf("The book's program (Fan ch. 8): %s data, %d blocks of %d threads, partials added on the CPU\n",
+                   data_name(o.data_kind), grid_size, block_size);
+            printf("  CPU, one serial loop in %-6s                                   %20.6f\n",
+                   element_type_name(o.type), (double)cpu_sum);
+
+            double in_double = 0;
+            for (int method = 0; method < 3; ++method) {
+                if (!kernel_selected(o, methods[method])) continue;
+                /* global destroys its input: the book copies it in again before every run */
+                HANDLE_ERROR(cudaMemcpy(d_x, h_x, M, cudaMemcpyHostToDevice));
+                switch (method) {
+                case 0: reduce_global<real><<<grid_size, block_size>>>(d_x, d_y, N); break;
+                case 1: reduce_static<real><<<grid_size, block_size>>>(d_x, d_y, N); break;
+                case 2: reduce_dynamic<real><<<grid_size, block_size, smem>>>(d_x, d_y, N); break;
+                }
+                CHECK_LAUNCH();
+                HANDLE_ERROR(cudaMemcpy(h_y, d_y, ymem, cudaMemcpyDeviceToHost));
+                real result = 0;      /* the book's sum of the partials, in the element type */
+                in_double = 0;        /* ours, in double */
+                long long differ = 0; /* partials that are not the CPU's tree, bit for bit */
+                const real *tree = cpu_tree_partials(cpu);
+                for (int n = 0; n < grid_size; ++n) {
+                    result += h_y[n];
+                    in_double += h_y[n];
+                    differ += memcmp(&h_y[n], &tree[n], sizeof(real)) != 0;
+                }
+                printf("  GPU %-8s %10d partials added on the CPU in %-6s    %20.6f  %s\n", methods[method], grid_size,
+                       element_type_name(o.type), (double)result,
+                       differ ? "FAIL: partials differ from the CPU's tree" : "(each partial = the CPU's tree: PASS)");
+                book_failures += differ != 0;
+            }
+            printf("  GPU, the same partials added on the CPU in double                %20.6f\n", in_double);
+            printf("  exact sum of the data as stored                                  %20.6Lf\n", cpu_exact_sum(cpu));
+            printf(
+                "  The book, n = 1e8 of 1.23, block 128: float loop 33554432, float sum of the partials 123633392,\n"
+                "  double loop 123000000.110771. A float holds 24 bits: from 2^25 = 33554432 its spacing is 4, and\n"
+                "  adding 1.23 rounds back to the same number. Short chains (a tree, or partials in double) fix it.\n"
+                "\n");
+            HANDLE_ERROR(cudaFree(d_x));
+            HANDLE_ERROR(cudaFree(d_y));
+            free(h_y);
+        }
+
+        const int status = progression(o, device, cpu); /* every selected kernel, checked, then timed */
+        cpu_reference_free(cpu);
+        free(h_x);
+        if (book_failures) printf("the book's program: %d kernel(s) FAILED\n", book_failures);
+        return status || book_failures;
+    };
+    const int failed = o.type == ELEMENT_DOUBLE ? book_then_progression(0.0) : book_then_progression(0.0f);
+    return failed ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
+}
+
+// ===========================================================================
+// Harness: below this line, the options, the kernel table, the buffers and
+// the launch switch, the CPU's replay of each kernel's additions, the checks,
+// the timed progression and the tutorial's demo. Not needed to follow the
+// lesson.
+// ===========================================================================
+
+// ---------------------------------------------------------------------------
+// The options, and the table of kernels.
+
+#define BOOK_N 100000000LL /* --n's default: the book's 1e8 elements            */
+#define BOOK_VALUE 1.23    /* --data const: the book's every element            */
+#define BOOK_BLOCK 128     /* --block's default: the book's threads per block   */
+#define ATOMIC_MAX_REPS 3  /* 1e8 atomics to one address take a few hundred ms */
+#define RAMP_PERIOD 1024
+#define SQUARES_N (1 << 20) /* the tutorial's demo: x[i] = i % 10, int */
+#define SQUARES_PERIOD 10
+#define SQUARES_BLOCK 256
+
+enum {
+    KERNEL_GLOBAL,
+    KERNEL_STATIC,
+    KERNEL_DYNAMIC,
+    KERNEL_ATOMIC,
+    KERNEL_SHARED_ATOMIC,
+    KERNEL_WARP_SYNCED,
+    KERNEL_SHUFFLE,
+    KERNEL_VECTOR,
+    KERNEL_ONE_LAUNCH,
+    KERNEL_CUB,
+    KERNEL_WARP_UNROLLED, /* deliberately wrong: after the others, run only when named (cli.h) */
+    KERNEL_COUNT
+};
+static const char *const kernel_names[] = {"global",        "static",      "dynamic", "atomic",
+                                           "shared_atomic", "warp_synced", "shuffle", "vector",
+                                           "one_launch",    "cub",         NULL};
+static const char *const wrong_kernel_names[] = {"warp_unrolled", NULL};
+static const char *kernel_name(int kernel) {
+    return kernel < KERNEL_WARP_UNROLLED ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_WARP_UNROLLED];
+}
+#define KERNEL_BIT(k) (1u << (k))
+/* global ... shuffle (the kernels before vector) and the trap: one element per thread, --block threads per block. */
+#define ONE_ELEMENT_KERNELS ((KERNEL_BIT(KERNEL_VECTOR) - 1u) | KERNEL_BIT(KERNEL_WARP_UNROLLED))
+/* Kernels whose block sum is the halving tree over shared memory. */
+#define TREE_KERNELS                                                                                                   \
+    (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC) |                              \
+     KERNEL_BIT(KERNEL_SHARED_ATOMIC) | KERNEL_BIT(KERNEL_WARP_UNROLLED) | KERNEL_BIT(KERNEL_WARP_SYNCED))
+enum { DATA_CONST, DATA_RAMP, DATA_RANDOM };
+static const char *const data_names[] = {"const", "ramp", "random", NULL};
+static const char *data_name(int data_kind) { return data_names[data_kind]; }
+
+static int kernel_selected(const cli_options &o, const char *name) {
+    for (int k = 0; k < KERNEL_COUNT; ++k)
+        if (strcmp(kernel_name(k), name) == 0) return cli_kernel_selected(&o, k);
+    return 0;
+}
+
+/* sum of k^2 for k < m, and the sum of squares of i % 10 for i < n. */
+static long long squares_below(long long m) { return (m - 1) * m * (2 * m - 1) / 6; }
+static long long squares_closed_form(long long n) {
+    return n / SQUARES_PERIOD * squares_below(SQUARES_PERIOD) + squares_below(n % SQUARES_PERIOD);
+}
+
+/* Parses the command line into o; returns 1 for the tutorial's demo. --help
+ * exits 0; a bad command line exits 2 with one line, before any CUDA call. */
+static int parse_command_line(int argc, char **argv, cli_options *o) {
+    /* --demo squares takes fewer options than the rest, so it picks the spec;
+     * cli.h parses it like any option (a missing value, a repeat) and we
+     * check its value. */
+    int demo = 0;
+    for (int i = 1; i < argc; ++i)
+        if (strcmp(argv[i], "--demo") == 0 || strncmp(argv[i], "--demo=", 7) == 0) demo = 1;
+    static const cli_own_option own_options[] = {
+        {"--demo", "squares", "the tutorial's sum-of-squares demo instead (reduce --demo squares --help)"},
+        {NULL, NULL, NULL}};
+    static const cli_own_option demo_options[] = {{"--demo", "squares", "the tutorial's sum-of-squares demo"},
+                                                  {NULL, NULL, NULL}};
+    cli_spec spec = {};
+    spec.program = demo ? "reduce --demo squares" : "reduce";
+    spec.default_block = BOOK_BLOCK;
+    if (demo) {
+        spec.summary = "the tutorial's demo: the sum of the squares of int x[i] = i % 10, three ways";
+        spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+        spec.default_n = SQUARES_N;
+        spec.own_options = demo_options;
+        spec.extra_help = "CPU loop, one atomicAdd per element, block tree + one atomicAdd per block; each checked\n"
+                          "exactly against the closed form (285 per ten elements). n is limited so that the sum fits "
+                          "an int.";
+    } else {
+        spec.summary = "summing an array: global memory, shared memory, atomics, warps, and the bandwidth limit "
+                       "(Fan, ch. 8-10)";
+        spec.accepts = CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
+                       CLI_SEED | CLI_COLD_L2;
+        spec.kernels = kernel_names;
+        spec.wrong_kernels = wrong_kernel_names;
+        spec.data_kinds = data_names;
+        spec.default_n = BOOK_N;
+        spec.own_options = own_options;
+        spec.extra_help =
+            "--block sets the threads per block of global ... shuffle: a power of two from 32 to 1024 (the halving\n"
+            "tree halves blockDim.x down to 1, shuffles need whole warps); atomic alone takes any size from 1 to\n"
+            "1024; warp_unrolled needs at least 64. vector and one_launch always use 256 threads.\n"
+            "warp_unrolled is wrong on purpose: the warp-synchronous race of many tutorials.\n"
+            "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1)\n"
+            "from --seed. Deterministic kernels are checked bit for bit against their own order on the CPU; the\n"
+            "atomics and CUB against the exact sum, exactly where the data allow (ramp), else within a stated bound.\n"
+            "With global, static or dynamic selected, the run first shows the book's program and its precision\n"
+            "lesson (float: 33554432, 123633392).";
+    }
+    cli_parse_or_exit(&spec, argc, argv, o);
+    if (demo) {
+        const char *value = o->own_values[0] ? o->own_values[0] : "";
+        if (strcmp(value, "squares") != 0) {
+            fprintf(stderr,
+                    "reduce: --demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'\n",
+                    value);
+            exit(EXIT_BAD_COMMAND_LINE);
+        }
+        if (squares_closed_form(o->n) > INT_MAX) {
+            fprintf(stderr, "reduce: --demo squares --n %lld: the sum of squares, %lld, does not fit in an int\n", o->n,
+                    squares_closed_form(o->n));
+            exit(EXIT_BAD_COMMAND_LINE);
+        }
+        return 1;
+    }
+    const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
+    if ((o->kernel_mask & tree_kernels) && (!is_power_of_two(o->block) || o->block < 32)) {
+        fprintf(stderr,
+                "reduce: --block %d: global, static, dynamic, shared_atomic, warp_synced and shuffle need a "
+                "power of two from 32 to 1024 (halving tree, whole warps)\n",
+                o->block);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    if (cli_kernel_selected(o, KERNEL_WARP_UNROLLED) && o->block < 64) {
+        fprintf(stderr,
+                "reduce: --block %d: warp_unrolled needs at least 64 threads (its last warp reads s_y[tid + 32])\n",
+                o->block);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    return 0;
+}
+
+// ---------------------------------------------------------------------------
+// The grids and the device buffers of a run, and one switch that enqueues a
+// kernel (the same call serves the checks and the timing).
 
 template <typename real> struct device_buffers {
     long long n;
     int threads, blocks;            /* --block, ceil(n / threads): the one-element kernels */
+    long long one_element_blocks;   /* ceil(n / threads), before it is known to fit a grid */
     int vector_blocks, fast_blocks; /* vector, one_launch: the GPU filled once             */
+    long long partial_count;        /* the partials buffer: the largest grid that runs     */
     const real *x;                  /* the input: no kernel writes it                      */
     real *scratch;                  /* global's working copy (NULL unless global runs)     */
     real *partials, *result;        /* one per block; one number                           */
@@ -501,6 +616,55 @@ template <typename real> struct device_buffers {
     void *cub_temp;
     size_t cub_temp_bytes;
 };
+
+/* The grids (nothing allocated). vector and one_launch: as many blocks as
+ * fit on the GPU at once, fewer when n is too small to give each thread a
+ * vector. */
+template <typename real>
+static device_buffers<real> sizes_of_run(const cli_options &o, const struct cudaDeviceProp &device) {
+    device_buffers<real> b;
+    memset(&b, 0, sizeof b);
+    b.n = o.n;
+    b.threads = o.block;
+    b.one_element_blocks = (b.n + b.threads - 1) / b.threads;
+    const unsigned selected = o.kernel_mask;
+    int vector_per_sm = 0, fast_per_sm = 0;
+    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vector_per_sm, reduce_vector<real>, FAST_THREADS, 0));
+    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fast_per_sm, reduce_one_launch<real>, FAST_THREADS, 0));
+    const long long needed = (b.n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
+    const long long vector_full = (long long)vector_per_sm * device.multiProcessorCount;
+    const long long fast_full = (long long)fast_per_sm * device.multiProcessorCount;
+    b.vector_blocks = (int)(needed < 1 ? 1 : needed < vector_full ? needed : vector_full);
+    b.fast_blocks = (int)(needed < 1 ? 1 : needed < fast_full ? needed : fast_full);
+    b.partial_count = 1;
+    if (selected & ONE_ELEMENT_KERNELS) b.partial_count = b.one_element_blocks;
+    if ((selected & KERNEL_BIT(KERNEL_VECTOR)) && b.vector_blocks > b.partial_count) b.partial_count = b.vector_blocks;
+    if ((selected & KERNEL_BIT(KERNEL_ONE_LAUNCH)) && b.fast_blocks > b.partial_count) b.partial_count = b.fast_blocks;
+    if (b.one_element_blocks <= INT_MAX)
+        b.blocks = (int)(selected & ONE_ELEMENT_KERNELS ? b.one_element_blocks : b.partial_count);
+    return b;
+}
+
+/* Exits 2 when the run does not fit the device (its memory, a grid's size);
+ * else prints the configuration. */
+template <typename real> static void check_sizes_and_print(const cli_options &o, const struct cudaDeviceProp &device) {
+    const device_buffers<real> b = sizes_of_run<real>(o, device);
+    const size_t bytes = (size_t)b.n * sizeof(real);
+    const int global_runs = cli_kernel_selected(&o, KERNEL_GLOBAL);
+    /* CUB's buffer is a few KB: the 16 MB margin covers it. */
+    gpu_require_memory("reduce", (global_runs ? 2.0 : 1.0) * bytes + (double)b.partial_count * sizeof(real) + 16e6,
+                       global_runs ? "the input and global's scratch copy" : "the input");
+    if ((o.kernel_mask & ONE_ELEMENT_KERNELS) &&
+        (b.one_element_blocks > device.maxGridSize[0] || b.one_element_blocks > INT_MAX)) {
+        fprintf(stderr, "reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
+                b.one_element_blocks, b.threads, device.maxGridSize[0]);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
+           "each\n  vector: %d blocks x %d threads, one_launch: %d blocks x %d threads (the GPU filled once)\n\n",
+           b.n, element_type_name(o.type), data_names[o.data_kind], b.one_element_blocks, b.threads, b.vector_blocks,
+           FAST_THREADS, b.fast_blocks, FAST_THREADS);
+}
 
 template <typename real> static void launch(int kernel, device_buffers<real> &b) {
     const size_t shared_bytes = b.threads * sizeof(real);
@@ -538,12 +702,37 @@ template <typename real> static void restore_scratch(const device_buffers<real> 
     HANDLE_ERROR(cudaMemcpyAsync(b.scratch, b.x, (size_t)b.n * sizeof(real), cudaMemcpyDeviceToDevice, 0));
 }
 
+/* Before the checked launch: every output poisoned (NaN), so an unwritten one
+ * fails; global's input restored. */
+template <typename real> static void prepare_launch(int kernel, const device_buffers<real> &b) {
+    if (b.partials) gpu_poison(b.partials, (size_t)b.blocks * sizeof(real));
+    gpu_poison(b.result, sizeof(real));
+    gpu_poison(b.total, sizeof(double));
+    if (kernel == KERNEL_GLOBAL) restore_scratch(b);
+}
+
+/* Before each timed launch, outside the timed region: global's input
+ * restored, and --cold-l2's flush of what the last run left in the L2. */
+template <typename real>
+static void before_each_timed_run(int kernel, const device_buffers<real> &b, const l2_flusher *flusher) {
+    if (kernel == KERNEL_GLOBAL) restore_scratch(b);
+    l2_flush(flusher);
+}
+
 /* Where a kernel leaves its answer. */
 enum { ANSWER_PARTIALS, ANSWER_TOTAL, ANSWER_RESULT };
 static int answer_of(int kernel) {
     if (kernel == KERNEL_ATOMIC || kernel == KERNEL_SHARED_ATOMIC) return ANSWER_TOTAL;
     if (kernel == KERNEL_VECTOR || kernel == KERNEL_ONE_LAUNCH || kernel == KERNEL_CUB) return ANSWER_RESULT;
     return ANSWER_PARTIALS; /* the CPU adds them, in double, in order */
+}
+
+/* The host's sum of the partials, in double, in order (what the check adds). */
+template <typename real> static double sum_in_double(const real *partials, long long count) {
+    double sum = 0;
+    for (long long i = 0; i < count; ++i)
+        sum += (double)partials[i];
+    return sum;
 }
 
 /* Copies a kernel's answer back; partials are added on the CPU in double. */
@@ -583,9 +772,95 @@ template <typename real> static double bytes_counted(int kernel, const device_bu
 }
 
 // ---------------------------------------------------------------------------
-// Checking. All data are non-negative, so a sum whose every term passes
-// through at most `chain` roundings in a row is within chain x u of exact
-// (common/numerics.h).
+// The CPU's side: the input, its exact sum, and each deterministic kernel's
+// order of additions replayed.
+
+/* Every value is non-negative. Ramp values 1 + k/1024 are multiples of 2^-10,
+ * so every partial sum of them is exact in double up to n ~ 2^42. */
+template <typename real> static void fill_input(real *x, long long n, int data, unsigned long long seed) {
+    unsigned long long state = seed;
+    for (long long i = 0; i < n; ++i) {
+        if (data == DATA_CONST)
+            x[i] = (real)BOOK_VALUE;
+        else if (data == DATA_RAMP)
+            x[i] = (real)(1.0 + (double)(i % RAMP_PERIOD) / RAMP_PERIOD);
+        else
+            x[i] = (real)random_unit(&state);
+    }
+}
+
+/* The exact sum of some non-negative terms, and their grain: the largest
+ * power of two 2^grain that divides every term. Every order of adding them is
+ * exact when the sum is below 2^(p + grain) (every_order_exact, numerics.h;
+ * p = 24 bits for float, 53 for double). */
+typedef struct {
+    long double sum; /* compensated in double: exact when the grain test holds, else within 2 u_double */
+    int grain;
+    long long count;
+} term_sum;
+
+template <typename real> static term_sum exact_sum_of(const real *terms, long long count) {
+    term_sum t = {0, 4096, count};
+    kahan_sum k = {0, 0};
+    for (long long i = 0; i < count; ++i) {
+        const double term = (double)terms[i];
+        kahan_add(&k, term);
+        if (term != 0) {
+            const int e = lowest_bit_exponent(term);
+            if (e < t.grain) t.grain = e;
+        }
+    }
+    t.sum = kahan_result(&k);
+    return t;
+}
+
+/* The grain test for these terms: their compensated sum, with a margin far
+ * wider than its error, is the upper bound of the exact sum. */
+static int exact_in_every_order(const term_sum *t, int bits) {
+    return every_order_exact(t->sum * (1 + ldexpl(1, -40)), t->grain, bits);
+}
+
+// ---------------------------------------------------------------------------
+// Each deterministic kernel's own order of additions, replayed on the CPU in
+// the element type with the host twins of common/block_reduce.cuh, so its
+// per-block partials and its result can be compared bit for bit. A partial
+// sums a few hundred to a hundred thousand elements: one dropped, duplicated
+// or misplaced element changes its bits unless the element is below half a
+// unit in the last place of that partial (a float total of 1.23e8 cannot show
+// one 1.23; the partial it went through can).
+
+/* global ... shuffle: one element per thread (0 past n), one tree per block:
+ * the halving tree (global, static, dynamic, shared_atomic, warp_unrolled,
+ * warp_synced: the same pairs in the same steps), or block_sum (shuffle). */
+template <typename real>
+static void one_element_partials_on_cpu(const real *x, long long n, int threads, block_tree tree, real *partials) {
+    real values[MAX_BLOCK];
+    const long long blocks = (n + threads - 1) / threads;
+    for (long long b = 0; b < blocks; ++b) {
+        for (int t = 0; t < threads; ++t)
+            values[t] = b * threads + t < n ? x[b * threads + t] : (real)0;
+        partials[b] = block_tree_on_cpu(values, threads, tree);
+    }
+}
+
+/* vector and one_launch with `blocks` blocks: each thread's thread_sum (its
+ * vectors' sum_of_lanes in a grid-stride loop, then one tail element),
+ * block_sum per block (into partials), then the last block over the partials
+ * (reduce_partials adds them in the same order). */
+template <typename real> static real vector_on_cpu(const real *x, long long n, int blocks, real *partials) {
+    const int width = vector16<real>::width;
+    const long long threads = (long long)blocks * FAST_THREADS, vectors = n / width;
+    real *sums = (real *)host_alloc("reduce", (size_t)threads * sizeof(real), "the emulated thread sums");
+    auto add_vector = [=](real sum, long long vector) { return sum + sum_of_lanes_on_cpu(x + vector * width); };
+    grid_stride_sums_on_cpu(vectors, threads, add_vector, sums);
+    for (long long t = 0; t < threads && vectors * width + t < n; ++t)
+        sums[t] += x[vectors * width + t];
+    for (int b = 0; b < blocks; ++b)
+        partials[b] = block_sum_on_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
+    const real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
+    free(sums);
+    return total;
+}
 
 /* What the CPU knows about the run's data. */
 template <typename real> struct cpu_reference {
@@ -596,6 +871,44 @@ template <typename real> struct cpu_reference {
     real *shuffle_partials;     /* block_sum's partials, emulated (or NULL)            */
     int sms;                    /* for CUB's bound                                     */
 };
+
+/* The data's exact sum, and the partials of the one-element kernels that run,
+ * replayed (x stays the caller's). */
+template <typename real>
+static cpu_reference<real> *cpu_reference_of(const real *x, const cli_options &o, const struct cudaDeviceProp &device) {
+    cpu_reference<real> *ref = (cpu_reference<real> *)host_alloc("reduce", sizeof *ref, "the CPU's reference");
+    memset(ref, 0, sizeof *ref);
+    const long long blocks = (o.n + o.block - 1) / o.block;
+    ref->x = x;
+    ref->sms = device.multiProcessorCount;
+    ref->data = exact_sum_of(x, o.n);
+    if (o.data_kind == DATA_CONST) ref->data.sum = (long double)o.n * x[0]; /* closed form: n x 1.23 as stored */
+    if (o.kernel_mask & TREE_KERNELS) {
+        ref->tree_partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
+        one_element_partials_on_cpu(x, o.n, o.block, WITH_HALVING_TREE, ref->tree_partials);
+        ref->tree_partials_sum = exact_sum_of(ref->tree_partials, blocks);
+    }
+    if (o.kernel_mask & KERNEL_BIT(KERNEL_SHUFFLE)) {
+        ref->shuffle_partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
+        one_element_partials_on_cpu(x, o.n, o.block, WITH_BLOCK_SUM, ref->shuffle_partials);
+    }
+    return ref;
+}
+
+template <typename real> static const real *cpu_tree_partials(const cpu_reference<real> *cpu) {
+    return cpu->tree_partials;
+}
+template <typename real> static long double cpu_exact_sum(const cpu_reference<real> *cpu) { return cpu->data.sum; }
+template <typename real> static void cpu_reference_free(cpu_reference<real> *cpu) {
+    free(cpu->tree_partials);
+    free(cpu->shuffle_partials);
+    free(cpu);
+}
+
+// ---------------------------------------------------------------------------
+// Checking. All data are non-negative, so a sum whose every term passes
+// through at most `chain` roundings in a row is within chain x u of exact
+// (common/numerics.h).
 
 /* The rigorous bound of a deterministic kernel's own order, relative to the
  * exact sum: the additions in the element type (its chains), then those in
@@ -646,7 +959,7 @@ static double cub_bound(const term_sum *data, element_type type, int sms) {
     return sum_error_bound(type, chain, 0) + sum_error_bound(ELEMENT_DOUBLE, 0, 2);
 }
 
-/* Fills the row's check, and a note with the independent truth.
+/* What every launch of a kernel must leave, worked out once on the CPU.
  *  - Deterministic kernels: every per-block partial and the value must equal
  *    the CPU's emulation of the kernel's own order bit for bit (tolerance 0).
  *    That sees one dropped, duplicated or misplaced element wherever it
@@ -660,237 +973,103 @@ static double cub_bound(const term_sum *data, element_type type, int sms) {
  *    float 1.23: the tests use those), else a bound that stays far below one
  *    element up to n ~ 1e8 and below 2^-18 at any size a GPU holds.
  *  - cub: the exact sum within cub_bound (0 for exact data). */
+template <typename real> struct expected_answer {
+    double value, tolerance;  /* the value, within this relative tolerance (0: bit for bit)   */
+    const real *partials;     /* deterministic kernels: every partial, bit for bit; else NULL */
+    long long partial_count;  /* how many                                                     */
+    real *owned;              /* partials emulated for this kernel alone (freed by the caller) */
+    double exact, off, bound; /* deterministic kernels: the emulation against the exact sum   */
+    char note[96];            /* the others: what the value is                                */
+};
+
 template <typename real>
-static void check_kernel(result_row *row, int kernel, double value, const cpu_reference<real> &ref,
-                         const device_buffers<real> &b, element_type type, char *note, size_t note_size) {
-    const double exact = (double)ref.data.sum;
-    double emulated = 0;
+static expected_answer<real> expected_of(int kernel, const cpu_reference<real> &ref, const device_buffers<real> &b,
+                                         element_type type) {
+    expected_answer<real> e;
+    memset(&e, 0, sizeof e);
+    e.exact = (double)ref.data.sum;
     switch (kernel) {
     case KERNEL_ATOMIC:
-        row_check(row, value, exact, atomics_tolerance(&ref.data));
-        snprintf(note, note_size, "= the exact sum, %s",
-                 row->tolerance == 0 ? "every order exact" : "any order bounded");
-        return;
+        e.value = e.exact;
+        e.tolerance = atomics_tolerance(&ref.data);
+        snprintf(e.note, sizeof e.note, "= the exact sum, %s",
+                 e.tolerance == 0 ? "every order exact" : "any order bounded");
+        return e;
     case KERNEL_SHARED_ATOMIC:
-        row_check(row, value, (double)ref.tree_partials_sum.sum, atomics_tolerance(&ref.tree_partials_sum));
-        snprintf(note, note_size, "= the exact sum of the emulated block trees, %s",
-                 row->tolerance == 0 ? "every order exact" : "any order bounded");
-        return;
+        e.value = (double)ref.tree_partials_sum.sum;
+        e.tolerance = atomics_tolerance(&ref.tree_partials_sum);
+        snprintf(e.note, sizeof e.note, "= the exact sum of the emulated block trees, %s",
+                 e.tolerance == 0 ? "every order exact" : "any order bounded");
+        return e;
     case KERNEL_CUB:
-        row_check(row, value, exact, cub_bound(&ref.data, type, ref.sms));
-        snprintf(note, note_size, "= the exact sum, %s",
-                 row->tolerance == 0 ? "every order exact" : "within CUB's longest chain");
-        return;
-    default: break; /* the deterministic kernels, below */
-    }
-    long long differ = 0; /* partials that are not the CPU's, bit for bit */
-    switch (kernel) {
+        e.value = e.exact;
+        e.tolerance = cub_bound(&ref.data, type, ref.sms);
+        snprintf(e.note, sizeof e.note, "= the exact sum, %s",
+                 e.tolerance == 0 ? "every order exact" : "within CUB's longest chain");
+        return e;
     case KERNEL_VECTOR:
-    case KERNEL_ONE_LAUNCH: {
-        const int blocks = kernel == KERNEL_VECTOR ? b.vector_blocks : b.fast_blocks;
-        real *partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
-        emulated = (double)vector_on_cpu(ref.x, b.n, blocks, partials);
-        differ = partials_differing(b.partials, partials, blocks);
-        free(partials);
+    case KERNEL_ONE_LAUNCH:
+        e.partial_count = kernel == KERNEL_VECTOR ? b.vector_blocks : b.fast_blocks;
+        e.owned = (real *)host_alloc("reduce", (size_t)e.partial_count * sizeof(real), "the emulated partials");
+        e.value = (double)vector_on_cpu(ref.x, b.n, (int)e.partial_count, e.owned);
+        e.partials = e.owned;
         break;
+    default: /* one element per thread: the halving trees, or block_sum (shuffle) */
+        e.partials = kernel == KERNEL_SHUFFLE ? ref.shuffle_partials : ref.tree_partials;
+        e.partial_count = b.blocks;
+        e.value = sum_in_double(e.partials, b.blocks);
     }
-    default: { /* one element per thread: the halving trees, or block_sum (shuffle) */
-        const real *partials = kernel == KERNEL_SHUFFLE ? ref.shuffle_partials : ref.tree_partials;
-        emulated = sum_in_double(partials, b.blocks);
-        differ = partials_differing(b.partials, partials, b.blocks);
+    e.tolerance = 0; /* bit for bit */
+    e.off = relative_error(e.value, e.exact);
+    e.bound = order_bound(kernel, b, type);
+    return e;
+}
+
+/* The answer a launch left, against what it must be: fills the row's check
+ * (value, expected, tolerance, pass). Returns how many partials differ from
+ * the CPU's, bit for bit. */
+template <typename real>
+static long long check_answer(result_row *row, int kernel, const device_buffers<real> &b,
+                              const expected_answer<real> &e) {
+    row_check(row, fetch_answer(kernel, b), e.value, e.tolerance);
+    if (!e.partials) return 0;
+    const long long differ = partials_differing(b.partials, e.partials, e.partial_count);
+    row->pass = row->pass && e.off <= e.bound && differ == 0;
+    return differ;
+}
+
+/* The first launch: the row's check, and a note with the independent truth. */
+template <typename real>
+static void check_first_launch(result_row *row, int kernel, const device_buffers<real> &b,
+                               const expected_answer<real> &e) {
+    const long long differ = check_answer(row, kernel, b, e);
+    if (!e.partials) {
+        row_note(row, "%s", e.note);
+        return;
     }
-    }
-    row_check(row, value, emulated, 0);
-    const double off = relative_error(emulated, exact), bound = order_bound(kernel, b, type);
-    row->pass = row->pass && off <= bound && differ == 0;
-    snprintf(note, note_size, "= its order on the CPU%s; exact %.10g, off %.1e %s bound %.1e",
-             differ ? ", BUT partials differ" : ", every partial too", exact, off, off <= bound ? "<=" : ">", bound);
+    row_note(row, "= its order on the CPU%s; exact %.10g, off %.1e %s bound %.1e",
+             differ ? ", BUT partials differ" : ", every partial too", e.exact, e.off, e.off <= e.bound ? "<=" : ">",
+             e.bound);
     if (differ) printf("  %s: %lld partials differ from the CPU's\n", kernel_name(kernel), differ);
 }
 
 // ---------------------------------------------------------------------------
-// Part 1 of main: the book's program (Fan ch. 8, reduce2gpu.cu) in its
-// straight line: its three kernels launched directly, the partials copied
-// back and added on the CPU in the element type, as the book does; then the
-// precision lesson. Our verdict: every partial equals the CPU's emulation of
-// the block tree, bit for bit.
+// The progression: every selected kernel on the same data. Each one:
+// poisoned outputs, one launch, the check; then, unless --check, the median
+// time of --reps launches against the read ceiling measured in the same run.
 
 template <typename real>
-static int book_partials_line(const char *kernel, const device_buffers<real> &b, const real *emulated,
-                              double *in_double) {
-    real *partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the partial sums");
-    HANDLE_ERROR(cudaMemcpy(partials, b.partials, (size_t)b.blocks * sizeof(real), cudaMemcpyDeviceToHost));
-    real in_type = 0; /* the book's host-side sum of the partials */
-    for (int i = 0; i < b.blocks; ++i)
-        in_type += partials[i];
-    *in_double = sum_in_double(partials, b.blocks);
-    free(partials);
-    const long long differ = partials_differing(b.partials, emulated, b.blocks);
-    printf("  GPU %-8s %10d partials added on the CPU in %-6s    %20.6f  %s\n", kernel, b.blocks,
-           sizeof(real) == sizeof(float) ? "float" : "double", (double)in_type,
-           differ ? "FAIL: partials differ from the CPU's tree" : "(each partial = the CPU's tree: PASS)");
-    return differ != 0;
-}
-
-template <typename real>
-static int book_program(const cli_options &o, const cpu_reference<real> &ref, device_buffers<real> &b) {
-    const char *type = element_type_name(o.type);
-    real cpu_loop = 0; /* the book's CPU version: one running sum in the element type */
-    for (long long i = 0; i < b.n; ++i)
-        cpu_loop += ref.x[i];
-    printf("The book's program (Fan ch. 8): %s data, %d blocks of %d threads, partials added on the CPU\n",
-           data_names[o.data_kind], b.blocks, b.threads);
-    printf("  CPU, one serial loop in %-6s                                   %20.6f\n", type, (double)cpu_loop);
-
-    int failures = 0;
-    double in_double = 0;
-    if (cli_kernel_selected(&o, KERNEL_GLOBAL)) {
-        restore_scratch(b); /* global destroys its input: it works on a copy */
-        reduce_global<real><<<b.blocks, b.threads>>>(b.scratch, b.partials, b.n);
-        CHECK_LAUNCH();
-        failures += book_partials_line("global", b, ref.tree_partials, &in_double);
-    }
-    if (cli_kernel_selected(&o, KERNEL_STATIC)) {
-        reduce_static<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n);
-        CHECK_LAUNCH();
-        failures += book_partials_line("static", b, ref.tree_partials, &in_double);
-    }
-    if (cli_kernel_selected(&o, KERNEL_DYNAMIC)) {
-        reduce_dynamic<real><<<b.blocks, b.threads, b.threads * sizeof(real)>>>(b.x, b.partials, b.n);
-        CHECK_LAUNCH();
-        failures += book_partials_line("dynamic", b, ref.tree_partials, &in_double);
-    }
-    printf("  GPU, the same partials added on the CPU in double                %20.6f\n", in_double);
-    printf("  exact sum of the data as stored                                  %20.6Lf\n", ref.data.sum);
-    printf("  The book, n = 1e8 of 1.23, block 128: float loop 33554432, float sum of the partials 123633392,\n"
-           "  double loop 123000000.110771. A float holds 24 bits: from 2^25 = 33554432 its spacing is 4, and\n"
-           "  adding 1.23 rounds back to the same number. Short chains (a tree, or partials in double) fix it.\n\n");
-    return failures;
-}
-
-// ---------------------------------------------------------------------------
-// Part 2 of main: the progression. Every selected kernel: poisoned outputs,
-// one launch, the check; then, unless --check, the median time of --reps
-// launches against the read ceiling measured in the same run.
-
-template <typename real>
-static void before_each_timed_run(int kernel, const device_buffers<real> &b, const l2_flusher *flusher) {
-    if (kernel == KERNEL_GLOBAL) restore_scratch(b);
-    l2_flush(flusher); /* --cold-l2: evict what the last run left in the L2 */
-}
-
-template <typename real>
-static int progression(const cli_options &o, const cpu_reference<real> &ref, device_buffers<real> &b) {
-    const double read_gbps = o.check_only ? 0 : gpu_read_gbps((double)b.n * sizeof(real), o.reps);
-    if (!o.check_only) report_ceiling(stdout, "reduce", "read", "a kernel that only reads, >= 256 MiB", read_gbps);
-    l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
-    char notes[KERNEL_COUNT][160];
-    int best = -1;
-    double best_ms = 0, cub_ms = 0;
-    report rep;
-    report_begin(&rep, "reduce", stdout);
-    rep.cold_l2 = o.cold_l2;
-    for (int k = 0; k < KERNEL_COUNT; ++k) {
-        if (!cli_kernel_selected(&o, k)) continue;
-        if (b.partials) gpu_poison(b.partials, (size_t)b.blocks * sizeof(real));
-        gpu_poison(b.result, sizeof(real));
-        gpu_poison(b.total, sizeof(double));
-        if (k == KERNEL_GLOBAL) restore_scratch(b);
-        launch(k, b);
-        HANDLE_ERROR(cudaDeviceSynchronize());
-
-        result_row row = result_row_for(kernel_name(k), element_type_name(o.type), b.n);
-        check_kernel(&row, k, fetch_answer(k, b), ref, b, o.type, notes[k], sizeof notes[k]);
-        snprintf(row.note, sizeof row.note, "%s", notes[k]);
-        row.bytes = bytes_counted(k, b);
-        row.partials_only = answer_of(k) == ANSWER_PARTIALS;
-        if (!o.check_only) {
-            double ms;
-            const int reps = k == KERNEL_ATOMIC && o.reps > ATOMIC_MAX_REPS ? ATOMIC_MAX_REPS : o.reps;
-            TIME_MEDIAN_MS_AFTER(ms, reps, before_each_timed_run(k, b, &flusher), launch(k, b));
-            row_time(&row, ms, "read", read_gbps);
-            if (k == KERNEL_CUB)
-                cub_ms = ms;
-            else if (!row.partials_only && (best < 0 || ms < best_ms))
-                best = k, best_ms = ms;
-        }
-        report_add(&rep, &row);
-    }
-    if (best >= 0 && cub_ms > 0) /* the benchmark's question: how close does our best get to CUB and DRAM? */
-        printf("\nfastest of ours: %s, %.4f ms = %.3f x CUB's speed (%.4f ms), %.3f x the read ceiling\n",
-               kernel_name(best), best_ms, cub_ms / best_ms, cub_ms,
-               gigabytes_per_second(bytes_counted(best, b), best_ms) / read_gbps);
-    l2_flusher_free(&flusher);
-    return report_end(&rep);
-}
-
-// ---------------------------------------------------------------------------
-// One run in the element type: the data on both sides, the CPU's reference,
-// then part 1 (where a book kernel is selected) and part 2.
-
-template <typename real> static int run(const cli_options &o, const struct cudaDeviceProp &device) {
-    device_buffers<real> b;
-    memset(&b, 0, sizeof b);
-    b.n = o.n;
-    b.threads = o.block;
-    const long long blocks = (b.n + b.threads - 1) / b.threads;
-    const unsigned selected = o.kernel_mask;
-
-    /* vector and one_launch: as many blocks as fit on the GPU at once, fewer
-     * when n is too small to give each thread a vector. */
-    int vector_per_sm = 0, fast_per_sm = 0;
-    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&vector_per_sm, reduce_vector<real>, FAST_THREADS, 0));
-    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fast_per_sm, reduce_one_launch<real>, FAST_THREADS, 0));
-    const long long needed = (b.n / vector16<real>::width + FAST_THREADS - 1) / FAST_THREADS;
-    const long long vector_full = (long long)vector_per_sm * device.multiProcessorCount;
-    const long long fast_full = (long long)fast_per_sm * device.multiProcessorCount;
-    b.vector_blocks = (int)(needed < 1 ? 1 : needed < vector_full ? needed : vector_full);
-    b.fast_blocks = (int)(needed < 1 ? 1 : needed < fast_full ? needed : fast_full);
-
-    /* Limits of the kernels that run: the device's memory, a grid's size. */
-    long long partials = 1;
-    if (selected & ONE_ELEMENT_KERNELS) partials = blocks;
-    if ((selected & KERNEL_BIT(KERNEL_VECTOR)) && b.vector_blocks > partials) partials = b.vector_blocks;
-    if ((selected & KERNEL_BIT(KERNEL_ONE_LAUNCH)) && b.fast_blocks > partials) partials = b.fast_blocks;
+static int progression(const cli_options &o, const struct cudaDeviceProp &device, const cpu_reference<real> *cpu) {
+    const cpu_reference<real> &ref = *cpu;
+    device_buffers<real> b = sizes_of_run<real>(o, device);
     const size_t bytes = (size_t)b.n * sizeof(real);
-    const int global_runs = cli_kernel_selected(&o, KERNEL_GLOBAL);
-    /* CUB's buffer is a few KB: the 16 MB margin covers it. */
-    gpu_require_memory("reduce", (global_runs ? 2.0 : 1.0) * bytes + (double)partials * sizeof(real) + 16e6,
-                       global_runs ? "the input and global's scratch copy" : "the input");
-    if ((selected & ONE_ELEMENT_KERNELS) && (blocks > device.maxGridSize[0] || blocks > INT_MAX)) {
-        fprintf(stderr, "reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
-                blocks, b.threads, device.maxGridSize[0]);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
-    b.blocks = (int)(selected & ONE_ELEMENT_KERNELS ? blocks : partials);
-    printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
-           "each\n  vector: %d blocks x %d threads, one_launch: %d blocks x %d threads (the GPU filled once)\n\n",
-           b.n, element_type_name(o.type), data_names[o.data_kind], blocks, b.threads, b.vector_blocks, FAST_THREADS,
-           b.fast_blocks, FAST_THREADS);
-
-    /* The data, and what the CPU knows about it. */
-    real *x = (real *)host_alloc("reduce", bytes, "the input array");
-    fill_input(x, b.n, o.data_kind, o.seed);
-    cpu_reference<real> ref;
-    memset(&ref, 0, sizeof ref);
-    ref.x = x;
-    ref.sms = device.multiProcessorCount;
-    ref.data = exact_sum_of(x, b.n);
-    if (o.data_kind == DATA_CONST) ref.data.sum = (long double)b.n * x[0]; /* closed form: n x 1.23 as stored */
-    if (selected & TREE_KERNELS) {
-        ref.tree_partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the emulated partials");
-        one_element_partials_on_cpu(x, b.n, b.threads, WITH_HALVING_TREE, ref.tree_partials);
-        ref.tree_partials_sum = exact_sum_of(ref.tree_partials, b.blocks);
-    }
-    if (selected & KERNEL_BIT(KERNEL_SHUFFLE)) {
-        ref.shuffle_partials = (real *)host_alloc("reduce", (size_t)b.blocks * sizeof(real), "the emulated partials");
-        one_element_partials_on_cpu(x, b.n, b.threads, WITH_BLOCK_SUM, ref.shuffle_partials);
-    }
-
     HANDLE_ERROR(cudaMalloc((void **)&b.x, bytes));
-    HANDLE_ERROR(cudaMemcpy((void *)b.x, x, bytes, cudaMemcpyHostToDevice));
-    if (global_runs) HANDLE_ERROR(cudaMalloc((void **)&b.scratch, bytes));
-    HANDLE_ERROR(cudaMalloc((void **)&b.partials, (size_t)partials * sizeof(real)));
+    HANDLE_ERROR(cudaMemcpy((void *)b.x, ref.x, bytes, cudaMemcpyHostToDevice));
+    if (cli_kernel_selected(&o, KERNEL_GLOBAL)) {
+        HANDLE_ERROR(cudaMalloc((void **)&b.scratch, bytes));
+        gpu_poison(b.scratch, bytes); /* until restore_scratch copies the input in */
+    }
+    HANDLE_ERROR(cudaMalloc((void **)&b.partials, (size_t)b.partial_count * sizeof(real)));
     HANDLE_ERROR(cudaMalloc((void **)&b.result, sizeof(real)));
     HANDLE_ERROR(cudaMalloc((void **)&b.total, sizeof(double)));
     HANDLE_ERROR(cudaMalloc((void **)&b.blocks_done, sizeof(unsigned int)));
@@ -898,9 +1077,43 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     HANDLE_ERROR(cub_sum<real>(NULL, &b.cub_temp_bytes, NULL, NULL, b.n));
     HANDLE_ERROR(cudaMalloc(&b.cub_temp, b.cub_temp_bytes ? b.cub_temp_bytes : 1));
 
-    int book_failures = 0;
-    if (selected & BOOK_KERNELS) book_failures = book_program(o, ref, b);
-    const int status = progression(o, ref, b);
+    const double read_gbps = o.check_only ? 0 : gpu_read_gbps((double)bytes, o.reps);
+    if (!o.check_only) report_ceiling(stdout, "reduce", "read", "a kernel that only reads, >= 256 MiB", read_gbps);
+    l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
+    int best = -1;
+    double best_ms = 0, cub_ms = 0;
+    report rep;
+    report_begin(&rep, "reduce", stdout);
+    rep.cold_l2 = o.cold_l2;
+    for (int k = 0; k < KERNEL_COUNT; ++k) {
+        if (!cli_kernel_selected(&o, k)) continue;
+        const expected_answer<real> expected = expected_of(k, ref, b, o.type);
+        result_row row = result_row_for(kernel_name(k), element_type_name(o.type), b.n);
+        row.bytes = bytes_counted(k, b);
+        row.partials_only = answer_of(k) == ANSWER_PARTIALS;
+        prepare_launch(k, b);
+        launch(k, b);
+        HANDLE_ERROR(cudaDeviceSynchronize());
+        check_first_launch(&row, k, b, expected);
+        if (!o.check_only) {
+            const int reps = k == KERNEL_ATOMIC && o.reps > ATOMIC_MAX_REPS ? ATOMIC_MAX_REPS : o.reps;
+            const double ms = time_median_ms(
+                reps, [&] { before_each_timed_run(k, b, &flusher); }, [&] { launch(k, b); });
+            row_time(&row, ms, "read", read_gbps);
+            if (k == KERNEL_CUB)
+                cub_ms = ms;
+            else if (!row.partials_only && (best < 0 || ms < best_ms))
+                best = k, best_ms = ms;
+        }
+        report_add(&rep, &row);
+        free(expected.owned);
+    }
+    if (best >= 0 && cub_ms > 0) /* the benchmark's question: how close does our best get to CUB and DRAM? */
+        printf("\nfastest of ours: %s, %.4f ms = %.3f x CUB's speed (%.4f ms), %.3f x the read ceiling\n",
+               kernel_name(best), best_ms, cub_ms / best_ms, cub_ms,
+               gigabytes_per_second(bytes_counted(best, b), best_ms) / read_gbps);
+    l2_flusher_free(&flusher);
+    const int status = report_end(&rep);
 
     HANDLE_ERROR(cudaFree((void *)b.x));
     if (b.scratch) HANDLE_ERROR(cudaFree(b.scratch));
@@ -909,11 +1122,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     HANDLE_ERROR(cudaFree(b.total));
     HANDLE_ERROR(cudaFree(b.blocks_done));
     HANDLE_ERROR(cudaFree(b.cub_temp));
-    free(ref.tree_partials);
-    free(ref.shuffle_partials);
-    free(x);
-    if (book_failures) printf("the book's program: %d kernel(s) FAILED\n", book_failures);
-    return status || book_failures ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
+    return status;
 }
 
 // ---------------------------------------------------------------------------
@@ -923,12 +1132,6 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
 // the launch (and, as the first CUDA call of its program, possibly the
 // creation of the CUDA context): we time the kernel alone with events, and
 // also the tutorial's way on the host clock (the context already exists).
-
-/* sum of k^2 for k < m, and the sum of squares of i % 10 for i < n. */
-static long long squares_below(long long m) { return (m - 1) * m * (2 * m - 1) / 6; }
-static long long squares_closed_form(long long n) {
-    return n / SQUARES_PERIOD * squares_below(SQUARES_PERIOD) + squares_below(n % SQUARES_PERIOD);
-}
 
 static double host_ms(void) {
     struct timespec now;
@@ -1001,7 +1204,7 @@ static int squares_demo(const cli_options &o) {
         } else {
             squares_launch(version, d_x, d_total, n);
             HANDLE_ERROR(cudaMemcpy(&sum, d_total, sizeof(int), cudaMemcpyDeviceToHost));
-            if (!o.check_only) TIME_MEDIAN_MS(ms, o.reps, squares_launch(version, d_x, d_total, n));
+            if (!o.check_only) ms = time_median_ms(o.reps, [&] { squares_launch(version, d_x, d_total, n); });
         }
         free(times);
         result_row row = result_row_for(squares_names[version], "int", n);
@@ -1021,102 +1224,4 @@ static int squares_demo(const cli_options &o) {
     HANDLE_ERROR(cudaFree(d_total));
     free(x);
     return report_end(&rep);
-}
-
-// ---------------------------------------------------------------------------
-// main: the command line, the device, then the book and the progression (or
-// the tutorial's demo).
-
-/* --demo squares belongs to this program, not the shared parser: it is taken
- * out of argv first. Returns 1 for the demo; exits 2 on a bad value. */
-static int take_demo_option(int *argc, char **argv) {
-    for (int i = 1; i < *argc; ++i) {
-        const char *value = NULL;
-        int words = 1;
-        if (strcmp(argv[i], "--demo") == 0) {
-            value = i + 1 < *argc ? argv[i + 1] : "";
-            words = 2;
-        } else if (strncmp(argv[i], "--demo=", 7) == 0) {
-            value = argv[i] + 7;
-        } else {
-            continue;
-        }
-        if (strcmp(value, "squares") != 0) {
-            fprintf(stderr,
-                    "reduce: --demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'\n",
-                    value);
-            exit(EXIT_BAD_COMMAND_LINE);
-        }
-        memmove(argv + i, argv + i + words, (size_t)(*argc - i - words + 1) * sizeof *argv);
-        *argc -= words;
-        if (take_demo_option(argc, argv)) { /* a second --demo: said once, like every option */
-            fprintf(stderr, "reduce: --demo given twice\n");
-            exit(EXIT_BAD_COMMAND_LINE);
-        }
-        return 1;
-    }
-    return 0;
-}
-
-int main(int argc, char **argv) {
-    const int demo = take_demo_option(&argc, argv);
-    cli_spec spec = {};
-    spec.program = demo ? "reduce --demo squares" : "reduce";
-    spec.default_block = BOOK_BLOCK;
-    if (demo) {
-        spec.summary = "the tutorial's demo: the sum of the squares of int x[i] = i % 10, three ways";
-        spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
-        spec.default_n = SQUARES_N;
-        spec.extra_help = "CPU loop, one atomicAdd per element, block tree + one atomicAdd per block; each checked\n"
-                          "exactly against the closed form (285 per ten elements). n is limited so that the sum fits "
-                          "an int.";
-    } else {
-        spec.summary = "summing an array: global memory, shared memory, atomics, warps, and the bandwidth limit "
-                       "(Fan, ch. 8-10)";
-        spec.accepts = CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
-                       CLI_SEED | CLI_COLD_L2;
-        spec.kernels = kernel_names;
-        spec.wrong_kernels = wrong_kernel_names;
-        spec.data_kinds = data_names;
-        spec.default_n = BOOK_N;
-        spec.extra_help =
-            "--block sets the threads per block of global ... shuffle: a power of two from 32 to 1024 (the halving\n"
-            "tree halves blockDim.x down to 1, shuffles need whole warps); atomic alone takes any size from 1 to\n"
-            "1024; warp_unrolled needs at least 64. vector and one_launch always use 256 threads.\n"
-            "warp_unrolled is wrong on purpose: the warp-synchronous race of many tutorials.\n"
-            "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1)\n"
-            "from --seed. Deterministic kernels are checked bit for bit against their own order on the CPU; the\n"
-            "atomics and CUB against the exact sum, exactly where the data allow (ramp), else within a stated bound.\n"
-            "With global, static or dynamic selected, the run first shows the book's program and its precision\n"
-            "lesson (float: 33554432, 123633392).\n"
-            "--demo squares: the tutorial's sum-of-squares demo instead (reduce --demo squares --help).";
-    }
-    cli_options o;
-    cli_parse_or_exit(&spec, argc, argv, &o);
-    struct cudaDeviceProp device;
-    if (demo) {
-        if (squares_closed_form(o.n) > INT_MAX) {
-            fprintf(stderr, "reduce: --demo squares --n %lld: the sum of squares, %lld, does not fit in an int\n", o.n,
-                    squares_closed_form(o.n));
-            return EXIT_BAD_COMMAND_LINE;
-        }
-        gpu_select_device("reduce", o.device, &device);
-        return squares_demo(o);
-    }
-    const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
-    if ((o.kernel_mask & tree_kernels) && (!is_power_of_two(o.block) || o.block < 32)) {
-        fprintf(stderr,
-                "reduce: --block %d: global, static, dynamic, shared_atomic, warp_synced and shuffle need a "
-                "power of two from 32 to 1024 (halving tree, whole warps)\n",
-                o.block);
-        return EXIT_BAD_COMMAND_LINE;
-    }
-    if (cli_kernel_selected(&o, KERNEL_WARP_UNROLLED) && o.block < 64) {
-        fprintf(stderr,
-                "reduce: --block %d: warp_unrolled needs at least 64 threads (its last warp reads s_y[tid + 32])\n",
-                o.block);
-        return EXIT_BAD_COMMAND_LINE;
-    }
-    gpu_select_device("reduce", o.device, &device);
-    return o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
 }
