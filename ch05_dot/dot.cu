@@ -222,10 +222,14 @@ __global__ void dot_and_norm_one_block(const real *a, const real *b, real *resul
 }
 
 // ---------------------------------------------------------------------------
-// What main calls from the harness, below the divider:
-static void dot_options(int argc, char **argv, cli_options *o); /* --help; a bad command line exits 2 */
+// main: the book's program, then the progression. What it calls beyond the
+// book's lines is defined below the divider under main:
+/* the options: --help, and exit 2 on a bad command line (below the divider) */
+static void dot_options(int argc, char **argv, cli_options *o);
+/* our verdict on the book's program, the "Checked: ..." line (below the divider) */
 static int check_book_program(const float *a, const float *b, float c, const float *dev_partial_c, int blocks);
-static int run_progression(const cli_options &o, const struct cudaDeviceProp &device); /* the table */
+/* every kernel the options select, checked and timed: the table (below the divider) */
+static int run_progression(const cli_options &o, const struct cudaDeviceProp &device);
 
 int main(int argc, char **argv) {
     cli_options o;
