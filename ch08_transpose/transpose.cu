@@ -510,7 +510,7 @@ __global__ void __launch_bounds__(TILE_DIM *STREAMING_ROWS_PER_PASS)
 // main: the book's program (Fan ch. 8: the padded tile, in float), in the
 // book's straight line, then every step of the progression.
 
-/* From the harness, below the line after main: the command line (which also
+/* Defined below the line after main: the command line (which also
  * selects the device and prints the sizes), the input (element i holds i),
  * the CPU transpose, the exact check (how many elements differ, and where the
  * first is), Fan's print_matrix, and the progression (every kernel, checked and timed). */
