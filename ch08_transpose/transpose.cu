@@ -846,7 +846,7 @@ template <typename real> static int run_progression(const cli_options &o) {
                    (double)expected[first]);
         return wrong;
     };
-    /* The median time of kernel k (time_median_ms: two warm-ups, then o.reps
+    /* The median time of kernel k (time_median_ms: TIME_WARMUP_RUNS warm-ups, then o.reps
      * timed launches, each after the cold-L2 flush when asked for). The output
      * is poisoned before the last launch, which is then checked as the first
      * was: a timed launch that computes something else, or nothing, is a FAIL. */
@@ -855,8 +855,8 @@ template <typename real> static int run_progression(const cli_options &o) {
         const double ms = time_median_ms(
             o.reps,
             [&] {
-                if (++setups == o.reps + 2) gpu_poison(d_out, bytes); /* before the last launch */
-                l2_flush(&flusher);                                   /* after the poison: a cold L2 stays cold */
+                if (++setups == TIME_WARMUP_RUNS + o.reps) gpu_poison(d_out, bytes); /* before the last launch */
+                l2_flush(&flusher); /* after the poison: a cold L2 stays cold */
             },
             [&] { launch(k, d_in, d_out, rows, cols, grids, cublas); });
         *timed_wrong = wrong_elements(k, " (last timed launch)");

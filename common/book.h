@@ -174,7 +174,8 @@ static inline void gpu_poison(void *device_pointer, size_t bytes) {
 
 // ---------------------------------------------------------------------------
 // Timing: CUDA events around the launch only, after two warm-up runs, the
-// median of `reps` runs. From CUDA code, with lambdas:
+// median of `reps` runs (setup and launch run TIME_WARMUP_RUNS + reps times).
+// From CUDA code, with lambdas:
 //
 //   double ms = time_median_ms(reps, [&] { my_kernel<<<blocks, threads>>>(a, b, n); });
 //   double ms = time_median_ms(reps, [&] { restore_input(); }, [&] { my_kernel<<<blocks, threads>>>(x, n); });
@@ -192,6 +193,8 @@ static inline double gpu_elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
     return ms;
 }
 
+#define TIME_WARMUP_RUNS 2 /* untimed launches before the timed ones: module load, caches, clocks */
+
 #ifdef __cplusplus
 template <typename Setup, typename Launch> static double time_median_ms(int reps, Setup setup, Launch launch) {
     cudaEvent_t start, stop;
@@ -199,7 +202,7 @@ template <typename Setup, typename Launch> static double time_median_ms(int reps
     HANDLE_NULL(times);
     HANDLE_ERROR(cudaEventCreate(&start));
     HANDLE_ERROR(cudaEventCreate(&stop));
-    for (int rep = -2; rep < reps; ++rep) { /* rep < 0: a warm-up, not kept */
+    for (int rep = -TIME_WARMUP_RUNS; rep < reps; ++rep) { /* rep < 0: a warm-up, not kept */
         setup();
         HANDLE_ERROR(cudaEventRecord(start, 0));
         launch();
