@@ -34,7 +34,8 @@
  *
  * Checks: the CPU repeats each deterministic kernel's own order of additions,
  * so the GPU's result and partials must match it bit for bit; the exact value
- * (a closed form) stands beside it as the independent truth. */
+ * (a closed form) stands beside it as the independent truth. Every launch is
+ * checked, the timed ones too, each after its outputs were filled with NaN. */
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdio.h>
@@ -257,6 +258,7 @@ int main(int argc, char **argv) {
     HANDLE_ERROR(cudaMalloc((void **)&dev_partial_c, blocks * sizeof(float)));
     HANDLE_ERROR(cudaMemcpy(dev_a, a, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
     HANDLE_ERROR(cudaMemcpy(dev_b, b, BOOK_N * sizeof(float), cudaMemcpyHostToDevice));
+    gpu_poison(dev_partial_c, blocks * sizeof(float)); /* NaN: a partial the kernel did not write fails */
     dot_book<<<blocks, BOOK_THREADS>>>(dev_a, dev_b, dev_partial_c, BOOK_N);
     CHECK_LAUNCH();
     HANDLE_ERROR(cudaMemcpy(partial_c, dev_partial_c, blocks * sizeof(float), cudaMemcpyDeviceToHost));
@@ -286,6 +288,7 @@ int main(int argc, char **argv) {
 // and the timing loop.
 
 #define PROBE_ONES 1024        /* cuBLAS's probe: this many 1s, spread over the arrays */
+#define CHECK_RELAUNCHES 2     /* --check: one_launch and fast are launched this many more times */
 #define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock is waited for this long... */
 #define DEADLOCK_WAIT_TIMES 20 /* ...plus 20 times what the correct kernel took */
 
@@ -603,7 +606,13 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
 
 // ---------------------------------------------------------------------------
 // The progression: every selected kernel on the same inputs, checked, then
-// timed (median of --reps runs, CUDA events around the launch only).
+// timed (median of --reps runs, CUDA events around the launch only). Every
+// launch is checked: before each one every output is poisoned (NaN), so a
+// launch that leaves a result or a partial unwritten fails instead of passing
+// on what an earlier launch left; each timed launch is checked before the
+// next, the last one after the timing, and --check launches the kernels that
+// keep state across launches (the ticket counter of one_launch and fast)
+// CHECK_RELAUNCHES more times. A wrong launch fails the row, exit 1.
 
 template <typename real> static int run(const cli_options &o, const struct cudaDeviceProp &device) {
     const long long n = o.n;
@@ -648,6 +657,13 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         exit(EXIT_CUDA_ERROR);
     }
     l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
+
+    /* Every output buffer in full, NaN. The ticket counter is left alone:
+     * resetting it for the next launch is the kernels' own job. */
+    auto poison_outputs = [&] {
+        gpu_poison(dev_partials, max_partials * sizeof(real));
+        gpu_poison(dev_results, 2 * sizeof(real));
+    };
 
     /* The launches, one switch: the checks and the timing call the same line. */
     auto launch = [&](int kernel) {
@@ -697,7 +713,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         }
         const double bound = sum_error_bound(o.type, longest_chain(k, n, blocks, threads, fast_blocks), 3);
 
-        /* The check of the launch that just finished, from what it left on the GPU. */
+        /* The check of the launch that just finished, from what it left on the GPU: the same for every launch. */
         auto check_launch = [&](result_row *checked) {
             real value = 0;
             if (checked->partials_only) { /* the book adds the partials on the CPU, in order, in the element type */
@@ -716,9 +732,26 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
                            exact, bound);
         };
 
-        gpu_poison(dev_partials, max_partials * sizeof(real));
-        gpu_poison(dev_results, 2 * sizeof(real));
+        int launches = 0; /* of this kernel, so far */
+        /* A later launch: the first one that is wrong fails the row, which then shows its value and says which. */
+        auto check_again = [&] {
+            result_row again = result_row_for(row.kernel, row.type, n);
+            again.partials_only = row.partials_only;
+            check_launch(&again);
+            if (row.pass && !again.pass) {
+                row.value = again.value;
+                row.expected = again.expected;
+                row.rel_err = again.rel_err;
+                row.pass = 0;
+                row.note[0] = '\0';
+                row_note(&row, "launch %d of this kernel wrong", launches);
+                if (again.note[0]) row_note(&row, "%s", again.note);
+            }
+        };
+
+        poison_outputs();
         launch(k);
+        ++launches;
         HANDLE_ERROR(cudaDeviceSynchronize());
         check_launch(&row);
         if (k == KERNEL_CUBLAS) {
@@ -736,9 +769,29 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             row_note(&row, "probe: %.0f, 2 x its %lld ones%s", (double)probe, ones,
                      probe == (real)(2 * ones) ? "" : " !");
         }
+        if (o.check_only && (k == KERNEL_ONE_LAUNCH || k == KERNEL_FAST))
+            for (int relaunch = 0; relaunch < CHECK_RELAUNCHES; ++relaunch) {
+                poison_outputs();
+                launch(k);
+                ++launches;
+                HANDLE_ERROR(cudaDeviceSynchronize());
+                check_again();
+            }
+
         if (!o.check_only && k <= KERNEL_CUBLAS) {
             const double ms = time_median_ms(
-                o.reps, [&] { l2_flush(&flusher); }, [&] { launch(k); });
+                o.reps,
+                [&] {
+                    if (launches > 1) check_again(); /* the timed launch before this one */
+                    poison_outputs();
+                    HANDLE_ERROR(cudaDeviceSynchronize()); /* idle again, as after every launch */
+                    l2_flush(&flusher);
+                },
+                [&] {
+                    launch(k);
+                    ++launches;
+                });
+            check_again(); /* the last timed launch */
             row_time(&row, ms, "read", ceiling);
         }
         report_add(&rep, &row);
