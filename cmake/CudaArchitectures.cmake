@@ -1,20 +1,26 @@
 # Which GPU architectures to compile for, and why; printed at configure time.
 #  1. A value the user gave (-DCMAKE_CUDA_ARCHITECTURES=..., or the CUDAARCHS
 #     environment variable) always wins. "native" needs a visible GPU: without
-#     one, configuring stops with one line saying what to give instead.
+#     one, configuring stops with one sentence saying what to give instead, and
+#     forgets "native", so that the advice works in the same build folder.
 #  2. Otherwise "native" when a GPU is visible now: quickest build, exact fit.
 #  3. Otherwise (a machine with no GPU, like CI) every major architecture as
 #     machine code plus PTX of the newest ("all-major"), which later GPUs
 #     compile at load time.
+# Only a value the user gave lives in the cache. Our own choice is a normal
+# variable, made again at every configure: a reconfigure never mistakes it for
+# the user's, and follows the GPUs visible now.
 # CMake before 3.24 knows neither native nor all-major: there the GPU's own
 # compute capability, or Turing to Hopper, is spelled out instead.
+
+set(EXAMPLES_TURING_TO_HOPPER "75-real;80-real;86-real;89-real;90-real;90-virtual")
 
 # The compute capabilities nvidia-smi sees ("9.0;8.6"), or "" when none.
 function(visible_gpu_capabilities out)
   set(caps "")
-  find_program(NVIDIA_SMI nvidia-smi)
-  if(NVIDIA_SMI)
-    execute_process(COMMAND ${NVIDIA_SMI} --query-gpu=compute_cap --format=csv,noheader
+  find_program(nvidia_smi nvidia-smi NO_CACHE) # looked up again each time: PATH may change
+  if(nvidia_smi)
+    execute_process(COMMAND ${nvidia_smi} --query-gpu=compute_cap --format=csv,noheader
                     OUTPUT_VARIABLE caps RESULT_VARIABLE status ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE
                     TIMEOUT 20)
     if(NOT status EQUAL 0 OR NOT caps MATCHES "^[0-9]")
@@ -25,12 +31,23 @@ function(visible_gpu_capabilities out)
   set(${out} "${caps}" PARENT_SCOPE)
 endfunction()
 
+# Sets CMAKE_CUDA_ARCHITECTURES in the caller's scope (call it before project()).
 function(choose_cuda_architectures)
+  # A build folder configured before our choice stopped living in the cache
+  # holds it with our help string: that value was ours, not the user's.
+  get_property(help CACHE CMAKE_CUDA_ARCHITECTURES PROPERTY HELPSTRING)
+  if(help STREQUAL "GPU architectures to build for")
+    unset(CMAKE_CUDA_ARCHITECTURES CACHE)
+  endif()
+
   set(given "")
-  if(DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT CMAKE_CUDA_ARCHITECTURES STREQUAL "")
-    set(given "${CMAKE_CUDA_ARCHITECTURES}")
+  if(NOT "$CACHE{CMAKE_CUDA_ARCHITECTURES}" STREQUAL "")
+    set(given "$CACHE{CMAKE_CUDA_ARCHITECTURES}")
     set(source "given by the user")
-  elseif(DEFINED ENV{CUDAARCHS} AND NOT "$ENV{CUDAARCHS}" STREQUAL "")
+    if(given STREQUAL "$ENV{CUDAARCHS}") # CMake caches CUDAARCHS the first time
+      set(source "from the CUDAARCHS environment variable")
+    endif()
+  elseif(NOT "$ENV{CUDAARCHS}" STREQUAL "")
     set(given "$ENV{CUDAARCHS}")
     set(source "from the CUDAARCHS environment variable")
   endif()
@@ -38,47 +55,46 @@ function(choose_cuda_architectures)
   string(REPLACE "." "" arch_numbers "${caps}")
   list(REMOVE_DUPLICATES arch_numbers)
 
-  if(given STREQUAL "native")
-    if(NOT caps)
-      message(FATAL_ERROR "CUDA architectures: 'native' builds for the GPUs visible now, and nvidia-smi sees none "
-                          "on this machine. Give the target GPU's compute capability instead, e.g. "
-                          "-DCMAKE_CUDA_ARCHITECTURES=90 for an H100 or H200, or leave the option out to build "
-                          "for every major architecture.")
+  if(given STREQUAL "native" AND NOT caps)
+    # One sentence, not wrapped (the leading space keeps CMake from wrapping it).
+    # The cache forgets "native", so configuring again as advised works.
+    if(source STREQUAL "given by the user")
+      unset(CMAKE_CUDA_ARCHITECTURES CACHE)
+      string(CONCAT instead "configure again with -DCMAKE_CUDA_ARCHITECTURES=90 (the target GPU's compute "
+                            "capability, 90 for an H100 or H200) or without the option (every major architecture)")
+    else()
+      string(CONCAT instead "set CUDAARCHS to the target GPU's compute capability (90 for an H100 or H200) "
+                            "or unset it (every major architecture), and configure again")
     endif()
-    if(CMAKE_VERSION VERSION_LESS 3.24)
-      set(CMAKE_CUDA_ARCHITECTURES "${arch_numbers}" CACHE STRING "GPU architectures to build for" FORCE)
-      message(STATUS "CUDA architectures: ${arch_numbers} (native, ${source}; spelled out for CMake ${CMAKE_VERSION})")
-      return()
-    endif()
-  endif()
-  if(given MATCHES "^all(-major)?$" AND CMAKE_VERSION VERSION_LESS 3.23)
-    set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90-real;90-virtual" CACHE STRING
-        "GPU architectures to build for" FORCE)
-    message(STATUS "CUDA architectures: Turing to Hopper plus PTX (${given}, ${source}; spelled out for CMake "
-                   "${CMAKE_VERSION}, which does not know '${given}')")
-    return()
-  endif()
-  if(given)
-    message(STATUS "CUDA architectures: ${given} (${source})")
-    return()
+    string(CONCAT sentence " CUDA architectures: 'native' (${source}) builds for the GPUs visible now, and "
+                           "nvidia-smi sees none here: ${instead}.")
+    message(FATAL_ERROR "${sentence}")
   endif()
 
-  if(caps)
+  if(given STREQUAL "native" AND CMAKE_VERSION VERSION_LESS 3.24)
+    set(arch "${arch_numbers}")
+    set(reason "native, ${source}; spelled out for CMake ${CMAKE_VERSION}")
+  elseif(given MATCHES "^all(-major)?$" AND CMAKE_VERSION VERSION_LESS 3.23)
+    set(arch "${EXAMPLES_TURING_TO_HOPPER}")
+    set(reason "Turing to Hopper plus PTX: ${given}, ${source}; spelled out for CMake ${CMAKE_VERSION}, which does "
+               "not know '${given}'")
+  elseif(given)
+    set(arch "${given}")
+    set(reason "${source}")
+  elseif(caps)
     set(reason "a GPU is visible, compute capability ${caps}")
     if(CMAKE_VERSION VERSION_LESS 3.24)
       set(arch "${arch_numbers}")
     else()
       set(arch native)
     endif()
+  elseif(CMAKE_VERSION VERSION_LESS 3.24)
+    set(arch "${EXAMPLES_TURING_TO_HOPPER}")
+    set(reason "no GPU visible: Turing to Hopper, plus PTX for newer GPUs")
   else()
+    set(arch all-major)
     set(reason "no GPU visible: every major architecture, plus PTX for newer GPUs")
-    if(CMAKE_VERSION VERSION_LESS 3.24)
-      set(arch "75-real;80-real;86-real;89-real;90-real;90-virtual")
-      set(reason "no GPU visible: Turing to Hopper, plus PTX for newer GPUs")
-    else()
-      set(arch all-major)
-    endif()
   endif()
-  set(CMAKE_CUDA_ARCHITECTURES "${arch}" CACHE STRING "GPU architectures to build for" FORCE)
+  set(CMAKE_CUDA_ARCHITECTURES "${arch}" PARENT_SCOPE)
   message(STATUS "CUDA architectures: ${arch} (${reason})")
 endfunction()

@@ -1,0 +1,203 @@
+"""A newcomer's first hour, without a surprise: the README's commands and blocks, the configure, the
+install script and the test command's closing lines, each checked without a GPU (and mostly without
+compiling anything: stand-ins record what nvcc, apt-get, pip or ctest were asked to do).
+
+    python3 tests/test_first_hour.py [-v] [CLASS ...]
+
+FIRST_HOUR_REPO (default: this checkout) is the repository under test; FIRST_HOUR_CMAKE the cmake to
+configure with (default: cmake on PATH); FIRST_HOUR_PROGRAM_dot (_banks, _transpose) the built programs
+whose command lines CommandLines checks.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPO = os.path.abspath(os.environ.get("FIRST_HOUR_REPO") or os.path.join(os.path.dirname(__file__), os.pardir))
+CMAKE = os.environ.get("FIRST_HOUR_CMAKE") or "cmake"
+HEADER_NVCC = re.compile(r"^ \*[ \t]*(nvcc .*)$", re.M)  # what builds_alone.sh's sed reads: the first such line
+# A line of the hand-build block: a subshell that enters one chapter, builds it, and may run the program there.
+HAND_BUILD_LINE = re.compile(r"^\(cd (?P<folder>[\w.-]+) && (?P<nvcc>nvcc .+?)(?: && (?P<run>\./[\w.-]+[^()]*))?\)$")
+HEADINGS = {"README.md": "## Build one chapter by hand", "README.zh-CN.md": "## 手工编译单独一章"}
+NVCC_VERSION = """nvcc: NVIDIA (R) Cuda compiler driver
+Copyright (c) 2005-2025 NVIDIA Corporation
+Built on Wed_Aug_20_01:58:59_PM_PDT_2025
+Cuda compilation tools, release 13.0, V13.0.88
+Build cuda_13.0.r13.0/compiler.36424714_0
+"""
+# Stands in for nvcc: --version prints $FAKE_NVCC_VERSION (or 13.0's); otherwise it logs where it ran
+# and with what, checks that its .cu inputs and ../common are there, fails when FAKE_NVCC_FAIL is set,
+# and writes the -o file: a program that logs that it ran and exits 77, as the real ones do without a GPU.
+FAKE_NVCC = r"""#!/bin/sh
+if [ "$1" = "--version" ]; then printf '%s\n' "${FAKE_NVCC_VERSION:-$DEFAULT_VERSION}"; exit 0; fi
+printf '%s\t%s\t%s\n' "$PWD" "nvcc $*" "$(ls .. | tr '\n' ' ')" >>"$NVCC_LOG"
+out=
+previous=
+for argument in "$@"; do
+    [ "$previous" = "-o" ] && out=$argument
+    case $argument in *.cu) [ -f "$argument" ] || { echo "nvcc: no $argument in $PWD" >&2; exit 1; } ;; esac
+    previous=$argument
+done
+[ -d ../common ] || { echo "nvcc: no ../common beside $PWD" >&2; exit 1; }
+[ -z "$FAKE_NVCC_FAIL" ] || { echo "nvcc: failing as asked" >&2; exit 1; }
+printf '#!/bin/sh\necho "%s ran in $PWD" >>"$NVCC_LOG.runs"\nexit 77\n' "$out" >"$out"
+chmod +x "$out"
+""".replace("$DEFAULT_VERSION", "'%s'" % NVCC_VERSION.strip())
+
+
+def write(path, text, executable=False):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    os.chmod(path, 0o755 if executable else 0o644)
+    return path
+
+
+def read(path):
+    with open(path, encoding="utf-8") as stream:
+        return stream.read()
+
+
+def run(command, **options):
+    """subprocess.run with text output captured; returns the CompletedProcess."""
+    return subprocess.run(command, capture_output=True, text=True, **options)
+
+
+def chapters():
+    """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
+    found = {}
+    for folder in sorted(os.listdir(REPO)):
+        if re.match(r"ch\d\d_", folder) and os.path.isdir(os.path.join(REPO, folder)):
+            for name in sorted(os.listdir(os.path.join(REPO, folder))):
+                line = HEADER_NVCC.search(read(os.path.join(REPO, folder, name))) if name.endswith(".cu") else None
+                if line:
+                    found[folder] = (name, line.group(1).rstrip())
+                    break
+    return found
+
+
+def hand_build_block(readme):
+    """The lines of the first ```sh block under the README's hand-build heading (comments dropped)."""
+    text = read(os.path.join(REPO, readme))
+    heading = HEADINGS[readme]
+    if heading not in text.splitlines():
+        raise AssertionError("%s has no heading '%s'" % (readme, heading))
+    block = re.search(r"^```sh\n(.*?)^```$", text[text.index(heading):], re.S | re.M)
+    if not block:
+        raise AssertionError("%s: no ```sh block under '%s'" % (readme, heading))
+    lines = [line.split(" #")[0].rstrip() for line in block.group(1).splitlines()]
+    return [line for line in lines if line and not line.startswith("#")]
+
+
+def listed_chapters(readme):
+    """The chapter folders the README's table of chapters lists."""
+    return re.findall(r"(?m)^\| \[`(ch\d\d_[\w-]+)/`\]", read(os.path.join(REPO, readme)))
+
+
+class InTemporaryFolder(unittest.TestCase):
+    def setUp(self):
+        temporary = tempfile.TemporaryDirectory()
+        self.addCleanup(temporary.cleanup)
+        self.folder = temporary.name
+
+    def path(self, *parts):
+        return os.path.join(self.folder, *parts)
+
+
+class CudaArchitectures(InTemporaryFolder):
+    """cmake/CudaArchitectures.cmake in a project that includes it as the top-level CMakeLists.txt does
+    (items 2 and 3), with nvidia-smi standing in: one that sees no GPU, or one that sees a 9.0."""
+
+    def setUp(self):
+        super().setUp()
+        write(self.path("project", "CMakeLists.txt"), """cmake_minimum_required(VERSION 3.22)
+include("%s/cmake/CudaArchitectures.cmake")
+choose_cuda_architectures()
+project(stub LANGUAGES NONE)
+message(STATUS "stub: '${CMAKE_CUDA_ARCHITECTURES}'")
+""" % REPO.replace("\\", "/"))
+        write(self.path("no_gpu", "nvidia-smi"), "#!/bin/sh\necho 'NVIDIA-SMI has failed because it could not "
+                                                 "communicate with the NVIDIA driver.' >&2\nexit 9\n", executable=True)
+        write(self.path("gpu", "nvidia-smi"), "#!/bin/sh\necho 9.0\n", executable=True)
+
+    def configure(self, *arguments, gpu=False, environment=None):
+        """cmake -S project -B build ARGUMENTS: (exit code, stdout, stderr)."""
+        env = {k: v for k, v in os.environ.items() if k != "CUDAARCHS"}
+        env.update(environment or {})
+        env["PATH"] = self.path("gpu" if gpu else "no_gpu") + os.pathsep + os.environ["PATH"]
+        done = run([CMAKE, "-S", self.path("project"), "-B", self.path("build")] + list(arguments), env=env)
+        return done.returncode, done.stdout, done.stderr
+
+    def architectures(self, stdout):
+        """The 'CUDA architectures: ...' line configure printed, and what the project was given."""
+        line = re.search(r"^-- (CUDA architectures: .*)$", stdout, re.M)
+        value = re.search(r"^-- stub: '(.*)'$", stdout, re.M)
+        return (line.group(1) if line else None), (value.group(1) if value else None)
+
+    def test_native_without_a_gpu_stops_with_one_sentence_whose_advice_works_in_the_same_folder(self):
+        code, _, stderr = self.configure("-DCMAKE_CUDA_ARCHITECTURES=native")
+        self.assertNotEqual(code, 0)
+        message = re.search(r"^CMake Error at [^\n]*\(message\):\n(.*?)\n(?:Call Stack|\n)", stderr, re.S | re.M)
+        self.assertTrue(message, stderr)
+        text = message.group(1)
+        self.assertEqual(len(text.splitlines()), 1, "the message is not one line:\n" + stderr)
+        self.assertEqual(len(re.findall(r"[.!?](?:\s|$)", text.strip())), 1, "not one sentence: " + text)
+        advised = re.findall(r"-DCMAKE_CUDA_ARCHITECTURES=(\w+)", text)
+        self.assertTrue(advised and "native" not in advised and "without the option" in text, text)
+        cache = read(self.path("build", "CMakeCache.txt"))
+        self.assertNotRegex(cache, r"(?m)^CMAKE_CUDA_ARCHITECTURES:", "the cache kept 'native'")
+        # The advice, in the same folder: without the option, then with the value it names.
+        code, stdout, stderr = self.configure()
+        self.assertEqual((code, self.architectures(stdout)[0]), (0, "CUDA architectures: all-major (no GPU visible: "
+                         "every major architecture, plus PTX for newer GPUs)") if self.new_cmake() else
+                         (0, "CUDA architectures: 75-real;80-real;86-real;89-real;90-real;90-virtual (no GPU visible: "
+                          "Turing to Hopper, plus PTX for newer GPUs)"), stderr)
+        code, stdout, stderr = self.configure("-DCMAKE_CUDA_ARCHITECTURES=native")
+        self.assertNotEqual(code, 0)
+        code, stdout, stderr = self.configure("-DCMAKE_CUDA_ARCHITECTURES=%s" % advised[0])
+        self.assertEqual((code, self.architectures(stdout)), (0, ("CUDA architectures: %s (given by the user)"
+                                                                  % advised[0], advised[0])), stderr)
+
+    def new_cmake(self):
+        version = re.search(r"version (\d+)\.(\d+)", run([CMAKE, "--version"]).stdout)
+        return (int(version.group(1)), int(version.group(2))) >= (3, 24)
+
+    def test_our_own_choice_is_never_reported_as_the_users(self):
+        chosen = "all-major" if self.new_cmake() else "75-real;80-real;86-real;89-real;90-real;90-virtual"
+        native = "native" if self.new_cmake() else "90"
+        for _ in range(2):  # configure, then configure again: the same choice, the same reason
+            code, stdout, _ = self.configure()
+            self.assertEqual(code, 0)
+            line, value = self.architectures(stdout)
+            self.assertEqual(value, chosen)
+            self.assertRegex(line, r"\(no GPU visible")
+        for _ in range(2):  # a GPU appears: the choice follows it, still not the user's
+            code, stdout, _ = self.configure(gpu=True)
+            self.assertEqual((code, self.architectures(stdout)),
+                             (0, ("CUDA architectures: %s (a GPU is visible, compute capability 9.0)" % native, native)))
+        for arguments in (["-DCMAKE_CUDA_ARCHITECTURES=80"], []):  # the user's value, kept by the cache
+            code, stdout, _ = self.configure(*arguments, gpu=True)
+            self.assertEqual((code, self.architectures(stdout)), (0, ("CUDA architectures: 80 (given by the user)",
+                                                                      "80")))
+        code, stdout, _ = self.configure("-UCMAKE_CUDA_ARCHITECTURES")
+        self.assertEqual(self.architectures(stdout)[1], chosen)
+        for _ in range(2):
+            code, stdout, _ = self.configure(environment={"CUDAARCHS": "86"})
+            self.assertEqual(self.architectures(stdout),
+                             ("CUDA architectures: 86 (from the CUDAARCHS environment variable)", "86"))
+
+    def test_a_folder_configured_before_forgets_the_choice_it_cached(self):
+        """Build folders configured before the choice stopped living in the cache hold it there."""
+        write(self.path("build", "CMakeCache.txt"), "//GPU architectures to build for\n"
+                                                    "CMAKE_CUDA_ARCHITECTURES:STRING=all-major\n")
+        code, stdout, _ = self.configure(gpu=True)
+        self.assertEqual((code, self.architectures(stdout)[0]),
+                         (0, "CUDA architectures: %s (a GPU is visible, compute capability 9.0)"
+                          % ("native" if self.new_cmake() else "90")))
+
+
+if __name__ == "__main__":
+    unittest.main()
