@@ -69,11 +69,13 @@ function(add_help_test target)
 endfunction()
 
 # add_builds_alone_test(<target> <source.cu>): the chapter folder and common/,
-# copied alone, build with exactly the nvcc line the source's header gives.
+# copied alone, build with exactly the nvcc line the source's header gives. A
+# build that succeeded is not redone while the line, nvcc and every file of the
+# folder and common/ stay the same (a stamp in builds_alone_cache/).
 function(add_builds_alone_test target source)
   add_test(NAME ${target}_builds_alone
            COMMAND sh ${EXAMPLES_TEST_DIR}/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR} ${source}
-                   ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER})
+                   ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER} ${CMAKE_CURRENT_BINARY_DIR}/builds_alone_cache)
   set_tests_properties(${target}_builds_alone PROPERTIES LABELS host TIMEOUT 900 SKIP_RETURN_CODE 77)
 endfunction()
 

@@ -199,5 +199,68 @@ message(STATUS "stub: '${CMAKE_CUDA_ARCHITECTURES}'")
                           % ("native" if self.new_cmake() else "90")))
 
 
+class BuildsAloneCache(InTemporaryFolder):
+    """tests/builds_alone.sh (item 7): honest (the header's line, from a copy of the chapter's folder and
+    common/ alone) and not redone while nothing it reads has changed."""
+    SOURCE = "/* a fake chapter\n *   nvcc -O3 -I../common prog.cu -o prog\n */\nint main(void) { return 0; }\n"
+
+    def setUp(self):
+        super().setUp()
+        write(self.path("repo", "ch99_fake", "prog.cu"), self.SOURCE)
+        write(self.path("repo", "common", "book.h"), "/* the book's header */\n")
+        write(self.path("bin", "nvcc"), FAKE_NVCC, executable=True)
+        self.log = self.path("nvcc.log")
+
+    def build(self, cache=True, cwd=None, **environment):
+        """Runs builds_alone.sh: (exit code, output, how many times nvcc compiled so far)."""
+        arguments = [self.path("repo", "ch99_fake"), "prog.cu", self.path("repo", "common"), self.path("bin", "nvcc")]
+        env = dict(os.environ, NVCC_LOG=self.log, **environment)
+        done = run(["sh", os.path.join(REPO, "tests", "builds_alone.sh")] + arguments +
+                   ([self.path("cache")] if cache else []), cwd=cwd or self.folder, env=env)
+        compiles = len(read(self.log).splitlines()) if os.path.exists(self.log) else 0
+        return done.returncode, done.stdout + done.stderr, compiles
+
+    def test_first_run_compiles_an_unchanged_rerun_reuses(self):
+        code, output, compiles = self.build()
+        self.assertEqual((code, compiles), (0, 1), output)
+        self.assertIn("ok: built prog", output)
+        where, command, beside = read(self.log).split("\t")
+        self.assertEqual((os.path.basename(where), command, beside.split()),
+                         ("ch99_fake", "nvcc -O3 -I../common prog.cu -o prog", ["ch99_fake", "common"]))
+        code, output, compiles = self.build()
+        self.assertEqual((code, compiles), (0, 1), output)
+        self.assertRegex(output, r"(?m)^reused: this line built prog ")
+        self.assertRegex(output, r"(?m)^ok: nothing compiled$")
+
+    def test_any_change_to_what_the_build_reads_compiles_again(self):
+        self.assertEqual(self.build()[2], 1)
+        changes = [lambda: write(self.path("repo", "common", "book.h"), "/* changed */\n"),
+                   lambda: write(self.path("repo", "common", "new.h"), "/* a new header */\n"),
+                   lambda: write(self.path("repo", "ch99_fake", "prog.cu"), self.SOURCE.replace("-O3", "-O2")),
+                   lambda: write(self.path("repo", "ch99_fake", "README.md"), "lesson\n")]
+        for count, change in enumerate(changes, start=2):
+            change()
+            code, output, compiles = self.build()
+            self.assertEqual((code, compiles), (0, count), output)
+            self.assertEqual(self.build()[2], count)  # and then reused
+        code, output, compiles = self.build(FAKE_NVCC_VERSION="Cuda compilation tools, release 13.1, V13.1.1")
+        self.assertEqual((code, compiles), (0, len(changes) + 2), output)
+
+    def test_a_failed_build_is_not_remembered(self):
+        write(self.path("repo", "common", "book.h"), "/* broken */\n")
+        self.assertEqual(self.build(FAKE_NVCC_FAIL="1")[:1], (1,))
+        code, output, compiles = self.build(FAKE_NVCC_FAIL="1")
+        self.assertEqual((code, compiles), (1, 2), output)
+
+    def test_without_a_cache_folder_every_run_compiles_and_ctest_folders_get_one(self):
+        self.assertEqual(self.build(cache=False)[2], 1)
+        self.assertEqual(self.build(cache=False)[2], 2)
+        write(self.path("ctest", "CTestTestfile.cmake"), "# a CTest build folder\n")
+        self.assertEqual(self.build(cache=False, cwd=self.path("ctest"))[2], 3)
+        code, output, compiles = self.build(cache=False, cwd=self.path("ctest"))
+        self.assertEqual(compiles, 3, output)
+        self.assertTrue(os.listdir(self.path("ctest", "builds_alone_cache")))
+
+
 if __name__ == "__main__":
     unittest.main()
