@@ -79,6 +79,7 @@ compute-sanitizer --tool memcheck --print-limit 1 @/ch08_banks/banks --part carv
 compute-sanitizer --tool racecheck @/ch08_reduce/reduce --check --n 100003 --data random --kernel warp_unrolled,warp_synced
 @/ch08_reduce/reduce --demo squares
 @/ch08_transpose/transpose
+@/ch08_shared_vs_global/shared_vs_global
 LIST
 }
 export -f examples # timeout runs programs, not shell functions
