@@ -262,5 +262,46 @@ class BuildsAloneCache(InTemporaryFolder):
         self.assertTrue(os.listdir(self.path("ctest", "builds_alone_cache")))
 
 
+class InstallDeps(InTemporaryFolder):
+    """scripts/install_deps.sh (item 6) never writes into a Python: matplotlib comes from the distribution,
+    no pip install of any kind; nvcc's release line is printed."""
+
+    def test_the_script_has_no_pip_install(self):
+        code = [line.split("#")[0] for line in read(os.path.join(REPO, "scripts", "install_deps.sh")).splitlines()]
+        self.assertEqual([line.strip() for line in code if re.search(r"pip3?\b.*\binstall\b|--break-system", line)],
+                         [], "install_deps.sh runs pip install")
+        self.assertTrue([line for line in code if re.search(r"\bpython3-matplotlib\b", line)])
+
+    def test_with_nothing_installed_matplotlib_comes_from_apt_and_no_python_is_touched(self):
+        bin_dir = self.path("bin")
+        log = self.path("log")
+        record = '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\n'
+        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
+        write(os.path.join(bin_dir, "apt-get"), record % "apt-get", executable=True)
+        write(os.path.join(bin_dir, "sudo"), record % "sudo" + 'exec "$@"\n', executable=True)
+        for pip in ("pip", "pip3"):
+            write(os.path.join(bin_dir, pip), record % pip + "exit 1\n", executable=True)
+        # A python3 without matplotlib, whose pip would install if asked: every call is recorded.
+        write(os.path.join(bin_dir, "python3"), record % "python3" + """case "$*" in
+*"import matplotlib"*) exit 1 ;;
+"-m pip"*) exit 0 ;;
+esac
+exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
+""", executable=True)
+        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
+        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
+        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
+                           REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"))
+        done = run(["bash", os.path.join(REPO, "scripts", "install_deps.sh")], env=environment, cwd=self.folder)
+        calls = read(log).splitlines() if os.path.exists(log) else []
+        self.assertFalse([call for call in calls if re.search(r"\bpip3?\b.*\binstall\b|^pip", call)],
+                         "pip was asked to install:\n" + "\n".join(calls))
+        self.assertTrue([call for call in calls if call.startswith("apt-get install") and "python3-matplotlib" in call],
+                        "\n".join(calls))
+        self.assertIn("install_deps: nvcc: Cuda compilation tools, release 13.0, V13.0.88", done.stdout, done.stdout)
+        self.assertNotIn("Build cuda_13.0", done.stdout)
+        self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -275,7 +275,8 @@ class Plot(InTemporaryFolder):
                       text)
         self.assertIn("```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```", text)
 
-    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed")
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s: no plot drawn (Debian and Ubuntu: "
+                                          "apt-get install python3-matplotlib)" % sys.executable)
     def test_plot_drawn_and_linked(self):
         self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
         with open(os.path.join(self.folder, "h100", "dot_float.png"), "rb") as image:
