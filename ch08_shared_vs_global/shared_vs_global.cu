@@ -379,15 +379,15 @@ static const char *size_text(char *buffer, size_t size, double bytes) {
 // ---------------------------------------------------------------------------
 // The chains and buffers on the device.
 
-/* 1 when the walk from line 0 comes back to it after exactly `lines` steps:
- * one cycle through every line, as build_chain promises. */
-static int is_one_cycle(const unsigned *next_line, unsigned lines) {
-    unsigned line = 0;
-    for (unsigned k = 1; k <= lines; ++k) {
+/* NULL when the walk from line 0 comes back to it after exactly `lines`
+ * steps: one cycle through every line, as build_chain promises. */
+static const char *not_one_cycle(const unsigned *next_line, unsigned lines) {
+    unsigned line = 0, k = 1;
+    for (; k <= lines; ++k) {
         line = next_line[line];
-        if (line == 0) return k == lines;
+        if (line == 0) break;
     }
-    return 0;
+    return k == lines ? NULL : "the chain is NOT one cycle through every line";
 }
 
 static unsigned *new_chain(unsigned lines) {
@@ -436,9 +436,11 @@ static unsigned vector_sum(unsigned long long vector) {
 // ---------------------------------------------------------------------------
 // Latency: the walks, the CPU's walk, the row.
 
-/* Two walks (the second goes on from where the first ended), then, unless
- * --check, the timed ones: time_median_ms's two warm-ups and --reps more.
- * Returns how many walks ran, for the CPU to repeat; *ms: the median. */
+/* Launches a walk twice (the second goes on from where the first ended),
+ * then, unless --check, the timed ones: TIME_WARMUP_RUNS and --reps more, each
+ * going on as well. Returns how many walks ran, for the CPU to repeat them
+ * all: a timed launch that walked too far, too little or not at all ends the
+ * last one elsewhere. *ms: the median time of a launch. */
 template <typename Launch> static long long walks(const plan *p, Launch launch, double *ms) {
     launch();
     launch();
@@ -446,15 +448,16 @@ template <typename Launch> static long long walks(const plan *p, Launch launch, 
     *ms = 0;
     if (p->check) return 2;
     *ms = time_median_ms(p->reps, launch);
-    return 2 + 2 + p->reps;
+    return 2 + TIME_WARMUP_RUNS + p->reps;
 }
 
-/* value: the line (or x) the GPU ended on; expected: the CPU's. */
+/* value: the line (or x) the GPU ended on; expected: the CPU's. `problem`:
+ * NULL, or what else is wrong (the row fails and says it). */
 static void add_latency_row(report *rep, figures *f, int m, const char *type, long long steps, double value,
-                            double expected, int one_cycle, long long cycles, double ms) {
+                            double expected, const char *problem, long long cycles, double ms) {
     result_row row = result_row_for(measurement_names[m], type, steps);
     row_check(&row, value, expected, 0);
-    row.pass = row.pass && one_cycle;
+    row.pass = row.pass && problem == NULL;
     f->cycles[m] = (double)cycles / steps;
     if (ms > 0) {
         row.timed = 1;
@@ -466,7 +469,7 @@ static void add_latency_row(report *rep, figures *f, int m, const char *type, lo
     } else {
         row_note(&row, "%.1f cycles a step (a short walk, untimed)", f->cycles[m]);
     }
-    if (!one_cycle) row_note(&row, "the chain is NOT one cycle through every line");
+    if (problem) row_note(&row, "%s", problem);
     report_add(rep, &row);
 }
 
@@ -494,7 +497,7 @@ static void measure_latency_shared(const plan *p, report *rep, figures *f) {
     HANDLE_ERROR(cudaMemcpy(&line, dev_line, sizeof line, cudaMemcpyDeviceToHost));
     HANDLE_ERROR(cudaMemcpy(&cycles, dev_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
     add_latency_row(rep, f, LATENCY_SHARED, "u32", steps, line, walk_chain(next_line, 0, launches * steps),
-                    is_one_cycle(next_line, lines), cycles, ms);
+                    not_one_cycle(next_line, lines), cycles, ms);
     HANDLE_ERROR(cudaFree(dev_chain));
     HANDLE_ERROR(cudaFree(dev_line));
     HANDLE_ERROR(cudaFree(dev_cycles));
@@ -509,7 +512,7 @@ static void measure_latency_global(int m, const plan *p, report *rep, figures *f
     if (p->check) {
         steps = CHECK_STEPS;
     } else if (m == LATENCY_DRAM) { /* every launch on lines no earlier one touched: none is in the L2 */
-        const long long fresh = lines / (p->reps + 4);
+        const long long fresh = lines / (2 + TIME_WARMUP_RUNS + p->reps);
         if (fresh < steps) steps = fresh > 0 ? fresh : 1;
     }
     const long long warm = m == LATENCY_L1 ? lines : 0; /* one lap inside each launch: every node in L1 */
@@ -546,7 +549,7 @@ static void measure_latency_global(int m, const plan *p, report *rep, figures *f
     walked += launches * (warm + steps);
     HANDLE_ERROR(cudaMemcpy(&line, dev_line, sizeof line, cudaMemcpyDeviceToHost));
     HANDLE_ERROR(cudaMemcpy(&cycles, dev_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
-    add_latency_row(rep, f, m, "u64", steps, line, walk_chain(next_line, 0, walked), is_one_cycle(next_line, lines),
+    add_latency_row(rep, f, m, "u64", steps, line, walk_chain(next_line, 0, walked), not_one_cycle(next_line, lines),
                     cycles, ms);
     if (m != LATENCY_DRAM) HANDLE_ERROR(cudaFree(chain));
     HANDLE_ERROR(cudaFree(dev_line));
@@ -561,25 +564,36 @@ static float fma_chain_on_cpu(long long steps) {
     return x;
 }
 
-/* Every launch starts again from FMA_START: the last one's x must be the CPU's. */
+/* Every launch starts again from FMA_START and writes its x to a slot of its
+ * own: every launch's x, the timed ones' too, must be the CPU's. */
 static void measure_latency_register(const plan *p, report *rep, figures *f) {
     const long long steps = p->check ? CHECK_STEPS : REGISTER_STEPS;
-    float *dev_x, x = 0;
-    long long *dev_cycles, cycles = 0;
-    HANDLE_ERROR(cudaMalloc((void **)&dev_x, sizeof x));
+    const long long slots = 2 + TIME_WARMUP_RUNS + p->reps; /* the most walks() launches */
+    float *dev_x;
+    long long *dev_cycles, cycles = 0, launch = 0;
+    HANDLE_ERROR(cudaMalloc((void **)&dev_x, slots * sizeof(float)));
     HANDLE_ERROR(cudaMalloc((void **)&dev_cycles, sizeof cycles));
-    gpu_poison(dev_x, sizeof x);
+    gpu_poison(dev_x, slots * sizeof(float));
     double ms;
-    walks(
+    const long long launches = walks(
         p,
         [&] {
-            fma_chain<<<1, 1>>>(FMA_START, FMA_FACTOR, FMA_ADD, steps, dev_x, dev_cycles);
+            fma_chain<<<1, 1>>>(FMA_START, FMA_FACTOR, FMA_ADD, steps, dev_x + launch++, dev_cycles);
             CHECK_LAUNCH();
         },
         &ms);
-    HANDLE_ERROR(cudaMemcpy(&x, dev_x, sizeof x, cudaMemcpyDeviceToHost));
+    float *x = (float *)host_alloc("shared_vs_global", launches * sizeof(float), "the FMAs' results");
+    HANDLE_ERROR(cudaMemcpy(x, dev_x, launches * sizeof(float), cudaMemcpyDeviceToHost));
     HANDLE_ERROR(cudaMemcpy(&cycles, dev_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
-    add_latency_row(rep, f, LATENCY_REGISTER, "float", steps, x, fma_chain_on_cpu(steps), 1, cycles, ms);
+    const float expected = fma_chain_on_cpu(steps);
+    long long wrong = 0;
+    for (long long i = 0; i < launches; ++i)
+        wrong += !(x[i] == expected);
+    char problem[80];
+    snprintf(problem, sizeof problem, "%lld of %lld launches gave another x", wrong, launches);
+    add_latency_row(rep, f, LATENCY_REGISTER, "float", steps, x[launches - 1], expected, wrong ? problem : NULL, cycles,
+                    ms);
+    free(x);
     HANDLE_ERROR(cudaFree(dev_x));
     HANDLE_ERROR(cudaFree(dev_cycles));
 }
@@ -606,8 +620,10 @@ static long long sums_right(const unsigned *dev_sums, long long threads, const u
     return right;
 }
 
-/* One checked launch, then (unless --check) the timed ones; value = threads
- * whose sum is the CPU's. bytes: what the loads of the measured memory
+/* One checked launch, then (unless --check) the timed ones, the sums poisoned
+ * before the last, which is checked as the first was: a timed launch that
+ * reads something else, or nothing, fails. value = threads whose sum is the
+ * CPU's (in the first launch). bytes: what the loads of the measured memory
  * deliver (the 4-byte sums written at the end are not counted). */
 template <typename Launch>
 static void measure_bandwidth(int m, const plan *p, report *rep, figures *f, long long threads, double bytes,
@@ -619,13 +635,27 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f, lon
     gpu_poison(dev_sums, (size_t)threads * sizeof(unsigned));
     launch(dev_sums, dev_cycles);
     const long long right = sums_right(dev_sums, threads, expected, period);
-    const double ms = p->check ? 0 : time_median_ms(p->reps, [&] { launch(dev_sums, dev_cycles); });
+    double ms = 0;
+    long long timed_right = threads;
+    if (!p->check) {
+        int setups = 0;
+        ms = time_median_ms(
+            p->reps,
+            [&] {
+                if (++setups == TIME_WARMUP_RUNS + p->reps) gpu_poison(dev_sums, (size_t)threads * sizeof(unsigned));
+            },
+            [&] { launch(dev_sums, dev_cycles); });
+        timed_right = sums_right(dev_sums, threads, expected, period);
+    }
     HANDLE_ERROR(cudaMemcpy(&cycles, dev_cycles, sizeof cycles, cudaMemcpyDeviceToHost));
 
     result_row row = result_row_for(measurement_names[m], "uint4", (long long)(bytes / sizeof(uint4)));
     row_check(&row, (double)right, (double)threads, 0);
+    row.pass = row.pass && timed_right == threads;
     row.bytes = bytes;
     row_note(&row, "value: threads whose sum is the CPU's");
+    if (timed_right != threads)
+        row_note(&row, "the last timed launch: %lld threads' sums differ", threads - timed_right);
     if (ms > 0) {
         row.timed = 1;
         row.ms = ms;
