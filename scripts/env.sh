@@ -5,10 +5,27 @@ if ! command -v nvcc >/dev/null; then
     done
 fi
 BUILD_DIR=${BUILD_DIR:-build}
+EXAMPLES_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Warnings are errors in CI (CI=true): the collection builds cleanly.
 CMAKE_EXTRA_ARGS=()
 if [ "${CI:-}" = "true" ]; then CMAKE_EXTRA_ARGS+=(-DCMAKE_COMPILE_WARNING_AS_ERROR=ON); fi
 configure_and_build() {
     cmake -S . -B "$BUILD_DIR" "${CMAKE_EXTRA_ARGS[@]}" "$@"
     cmake --build "$BUILD_DIR" -j "$(nproc)"
+}
+
+# Every test of the build, then the closing lines (tests/ctest_summary.py): how
+# many ran, why the others were skipped, and last "tests: N passed, N failed,
+# N skipped", the line the CI reads. Returns CTest's own exit status.
+run_test_suite() {
+    local build junit status=0
+    build=$(cd "$BUILD_DIR" && pwd)
+    junit=$build/ctest-junit.xml
+    rm -f "$junit"
+    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$junit" || status=$?
+    echo
+    ctest --test-dir "$build" --show-only=json-v1 >"$build/ctest-tests.json" 2>/dev/null || true
+    python3 "$EXAMPLES_ROOT/tests/ctest_summary.py" "$junit" "$build/ctest-tests.json" ||
+        echo "tests: no summary (CTest's own lines above say what ran); CTest exited $status"
+    return "$status"
 }

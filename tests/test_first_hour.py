@@ -303,5 +303,100 @@ exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
         self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
 
 
+JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="(empty)" tests="6" failures="1" disabled="0" skipped="4" hostname="" time="1" timestamp="">
+  <testcase name="dot_help" classname="dot_help" time="0.1" status="run"><system-out>ok</system-out></testcase>
+  <testcase name="dot_bad_input" classname="dot_bad_input" time="0.1" status="fail">
+    <failure message=""/><system-out>FAIL</system-out></testcase>
+  <testcase name="dot_float_book" classname="dot_float_book" time="0.1" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/>
+    <system-out>dot: no CUDA device was found: no NVIDIA driver is installed (libcuda.so.1 is missing). Nothing was run.
+</system-out></testcase>
+  <testcase name="dot_memcheck" classname="dot_memcheck" time="0.1" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/><system-out>compute-sanitizer is not installed: skipped
+</system-out></testcase>
+  <testcase name="bitmap_window_xvfb" classname="bitmap_window_xvfb" time="0.1" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/><system-out>skipped: Xvfb is not installed</system-out></testcase>
+  <testcase name="broken_driver" classname="broken_driver" time="0" status="notrun">
+    <skipped message="Unable to find executable"/></testcase>
+</testsuite>
+"""
+LABELS = """{"kind": "ctestInfo", "version": {"major": 1, "minor": 0}, "tests": [
+  {"name": "dot_help", "properties": [{"name": "LABELS", "value": ["host"]}]},
+  {"name": "dot_bad_input", "properties": [{"name": "LABELS", "value": ["host"]}]},
+  {"name": "dot_float_book", "properties": [{"name": "LABELS", "value": ["gpu"]}]},
+  {"name": "dot_memcheck", "properties": [{"name": "LABELS", "value": ["sanitizer"]}]},
+  {"name": "bitmap_window_xvfb", "properties": [{"name": "LABELS", "value": ["host"]}]},
+  {"name": "broken_driver", "properties": [{"name": "LABELS", "value": ["host"]}]}]}
+"""
+CI_LINE = re.compile(r"^(?:\w+: )?\d+ passed, \d+ failed(?:, \d+ skipped)?$")  # what the CI reads
+# Stands in for ctest: --show-only prints the test list; a run writes the JUnit file and exits $FAKE_CTEST_EXIT.
+FAKE_CTEST = """#!/bin/sh
+for argument in "$@"; do case $argument in --show-only=*) cat "$FAKE_LABELS"; exit 0 ;; esac; done
+while [ $# -gt 0 ]; do [ "$1" = "--output-junit" ] && cp "$FAKE_JUNIT" "$2"; shift; done
+echo "ctest: the tests' own lines"
+exit "${FAKE_CTEST_EXIT:-0}"
+"""
+
+
+class TestsSummary(InTemporaryFolder):
+    """The test command's closing lines (item 8): how many ran, passed, failed, were skipped and why,
+    last a line the CI reads; the command's exit status stays CTest's."""
+
+    def summary(self, junit=JUNIT, labels=LABELS):
+        done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), write(self.path("j.xml"), junit),
+                    write(self.path("t.json"), labels)])
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout.splitlines()
+
+    def test_counts_as_ctest_does_and_says_why_tests_were_skipped(self):
+        self.assertEqual(self.summary(), [
+            "skipped: bitmap_window_xvfb: Xvfb is not installed",
+            "failed: dot_bad_input, broken_driver",
+            "ran 3 of 6 tests; 2 skipped: they need a CUDA GPU (labels gpu, sanitizer) and none was found (no NVIDIA "
+            "driver is installed (libcuda.so.1 is missing)); 1 skipped for the reason above",
+            "tests: 1 passed, 2 failed, 3 skipped"])
+        with_a_gpu = re.sub(r'status="notrun">\s*<skipped message="SKIP_RETURN_CODE=77"/>\s*<system-out>dot: no CUDA',
+                            'status="run"><system-out>dot: a CUDA', JUNIT)
+        self.assertEqual(self.summary(with_a_gpu), [
+            "skipped: dot_memcheck: compute-sanitizer is not installed",
+            "skipped: bitmap_window_xvfb: Xvfb is not installed",
+            "failed: dot_bad_input, broken_driver",
+            "ran 4 of 6 tests; 2 skipped for the reasons above",
+            "tests: 2 passed, 2 failed, 2 skipped"])
+        everything_ran = ('<testsuite tests="1"><testcase name="a" status="run"/></testsuite>')
+        self.assertEqual(self.summary(everything_ran, "{}"), ["ran 1 of 1 tests; none skipped",
+                                                              "tests: 1 passed, 0 failed, 0 skipped"])
+        self.assertRegex(self.summary()[-1], CI_LINE)
+
+    def test_an_unreadable_file_is_said_and_exits_2(self):
+        done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), self.path("none.xml")])
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("none.xml", done.stderr)
+
+    def test_run_tests_ends_with_the_summary_and_exits_as_ctest_did(self):
+        """scripts/run_tests.sh itself, with apt, nvcc, cmake and ctest standing in."""
+        bin_dir = self.path("bin")
+        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
+        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
+        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
+        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
+        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'install ok installed'\n", executable=True)
+        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\n", executable=True)
+        os.makedirs(self.path("build"))
+        for ctest_exit, last in (("8", "tests: 1 passed, 2 failed, 3 skipped"), ("0", None)):
+            environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"),
+                               FAKE_LOG=self.path("log"), FAKE_CTEST_EXIT=ctest_exit, FAKE_JUNIT=self.path("j.xml"),
+                               FAKE_LABELS=self.path("t.json"), CI="true")
+            write(self.path("j.xml"), JUNIT if last else JUNIT.replace('status="fail"', 'status="run"'))
+            write(self.path("t.json"), LABELS)
+            done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+            self.assertEqual(done.returncode, int(ctest_exit), done.stdout + done.stderr)
+            lines = done.stdout.splitlines()
+            self.assertRegex(lines[-1], CI_LINE, done.stdout)
+            self.assertEqual(lines[-1], last or "tests: 2 passed, 1 failed, 3 skipped")
+            self.assertRegex(lines[-2], r"^ran \d+ of \d+ tests; .*need a CUDA GPU")
+
+
 if __name__ == "__main__":
     unittest.main()

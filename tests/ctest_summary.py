@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The closing lines of the test command (scripts/run_tests.sh): what ran, what was skipped and why,
+so that nobody reads a skip as a pass. Reads CTest's JUnit file (ctest --output-junit) and, for the
+labels, its test list (ctest --show-only=json-v1). Plain Python 3, no GPU.
+
+    python3 tests/ctest_summary.py JUNIT.xml [TESTS.json]
+
+Prints a line per other reason for a skip ("skipped: ..."), the failed tests ("failed: ..."), then
+    ran 33 of 207 tests; 174 skipped: they need a CUDA GPU (labels gpu, large, sanitizer) and none was found (...)
+    tests: 33 passed, 0 failed, 174 skipped
+the last line being the one the CI reads. Counts as CTest does: a test CTest could not start ("Not
+Run": its program is missing) failed; one that asked to be skipped (SKIP_RETURN_CODE, exit 77 here)
+or is disabled was skipped. Exit 0 when the file was read (whatever the tests did), 2 when it could
+not be.
+"""
+import json
+import re
+import sys
+import xml.etree.ElementTree as ElementTree
+
+NO_GPU = re.compile(r"no CUDA device", re.I)
+NO_GPU_REASON = re.compile(r"no CUDA device was found: (.*?)(?:\. Nothing was run\.?)?$", re.I | re.M)
+GPU_LABELS = {"gpu", "sanitizer", "large"}  # tests that need a CUDA device
+
+
+def read_junit(path):
+    """[(name, verdict, output)] with verdict passed, failed or skipped, as CTest counts them."""
+    tests = []
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        status, skip = case.get("status"), case.find("skipped")
+        output = case.findtext("system-out") or ""
+        if status == "run":
+            verdict = "passed"
+        elif status == "disabled":
+            verdict, output = "skipped", "disabled (the test's DISABLED property)"
+        elif status == "notrun" and skip is not None and skip.get("message", "").startswith("SKIP_"):
+            verdict = "skipped"
+        else:  # fail, or notrun because CTest could not start it
+            verdict = "failed"
+        tests.append((case.get("name"), verdict, output))
+    return tests
+
+
+def read_labels(path):
+    """{test name: [labels]} from ctest --show-only=json-v1; {} when there is no such file."""
+    if not path:
+        return {}
+    try:
+        with open(path) as stream:
+            listing = json.load(stream)
+    except (OSError, ValueError):
+        return {}
+    labels = {}
+    for test in listing.get("tests", []):
+        for prop in test.get("properties", []):
+            if prop.get("name") == "LABELS":
+                labels[test.get("name")] = list(prop.get("value") or [])
+    return labels
+
+
+def reason_of(output):
+    """A skipped test's own reason: the last line it printed, without a trailing 'skipped'."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    reason = lines[-1] if lines else "no reason given"
+    return re.sub(r"^skipped: |: skipped$", "", reason)
+
+
+def summary(tests, labels):
+    """The closing lines, the last one 'tests: N passed, N failed, N skipped'."""
+    passed = [name for name, verdict, _ in tests if verdict == "passed"]
+    failed = [name for name, verdict, _ in tests if verdict == "failed"]
+    skipped = [(name, output) for name, verdict, output in tests if verdict == "skipped"]
+    # No GPU: some test said so; then every skipped test that needs one is skipped for that reason first.
+    said = [output for _, output in skipped if NO_GPU.search(output)]
+    no_gpu = [name for name, output in skipped if said and (NO_GPU.search(output) or
+                                                            GPU_LABELS & set(labels.get(name, [])))]
+    groups = {}  # every other skip, by its reason
+    for name, output in skipped:
+        if name not in no_gpu:
+            groups.setdefault(reason_of(output), []).append(name)
+
+    def labelled(names):
+        seen = sorted({label for name in names for label in labels.get(name, [])})
+        return " (label%s %s)" % ("s" if len(seen) > 1 else "", ", ".join(seen)) if seen else ""
+
+    lines = []
+    for reason, names in sorted(groups.items(), key=lambda group: -len(group[1])):
+        which = names[0] if len(names) == 1 else "%d tests%s" % (len(names), labelled(names))
+        lines.append("skipped: %s: %s" % (which, reason))
+    if failed:
+        lines.append("failed: %s" % ", ".join(failed))
+    why = "ran %d of %d tests" % (len(passed) + len(failed), len(tests))
+    if no_gpu:
+        reason = NO_GPU_REASON.search(said[0])
+        why += "; %d skipped: they need a CUDA GPU%s and none was found%s" % (
+            len(no_gpu), labelled(no_gpu), " (%s)" % reason.group(1) if reason else "")
+    if groups:
+        why += "; %d skipped for the reason%s above" % (len(skipped) - len(no_gpu), "s" if len(groups) > 1 else "")
+    if not skipped:
+        why += "; none skipped"
+    lines.append(why)
+    lines.append("tests: %d passed, %d failed, %d skipped" % (len(passed), len(failed), len(skipped)))
+    return lines
+
+
+def main(arguments):
+    if not 1 <= len(arguments) <= 2:
+        print("usage: python3 tests/ctest_summary.py JUNIT.xml [TESTS.json]", file=sys.stderr)
+        return 2
+    try:
+        tests = read_junit(arguments[0])
+    except (OSError, ElementTree.ParseError) as problem:
+        print("tests: no summary: %s: %s" % (arguments[0], problem), file=sys.stderr)
+        return 2
+    for line in summary(tests, read_labels(arguments[1] if len(arguments) > 1 else None)):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
