@@ -398,5 +398,62 @@ class TestsSummary(InTemporaryFolder):
             self.assertRegex(lines[-2], r"^ran \d+ of \d+ tests; .*need a CUDA GPU")
 
 
+class ReadmeHandBuild(InTemporaryFolder):
+    """README's "Build one chapter by hand" (item 1): pasted whole from the repository's root it builds every
+    chapter with exactly its header's nvcc line, and leaves nothing untracked in git status."""
+
+    def test_each_line_enters_its_chapter_in_a_subshell_with_the_headers_nvcc_line(self):
+        expected = chapters()
+        self.assertTrue(expected, "no chapter with an nvcc line in its header")
+        for readme in HEADINGS:
+            listed = listed_chapters(readme)
+            self.assertTrue(listed and set(listed) <= set(expected), "%s lists %s" % (readme, listed))
+            lines, built = hand_build_block(readme), []
+            for line in lines:
+                match = HAND_BUILD_LINE.match(line)
+                self.assertTrue(match, "%s: '%s' is not '(cd CHAPTER && NVCC_LINE)': pasted with the other lines, "
+                                       "the next line would run inside the chapter" % (readme, line))
+                folder = match.group("folder")
+                self.assertIn(folder, expected, "%s: '%s' enters no chapter" % (readme, line))
+                self.assertEqual(match.group("nvcc"), expected[folder][1],
+                                 "%s: the line for %s is not its header's nvcc line" % (readme, folder))
+                built.append(folder)
+            self.assertEqual(sorted(built), sorted(listed), "%s: each chapter of its table once" % readme)
+
+    def test_pasted_whole_it_builds_every_chapter_and_git_status_stays_clean(self):
+        """The block's lines run one after another in one shell (a paste), with nvcc standing in, in a git
+        repository holding the chapters' sources, common/ and the repository's .gitignore."""
+        root = self.path("clone")
+        built = {folder: line for folder, line in chapters().items() if folder in listed_chapters("README.md")}
+        for folder, (source, _) in built.items():
+            os.makedirs(self.path("clone", folder))
+            shutil.copy(os.path.join(REPO, folder, source), self.path("clone", folder, source))
+        shutil.copytree(os.path.join(REPO, "common"), self.path("clone", "common"))
+        shutil.copy(os.path.join(REPO, ".gitignore"), self.path("clone", ".gitignore"))
+        git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+        for command in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "sources"]):
+            self.assertEqual(run(git + command, cwd=root).returncode, 0, command)
+        write(self.path("bin", "nvcc"), FAKE_NVCC, executable=True)
+        log = self.path("nvcc.log")
+        environment = dict(os.environ, PATH=self.path("bin") + os.pathsep + os.environ["PATH"], NVCC_LOG=log)
+        for readme in HEADINGS:
+            for stale in (log, log + ".runs"):
+                if os.path.exists(stale):
+                    os.remove(stale)
+            lines = hand_build_block(readme)
+            pasted = run(["bash"], input="\n".join(lines) + "\n", cwd=root, env=environment)
+            self.assertNotIn("No such file", pasted.stderr, readme)
+            calls = [line.split("\t") for line in read(log).splitlines()] if os.path.exists(log) else []
+            self.assertEqual(sorted((os.path.relpath(where, root), command) for where, command, _ in calls),
+                             sorted((folder, nvcc) for folder, (_, nvcc) in built.items()),
+                             "%s: pasted whole, not every chapter was built from its folder" % readme)
+            ran = [line for line in lines if HAND_BUILD_LINE.match(line) and HAND_BUILD_LINE.match(line).group("run")]
+            self.assertEqual(len(read(log + ".runs").splitlines()) if os.path.exists(log + ".runs") else 0, len(ran),
+                             "%s: the programs the block runs did not run" % readme)
+            status = run(git + ["status", "--porcelain", "--untracked-files=all"], cwd=root)
+            self.assertEqual(status.stdout, "", "%s: after the hand builds git status shows these "
+                                                "(.gitignore them):\n%s" % (readme, status.stdout))
+
+
 if __name__ == "__main__":
     unittest.main()
