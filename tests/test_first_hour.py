@@ -455,5 +455,36 @@ class ReadmeHandBuild(InTemporaryFolder):
                                                 "(.gitignore them):\n%s" % (readme, status.stdout))
 
 
+class CommandLines(unittest.TestCase):
+    """Bad command lines of the built programs (items 4 and 5): exit 2 with one line before any GPU call,
+    --help wins wherever it stands, the too-large matrix named."""
+    CASES = [  # program, arguments, exit code, stderr must match, stderr must not match
+        ("dot", "--n 100 --n 200", 2, r"--n", None),
+        ("banks", "--part stride --part size", 2, r"--part", None),
+        ("dot", "--kernel barrier_deadlock,all", 2, r"all", r"unknown kernel"),
+        ("dot", "--help --bogus", 0, None, None),
+        ("dot", "--bogus --help", 0, None, None),
+        ("transpose", "--n 33554433", 2, r"33554433 x 33554433", r"matrix +is"),
+    ]
+
+    def test_cases(self):
+        for program, arguments, code, matches, lacks in self.CASES:
+            path = os.environ.get("FIRST_HOUR_PROGRAM_" + program)
+            if not path:
+                self.skipTest("FIRST_HOUR_PROGRAM_%s is not set" % program)
+            with self.subTest(program=program, arguments=arguments):
+                done = run([path] + arguments.split())
+                case = "%s %s: exit %d, stderr %r" % (program, arguments, done.returncode, done.stderr)
+                self.assertEqual(done.returncode, code, case)
+                if code == 2:
+                    self.assertEqual(len(done.stderr.splitlines()), 1, case)
+                else:
+                    self.assertRegex(done.stdout, r"(?m)^Usage: %s " % program, case)
+                if matches:
+                    self.assertRegex(done.stderr, matches, case)
+                if lacks:
+                    self.assertNotRegex(done.stderr, lacks, case)
+
+
 if __name__ == "__main__":
     unittest.main()
