@@ -171,11 +171,15 @@ __global__ void __launch_bounds__(READ_THREADS)
 
 /* The L2: every block reads the whole buffer, which fits in the L2, `passes`
  * times; thread t reads vectors t, t + 256, t + 512, ..., so a warp reads 512
- * consecutive bytes. GLOBAL_LOADS loads are issued before any is used: more
- * bytes in flight per thread. __ldcg keeps the loads out of L1, so every byte
- * comes from the L2. */
+ * consecutive bytes. Each block starts at its own place in the buffer (a
+ * multiple of 256 vectors, so thread t's vectors stay the same) and wraps
+ * around: were every block at the same addresses at the same time, they would
+ * queue at a few of the L2's slices. GLOBAL_LOADS loads are issued before any
+ * is used: more bytes in flight per thread. __ldcg keeps the loads out of L1,
+ * so every byte comes from the L2. vectors: a multiple of 256. */
 __global__ void __launch_bounds__(READ_THREADS)
     read_l2(const uint4 *buffer, int vectors, int passes, unsigned *sums, long long *cycles) {
+    const int first = (int)((long long)blockIdx.x * vectors / gridDim.x) / READ_THREADS * READ_THREADS;
     const long long start = clock64();
     unsigned sum = 0;
     for (int pass = 0; pass < passes; ++pass)
@@ -184,7 +188,8 @@ __global__ void __launch_bounds__(READ_THREADS)
 #pragma unroll
             for (int j = 0; j < GLOBAL_LOADS; ++j) {
                 const int vector = i + j * blockDim.x;
-                v[j] = vector < vectors ? __ldcg(&buffer[vector]) : make_uint4(0, 0, 0, 0);
+                const int shifted = vector + first < vectors ? vector + first : vector + first - vectors;
+                v[j] = vector < vectors ? __ldcg(&buffer[shifted]) : make_uint4(0, 0, 0, 0);
             }
 #pragma unroll
             for (int j = 0; j < GLOBAL_LOADS; ++j)
