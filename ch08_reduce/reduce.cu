@@ -413,6 +413,7 @@ int main(int argc, char **argv) {
                 if (!kernel_selected(o, methods[method])) continue;
                 /* global destroys its input: the book copies it in again before every run */
                 HANDLE_ERROR(cudaMemcpy(d_x, h_x, M, cudaMemcpyHostToDevice));
+                gpu_poison(d_y, ymem); /* every partial NaN, so one left unwritten fails */
                 switch (method) {
                 case 0: reduce_global<real><<<grid_size, block_size>>>(d_x, d_y, N); break;
                 case 1: reduce_static<real><<<grid_size, block_size>>>(d_x, d_y, N); break;
@@ -474,6 +475,8 @@ int main(int argc, char **argv) {
 #define SQUARES_N (1 << 20) /* the tutorial's demo: x[i] = i % 10, int */
 #define SQUARES_PERIOD 10
 #define SQUARES_BLOCK 256
+#define DEFAULT_LAUNCHES 2 /* --launches: checked launches of a stateful kernel */
+#define MAX_LAUNCHES 10000
 
 enum {
     KERNEL_GLOBAL,
@@ -503,6 +506,16 @@ static const char *kernel_name(int kernel) {
 #define TREE_KERNELS                                                                                                   \
     (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC) |                              \
      KERNEL_BIT(KERNEL_SHARED_ATOMIC) | KERNEL_BIT(KERNEL_WARP_UNROLLED) | KERNEL_BIT(KERNEL_WARP_SYNCED))
+/* Kernels with state that outlives a launch, each launched --launches times
+ * in a row and every launch checked: global destroys its input (restored
+ * before each launch); atomic and shared_atomic add into a total (zeroed by
+ * each launch); vector's second launch reads the partials of its first;
+ * one_launch's ticket counter is reset by its last block; cub works in its
+ * temporary buffer. */
+#define STATEFUL_KERNELS                                                                                               \
+    (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_ATOMIC) | KERNEL_BIT(KERNEL_SHARED_ATOMIC) |                        \
+     KERNEL_BIT(KERNEL_VECTOR) | KERNEL_BIT(KERNEL_ONE_LAUNCH) | KERNEL_BIT(KERNEL_CUB))
+
 enum { DATA_CONST, DATA_RAMP, DATA_RANDOM };
 static const char *const data_names[] = {"const", "ramp", "random", NULL};
 static const char *data_name(int data_kind) { return data_names[data_kind]; }
@@ -512,6 +525,8 @@ static int kernel_selected(const cli_options &o, const char *name) {
         if (strcmp(kernel_name(k), name) == 0) return cli_kernel_selected(&o, k);
     return 0;
 }
+
+static int stateful_launches = DEFAULT_LAUNCHES; /* --launches */
 
 /* sum of k^2 for k < m, and the sum of squares of i % 10 for i < n. */
 static long long squares_below(long long m) { return (m - 1) * m * (2 * m - 1) / 6; }
@@ -529,6 +544,9 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--demo") == 0 || strncmp(argv[i], "--demo=", 7) == 0) demo = 1;
     static const cli_own_option own_options[] = {
+        {"--launches", "L",
+         "launches in a row of each kernel that keeps state between launches (global,\n"
+         "                       atomic, shared_atomic, vector, one_launch, cub), each checked (default 2)"},
         {"--demo", "squares", "the tutorial's sum-of-squares demo instead (reduce --demo squares --help)"},
         {NULL, NULL, NULL}};
     static const cli_own_option demo_options[] = {{"--demo", "squares", "the tutorial's sum-of-squares demo"},
@@ -562,6 +580,7 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
             "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1)\n"
             "from --seed. Deterministic kernels are checked bit for bit against their own order on the CPU; the\n"
             "atomics and CUB against the exact sum, exactly where the data allow (ramp), else within a stated bound.\n"
+            "Every output is poisoned before every launch, and the last timed launch is checked like the first.\n"
             "With global, static or dynamic selected, the run first shows the book's program and its precision\n"
             "lesson (float: 33554432, 123633392).";
     }
@@ -580,6 +599,15 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
             exit(EXIT_BAD_COMMAND_LINE);
         }
         return 1;
+    }
+    if (o->own_values[0]) {
+        long long launches = 0;
+        if (cli_parse_count(o->own_values[0], &launches) != 0 || launches > MAX_LAUNCHES) {
+            fprintf(stderr, "reduce: --launches needs a whole number from 1 to %d, got '%s'\n", MAX_LAUNCHES,
+                    o->own_values[0]);
+            exit(EXIT_BAD_COMMAND_LINE);
+        }
+        stateful_launches = (int)launches;
     }
     const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
     if ((o->kernel_mask & tree_kernels) && (!is_power_of_two(o->block) || o->block < 32)) {
@@ -702,20 +730,23 @@ template <typename real> static void restore_scratch(const device_buffers<real> 
     HANDLE_ERROR(cudaMemcpyAsync(b.scratch, b.x, (size_t)b.n * sizeof(real), cudaMemcpyDeviceToDevice, 0));
 }
 
-/* Before the checked launch: every output poisoned (NaN), so an unwritten one
- * fails; global's input restored. */
+/* Before every launch, checked or timed (outside the timed region): every
+ * output poisoned in full (the whole partials buffer, as long as the largest
+ * grid that runs; the result; the total), so a launch that leaves one
+ * unwritten fails even where an earlier kernel or launch left the right value
+ * there; and global's input restored. */
 template <typename real> static void prepare_launch(int kernel, const device_buffers<real> &b) {
-    if (b.partials) gpu_poison(b.partials, (size_t)b.blocks * sizeof(real));
+    gpu_poison(b.partials, (size_t)b.partial_count * sizeof(real));
     gpu_poison(b.result, sizeof(real));
     gpu_poison(b.total, sizeof(double));
     if (kernel == KERNEL_GLOBAL) restore_scratch(b);
 }
 
-/* Before each timed launch, outside the timed region: global's input
- * restored, and --cold-l2's flush of what the last run left in the L2. */
+/* Before each timed launch, outside the timed region: the same, and
+ * --cold-l2's flush of what the last run left in the L2. */
 template <typename real>
 static void before_each_timed_run(int kernel, const device_buffers<real> &b, const l2_flusher *flusher) {
-    if (kernel == KERNEL_GLOBAL) restore_scratch(b);
+    prepare_launch(kernel, b);
     l2_flush(flusher);
 }
 
@@ -1053,10 +1084,27 @@ static void check_first_launch(result_row *row, int kernel, const device_buffers
     if (differ) printf("  %s: %lld partials differ from the CPU's\n", kernel_name(kernel), differ);
 }
 
+/* A later launch (a relaunch, or the last timed one): the same check; a
+ * wrong answer fails the row. */
+template <typename real>
+static void check_later_launch(result_row *row, int kernel, const device_buffers<real> &b,
+                               const expected_answer<real> &e, const char *which) {
+    result_row later = result_row_for(row->kernel, row->type, row->n);
+    const long long differ = check_answer(&later, kernel, b, e);
+    if (later.pass) return;
+    row->pass = 0;
+    row_note(row, "BUT %s is wrong", which);
+    printf("  %s: %s is wrong: value %.10g, %lld partials differ from the CPU's\n", kernel_name(kernel), which,
+           later.value, differ);
+}
+
 // ---------------------------------------------------------------------------
-// The progression: every selected kernel on the same data. Each one:
-// poisoned outputs, one launch, the check; then, unless --check, the median
-// time of --reps launches against the read ceiling measured in the same run.
+// The progression: every selected kernel on the same data. Before each launch
+// every output is poisoned in full; the first launch is checked, a stateful
+// kernel is launched --launches times in a row and each launch checked; then,
+// unless --check, the median time of --reps launches against the read
+// ceiling measured in the same run, and the last of those launches checked
+// like the first.
 
 template <typename real>
 static int progression(const cli_options &o, const struct cudaDeviceProp &device, const cpu_reference<real> *cpu) {
@@ -1091,14 +1139,23 @@ static int progression(const cli_options &o, const struct cudaDeviceProp &device
         result_row row = result_row_for(kernel_name(k), element_type_name(o.type), b.n);
         row.bytes = bytes_counted(k, b);
         row.partials_only = answer_of(k) == ANSWER_PARTIALS;
-        prepare_launch(k, b);
-        launch(k, b);
-        HANDLE_ERROR(cudaDeviceSynchronize());
-        check_first_launch(&row, k, b, expected);
+        const int launches = KERNEL_BIT(k) & STATEFUL_KERNELS ? stateful_launches : 1;
+        for (int launch_index = 1; launch_index <= launches; ++launch_index) {
+            prepare_launch(k, b);
+            launch(k, b);
+            HANDLE_ERROR(cudaDeviceSynchronize());
+            char which[48];
+            snprintf(which, sizeof which, "launch %d of %d", launch_index, launches);
+            if (launch_index == 1)
+                check_first_launch(&row, k, b, expected);
+            else
+                check_later_launch(&row, k, b, expected, which);
+        }
         if (!o.check_only) {
             const int reps = k == KERNEL_ATOMIC && o.reps > ATOMIC_MAX_REPS ? ATOMIC_MAX_REPS : o.reps;
             const double ms = time_median_ms(
                 reps, [&] { before_each_timed_run(k, b, &flusher); }, [&] { launch(k, b); });
+            check_later_launch(&row, k, b, expected, "the last timed launch");
             row_time(&row, ms, "read", read_gbps);
             if (k == KERNEL_CUB)
                 cub_ms = ms;
@@ -1132,6 +1189,7 @@ static int progression(const cli_options &o, const struct cudaDeviceProp &device
 // the launch (and, as the first CUDA call of its program, possibly the
 // creation of the CUDA context): we time the kernel alone with events, and
 // also the tutorial's way on the host clock (the context already exists).
+// Every launch whose time is reported is checked.
 
 static double host_ms(void) {
     struct timespec now;
@@ -1153,8 +1211,19 @@ static void squares_launch(int version, const int *d_x, int *d_total, int n) {
     CHECK_LAUNCH();
 }
 
-/* The tutorial's timer: allocation, copy in, launch, copy out, free. */
-static double squares_tutorial_ms(int version, const int *x, int n, int reps) {
+/* The total a launch left (poisoned to -1 before the launch, outside the
+ * launch's own memset, so a launch that writes nothing shows). */
+static int squares_result(int version, const int *d_x, int *d_total, int n) {
+    int sum = 0;
+    gpu_poison(d_total, sizeof(int));
+    squares_launch(version, d_x, d_total, n);
+    HANDLE_ERROR(cudaMemcpy(&sum, d_total, sizeof(int), cudaMemcpyDeviceToHost));
+    return sum;
+}
+
+/* The tutorial's timer: allocation, copy in, launch, copy out, free. Counts
+ * the runs whose sum is not `expected` in *wrong. */
+static double squares_tutorial_ms(int version, const int *x, int n, int reps, long long expected, int *wrong) {
     double *times = (double *)host_alloc("reduce", (size_t)reps * sizeof(double), "the timings");
     for (int rep = -1; rep < reps; ++rep) {
         int *d_x, *d_total, sum = 0;
@@ -1167,6 +1236,7 @@ static double squares_tutorial_ms(int version, const int *x, int n, int reps) {
         HANDLE_ERROR(cudaFree(d_x));
         HANDLE_ERROR(cudaFree(d_total));
         if (rep >= 0) times[rep] = host_ms() - start;
+        *wrong += sum != expected;
     }
     const double median = median_of(times, reps);
     free(times);
@@ -1190,8 +1260,9 @@ static int squares_demo(const cli_options &o) {
     report rep;
     report_begin(&rep, "reduce", stdout);
     for (int version = SQUARES_CPU; version <= SQUARES_SHARED; ++version) {
-        int sum = 0;
-        double ms = 0, *times = (double *)host_alloc("reduce", (size_t)o.reps * sizeof(double), "the timings");
+        int sum = 0, wrong = 0; /* wrong: later launches (a relaunch, the last timed one) whose sum is not right */
+        double ms = 0, tutorial_ms = 0,
+               *times = (double *)host_alloc("reduce", (size_t)o.reps * sizeof(double), "the timings");
         if (version == SQUARES_CPU) { /* the tutorial's CPU loop, timed on the host clock */
             for (int rep_index = -1; rep_index < (o.check_only ? 0 : o.reps); ++rep_index) {
                 const double start = host_ms();
@@ -1202,9 +1273,17 @@ static int squares_demo(const cli_options &o) {
             }
             ms = o.check_only ? 0 : median_of(times, o.reps);
         } else {
-            squares_launch(version, d_x, d_total, n);
-            HANDLE_ERROR(cudaMemcpy(&sum, d_total, sizeof(int), cudaMemcpyDeviceToHost));
-            if (!o.check_only) ms = time_median_ms(o.reps, [&] { squares_launch(version, d_x, d_total, n); });
+            sum = squares_result(version, d_x, d_total, n);
+            wrong += squares_result(version, d_x, d_total, n) != expected; /* a second launch: the total reset */
+            if (!o.check_only) {
+                ms = time_median_ms(
+                    o.reps, [&] { gpu_poison(d_total, sizeof(int)); },
+                    [&] { squares_launch(version, d_x, d_total, n); });
+                int last = 0;
+                HANDLE_ERROR(cudaMemcpy(&last, d_total, sizeof(int), cudaMemcpyDeviceToHost));
+                wrong += last != expected;
+                tutorial_ms = squares_tutorial_ms(version, x, n, o.reps, expected, &wrong);
+            }
         }
         free(times);
         result_row row = result_row_for(squares_names[version], "int", n);
@@ -1216,7 +1295,11 @@ static int squares_demo(const cli_options &o) {
                 row_note(&row, "the CPU; the tutorial measured %.0f us", tutorial_us[version]);
             else
                 row_note(&row, "with cudaMalloc + copies (the tutorial's timer) %.3f ms; the tutorial measured %.0f us",
-                         squares_tutorial_ms(version, x, n, o.reps), tutorial_us[version]);
+                         tutorial_ms, tutorial_us[version]);
+        }
+        if (wrong) {
+            row.pass = 0;
+            row_note(&row, "BUT %d later launch(es) wrong", wrong);
         }
         report_add(&rep, &row);
     }
