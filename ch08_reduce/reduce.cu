@@ -352,7 +352,7 @@ __global__ void squares_shared(const int *x, int *total, int n) {
 // tree of its block, bit for bit. Sizes follow the options; the defaults are
 // the book's: 1e8 elements of 1.23, float, blocks of 128 threads.
 
-/* The harness's part, defined below the harness line. */
+/* Declared here, defined after main: the options, the CPU side, the progression. */
 template <typename real> struct cpu_reference; /* the exact sum, and each kernel's additions replayed on the CPU */
 static int parse_command_line(int argc, char **argv, cli_options *o); /* 1: --demo squares */
 static int squares_demo(const cli_options &o);
