@@ -141,6 +141,15 @@ __host__ __device__ inline unsigned pattern_word(unsigned long long word) {
     return (unsigned)((word + 1) * 0x9E3779B97F4A7C15ull >> 32);
 }
 
+/* The SM cycles the longest block took, kept in *cycles (0 before the launch):
+ * blocks of one wave run side by side, so the longest is the kernel's time on
+ * its SM. Block 0 alone would not do: the scheduler favours the oldest warps,
+ * and block 0 can finish in half the kernel's time. */
+__device__ inline void longest_block(long long *cycles, long long start) {
+    __syncthreads(); /* every warp of the block is done */
+    if (threadIdx.x == 0) atomicMax((unsigned long long *)cycles, (unsigned long long)(clock64() - start));
+}
+
 /* Shared memory: each block fills its own tile, then every thread reads
  * SHARED_LOADS vectors per round, one row (256 vectors) apart. A warp's 32
  * consecutive 16-byte vectors are 512 bytes: four passes of the 32 banks, with
@@ -165,8 +174,8 @@ __global__ void __launch_bounds__(READ_THREADS)
             sum += v.x + v.y + v.z + v.w;
         }
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *cycles = clock64() - start;
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    longest_block(cycles, start);
 }
 
 /* The L2: every block reads the whole buffer, which fits in the L2, `passes`
@@ -195,8 +204,8 @@ __global__ void __launch_bounds__(READ_THREADS)
             for (int j = 0; j < GLOBAL_LOADS; ++j)
                 sum += v[j].x + v[j].y + v[j].z + v[j].w;
         }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *cycles = clock64() - start;
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+    longest_block(cycles, start);
 }
 
 /* DRAM: the grid reads a buffer far larger than the L2 once: thread g reads
@@ -218,8 +227,8 @@ __global__ void __launch_bounds__(READ_THREADS)
         for (int j = 0; j < GLOBAL_LOADS; ++j)
             sum += v[j].x + v[j].y + v[j].z + v[j].w;
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *cycles = clock64() - start;
     sums[blockIdx.x * (long long)blockDim.x + threadIdx.x] = sum;
+    longest_block(cycles, start);
 }
 
 // ---------------------------------------------------------------------------
@@ -327,11 +336,11 @@ int main(int argc, char **argv) {
 #define FMA_START 1.0f
 #define FMA_FACTOR (1.0f + 0x1p-23f) /* the float just above 1 */
 #define FMA_ADD 0.5f
-#define SHARED_ROUNDS 4096 /* read_shared: 512 KiB per thread and launch */
+#define SHARED_ROUNDS 4095 /* read_shared: ~512 KiB per thread and launch; odd, as CHECK_ROUNDS */
 #define ROW_STEP 1         /* read_shared's row_step                     */
 #define L2_PASSES 2
 #define CHECK_BLOCKS 4
-#define CHECK_ROUNDS 16
+#define CHECK_ROUNDS 15 /* not a multiple of SHARED_WINDOW: a shifted row changes the sum */
 #define L2_READ_CHECK_BYTES (64 * 1024)
 #define LATENCY_RATIO_MUCH_LOWER 2.0 /* "much lower latency": at least 2 x below an L2 hit   */
 #define REGISTER_LIKE_RATIO 1.5      /* "as fast as registers": at most 1.5 x an FMA's latency */
@@ -637,6 +646,7 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f, lon
     long long *dev_cycles, cycles = 0;
     HANDLE_ERROR(cudaMalloc((void **)&dev_sums, (size_t)threads * sizeof(unsigned)));
     HANDLE_ERROR(cudaMalloc((void **)&dev_cycles, sizeof cycles));
+    HANDLE_ERROR(cudaMemset(dev_cycles, 0, sizeof cycles)); /* the kernels keep the longest block's cycles */
     gpu_poison(dev_sums, (size_t)threads * sizeof(unsigned));
     launch(dev_sums, dev_cycles);
     const long long right = sums_right(dev_sums, threads, expected, period);
@@ -647,7 +657,10 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f, lon
         ms = time_median_ms(
             p->reps,
             [&] {
-                if (++setups == TIME_WARMUP_RUNS + p->reps) gpu_poison(dev_sums, (size_t)threads * sizeof(unsigned));
+                if (++setups == TIME_WARMUP_RUNS + p->reps) {
+                    gpu_poison(dev_sums, (size_t)threads * sizeof(unsigned));
+                    HANDLE_ERROR(cudaMemset(dev_cycles, 0, sizeof(long long))); /* the last launch's cycles */
+                }
             },
             [&] { launch(dev_sums, dev_cycles); });
         timed_right = sums_right(dev_sums, threads, expected, period);
