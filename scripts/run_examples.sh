@@ -36,6 +36,7 @@ run "$BUILD_DIR/ch08_reduce/reduce"
 run "$BUILD_DIR/ch08_reduce/reduce" --type double
 run "$BUILD_DIR/ch08_reduce/reduce" --demo squares
 run "$BUILD_DIR/ch08_transpose/transpose"
+run "$BUILD_DIR/ch08_shared_vs_global/shared_vs_global"
 
 echo
 if [ "$skipped" -gt 0 ] && [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then

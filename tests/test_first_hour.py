@@ -455,6 +455,17 @@ class ReadmeHandBuild(InTemporaryFolder):
                                                 "(.gitignore them):\n%s" % (readme, status.stdout))
 
 
+class RunExamples(unittest.TestCase):
+    """scripts/run_examples.sh, the README's first command, runs every chapter's program."""
+
+    def test_every_chapter_program_is_run(self):
+        script = read(os.path.join(REPO, "scripts", "run_examples.sh"))
+        for folder, (_, nvcc) in chapters().items():
+            program = re.search(r" -o (\S+)", nvcc).group(1)
+            self.assertTrue(re.search(r'(?m)^run "\$BUILD_DIR/%s/%s"' % (folder, program), script),
+                            "run_examples.sh does not run %s/%s" % (folder, program))
+
+
 class CommandLines(unittest.TestCase):
     """Bad command lines of the built programs (items 4 and 5): exit 2 with one line before any GPU call,
     --help wins wherever it stands, the too-large matrix named."""
