@@ -46,7 +46,7 @@ endfunction()
 # (77) without a GPU, and with a clear line where the GPU has too little memory.
 function(add_large_test name target)
   add_test(NAME ${name}
-           COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 0 --skip-on-exit 2 "GiB of (device|host) memory"
+           COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 0 --skip-on-exit 2 "GiB of (device|host) memory|out of host memory"
                    $<TARGET_FILE:${target}> ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS large SKIP_RETURN_CODE 77 TIMEOUT 900)
 endfunction()
