@@ -10,6 +10,9 @@
  *   size      1-, 2- and 8-byte elements: consecutive bytes and shorts are
  *             conflict-free; a warp of doubles takes two passes (256 bytes);
  *             banks are 4 bytes wide, not 8 (a claim about Ampere some notes make).
+ *   history   compute capability 1.x's rules (16 banks, a warp served one
+ *             half-warp at a time, 32 bits per bank per two clocks): the
+ *             stride cases' steps then beside today's passes, computed, no kernel.
  *   carve     one extern __shared__ buffer carved into short[128], float[64],
  *             int[256], every offset rounded up to the next array's alignment.
  *   capacity  48 KB per block without asking, up to the device's opt-in limit
@@ -25,6 +28,7 @@
  * Run (from the repository root, after cmake --build build):
  *   build/ch08_banks/banks                              # every part, timed
  *   build/ch08_banks/banks --part stride --stride 6     # one case
+ *   build/ch08_banks/banks --part history               # 1.x's banks against today's
  *   build/ch08_banks/banks --part capacity --shared-kb 100
  *   scripts/bank_conflicts.sh build/ch08_banks/banks --check --part stride,size
  *
@@ -283,10 +287,15 @@ int main(int argc, char **argv) {
 #define COST_TOLERANCE 0.25        /* measured passes within 25 % of the prediction */
 #define DEFAULT_COPY_N (1LL << 28) /* floats: 1 GiB read and 1 GiB written */
 #define MAX_SHARED_KB 1024         /* no GPU so far has more than 228 KB per SM */
+#define CC1_BANKS 16               /* compute capability 1.x: 16 banks of 4 bytes, */
+#define HALF_WARP 16               /* a warp's request served one half-warp at a time */
 
-enum part { PART_STRIDE, PART_SIZE, PART_CARVE, PART_CAPACITY, PART_CARVE_MISALIGNED, PART_COUNT };
-static const char *const part_names[] = {"stride", "size", "carve", "capacity", "carve_misaligned", NULL};
-#define CORRECT_PARTS ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_CARVE) | (1u << PART_CAPACITY))
+enum part { PART_STRIDE, PART_SIZE, PART_HISTORY, PART_CARVE, PART_CAPACITY, PART_CARVE_MISALIGNED, PART_COUNT };
+static const char *const part_names[] = {"stride", "size", "history", "carve", "capacity", "carve_misaligned", NULL};
+#define CORRECT_PARTS                                                                                                  \
+    ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY) | (1u << PART_CARVE) | (1u << PART_CAPACITY))
+#define STRIDE_PARTS                                                                                                   \
+    ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY)) /* the parts --stride applies to */
 
 /* The element types a warp reads in parts stride and size, by size in bytes. */
 enum { CHAR_BYTES = 1, SHORT_BYTES = 2, INT_BYTES = 4, DOUBLE_BYTES = 8 };
@@ -341,7 +350,8 @@ static unsigned parse_parts(const char *list) {
                 if (strcmp(part_names[i], item) == 0) index = i;
         }
         if (index < 0)
-            bad_option("unknown part in '%s' (choose from stride, size, carve, capacity, all; or carve_misaligned)",
+            bad_option("unknown part in '%s' (choose from stride, size, history, carve, capacity, all; "
+                       "or carve_misaligned)",
                        list);
         parts |= 1u << index;
         if (!comma) return parts;
@@ -353,9 +363,9 @@ static unsigned parse_parts(const char *list) {
 enum { OPTION_PART, OPTION_STRIDE, OPTION_SHARED_KB };
 static const cli_own_option bank_options_spec[] = {
     {"--part", "P",
-     "stride, size, carve, capacity (comma-separated) or all (default);\n"
+     "stride, size, history, carve, capacity (comma-separated) or all (default);\n"
      "                       carve_misaligned (deliberately wrong) runs only when named"},
-    {"--stride", "S", "only stride S (0 to 33) in the stride and size parts"},
+    {"--stride", "S", "only stride S (0 to 33) in the stride, size and history parts"},
     {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
     {NULL, NULL, NULL}};
 
@@ -366,8 +376,8 @@ static bank_options bank_options_from(const cli_options *o) {
     if (o->own_values[OPTION_STRIDE]) b.stride = parse_whole("--stride", o->own_values[OPTION_STRIDE], MAX_STRIDE);
     if (o->own_values[OPTION_SHARED_KB])
         b.shared_kb = parse_whole("--shared-kb", o->own_values[OPTION_SHARED_KB], MAX_SHARED_KB);
-    if (b.stride >= 0 && !(b.parts & ((1u << PART_STRIDE) | (1u << PART_SIZE))))
-        bad_option("%s applies to the stride and size parts only", "--stride");
+    if (b.stride >= 0 && !(b.parts & STRIDE_PARTS))
+        bad_option("%s applies to the stride, size and history parts only", "--stride");
     if (b.shared_kb >= 0 && !(b.parts & (1u << PART_CAPACITY)))
         bad_option("%s applies to the capacity part only", "--shared-kb");
     return b;
@@ -438,23 +448,38 @@ static void launch_bank_read(int element_bytes, int stride, int blocks, unsigned
 // distinct words any one bank must deliver. With 4-byte words this is
 // gcd(stride, 32), and 1 for stride 0. With bank_bytes = 8 it is what "banks
 // are 8 bytes wide" would predict: shown beside the measurement, never used.
+//
+// bank_passes() takes the banks and the threads served together as arguments:
+// today 32 banks and the whole warp in one request (predicted_passes); on
+// compute capability 1.x 16 banks, and a warp's request split into its two
+// half-warps, served one after the other (part history). 1.x broadcast only one
+// word per pass; that makes no difference for 4-byte words at a stride (stride
+// 0 reads one word, any other stride distinct words), the only cases history asks for.
+
+static int bank_passes(int element_bytes, int stride, int bank_bytes, int banks, int request_threads) {
+    int passes = 0;
+    for (int first_thread = 0; first_thread < WARP; first_thread += request_threads) {
+        long long words_in_bank[BANKS][2 * WARP]; /* distinct words seen per bank */
+        int count[BANKS] = {0}, request_passes = 0;
+        for (int t = first_thread; t < first_thread + request_threads; ++t) {
+            long long first = (long long)t * stride * element_bytes;
+            for (long long byte = first; byte < first + element_bytes; ++byte) {
+                long long word = byte / bank_bytes;
+                int bank = (int)(word % banks), seen = 0;
+                for (int i = 0; i < count[bank]; ++i)
+                    seen |= words_in_bank[bank][i] == word;
+                if (!seen) words_in_bank[bank][count[bank]++] = word;
+            }
+        }
+        for (int bank = 0; bank < banks; ++bank)
+            request_passes = count[bank] > request_passes ? count[bank] : request_passes;
+        passes += request_passes; /* the requests are served one after the other */
+    }
+    return passes;
+}
 
 static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
-    long long words_in_bank[BANKS][2 * WARP]; /* distinct words seen per bank */
-    int count[BANKS] = {0}, passes = 0;
-    for (int t = 0; t < WARP; ++t) {
-        long long first = (long long)t * stride * element_bytes;
-        for (long long byte = first; byte < first + element_bytes; ++byte) {
-            long long word = byte / bank_bytes;
-            int bank = (int)(word % BANKS), seen = 0;
-            for (int i = 0; i < count[bank]; ++i)
-                seen |= words_in_bank[bank][i] == word;
-            if (!seen) words_in_bank[bank][count[bank]++] = word;
-        }
-    }
-    for (int bank = 0; bank < BANKS; ++bank)
-        passes = count[bank] > passes ? count[bank] : passes;
-    return passes;
+    return bank_passes(element_bytes, stride, bank_bytes, BANKS, WARP);
 }
 
 // ---------------------------------------------------------------------------
@@ -583,6 +608,53 @@ static int run_bank_reads(int part, const cli_options *o, const bank_options *b,
             if (elements[e] != INT_BYTES)
                 printf("; %s %.2f x int", element_name(elements[e]), unit_ms[elements[e]] / unit_ms[INT_BYTES]);
         printf("\n");
+    }
+    return report_end(&rep);
+}
+
+// ---------------------------------------------------------------------------
+// Running part history: the stride cases on compute capability 1.x's banks,
+// beside today's. No kernel runs: the same bank_passes() that predicts today's
+// passes counts 1.x's with 16 banks and half-warp requests, and each count is
+// checked against the closed form: today gcd(s, 32), on 1.x two half-warps of
+// gcd(s, 16) steps each (1 each for s = 0, a broadcast).
+
+static int greatest_common_divisor(int a, int b) {
+    while (b != 0) {
+        const int rest = a % b;
+        a = b;
+        b = rest;
+    }
+    return a;
+}
+
+static int run_history(const bank_options *b) {
+    printf("compute capability 1.x: %d banks of 4 bytes, 32 bits per bank per two clocks (%d bytes a clock), a warp's "
+           "request served one half-warp at a time; today: %d banks, 32 bits per bank per clock (%d bytes a clock), "
+           "the whole warp at once\n",
+           CC1_BANKS, CC1_BANKS * BANK_BYTES / 2, BANKS, ROW_BYTES);
+    printf("value = steps a warp's load took on 1.x (bank_passes with %d banks, %d threads a request), expected = "
+           "2 x gcd(s, 16) (2 for s = 0); today's passes (bank_passes with %d banks, %d threads) must equal "
+           "gcd(s, 32) (1 for s = 0)\n",
+           CC1_BANKS, HALF_WARP, BANKS, WARP);
+    static char names[MAX_STRIDE + 1][24]; /* the rows' kernel names, kept until report_end */
+    report rep;
+    report_begin(&rep, "banks", stdout);
+    for (int stride = 0; stride <= MAX_STRIDE; ++stride) {
+        if (b->stride >= 0 && stride != b->stride) continue;
+        const int today = predicted_passes(INT_BYTES, stride, BANK_BYTES);
+        const int then = bank_passes(INT_BYTES, stride, BANK_BYTES, CC1_BANKS, HALF_WARP);
+        const int today_formula = stride == 0 ? 1 : greatest_common_divisor(stride, BANKS);
+        const int half_warp_formula = stride == 0 ? 1 : greatest_common_divisor(stride, CC1_BANKS);
+        snprintf(names[stride], sizeof names[0], "history_stride_%d", stride);
+        result_row row = result_row_for(names[stride], "int", WARP);
+        row_check(&row, then, (WARP / HALF_WARP) * half_warp_formula, 0);
+        row.pass = row.pass && today == today_formula;
+        row_note(&row, "1.x: %d half-warps x %d step%s = %d clocks; today: %d pass%s = %d clock%s", WARP / HALF_WARP,
+                 then / (WARP / HALF_WARP), then == WARP / HALF_WARP ? "" : "s", 2 * then, today,
+                 today == 1 ? "" : "es", today, today == 1 ? "" : "s");
+        if (today != today_formula) row_note(&row, "TODAY'S COUNT WRONG: gcd gives %d", today_formula);
+        report_add(&rep, &row);
     }
     return report_end(&rep);
 }
@@ -757,6 +829,7 @@ static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int e
         switch (part) {
         case PART_STRIDE:
         case PART_SIZE: code = run_bank_reads(part, o, &b, p); break;
+        case PART_HISTORY: code = run_history(&b); break;
         case PART_CARVE:
             report_begin(&rep, "banks", stdout);
             run_carve(128, 64, 256, 0, &rep); /* the Guide's code and counts */
