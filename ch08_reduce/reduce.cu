@@ -3,11 +3,13 @@
  * ch. 9 atomics, ch. 10 warps; and a Chinese tutorial's sum-of-squares demo).
  *
  * What it teaches: a block can halve its values in global memory, but shared
- * memory (static or dynamic) does it on chip; one atomicAdd per element
- * serialises the whole GPU on one address, one per block does not; the last
- * warp needs __syncwarp() (the old "warp-synchronous" trick is a race since
- * Volta); after that the limit is memory bandwidth, and the last steps reach
- * it. Along the way, the book's precision lesson: the order of float additions
+ * memory (static or dynamic) does it on chip, and how the tree pairs the values
+ * decides what a step costs (the tutorial's interleaved pairs: divergent warps
+ * and a modulo; its strided index: bank conflicts; the halving tree: neither);
+ * one atomicAdd per element serialises the whole GPU on one address, one per
+ * block does not; the last warp needs __syncwarp() (the old "warp-synchronous"
+ * trick is a race since Volta); after that the limit is memory bandwidth, and
+ * the last steps reach it. Along the way, the book's precision lesson: the order of float additions
  * decides whether 1e8 x 1.23 comes out as 33554432, 123633392 or 123000000.
  *
  * Build this file alone, from its folder (every kernel below; CUB is header-only):
@@ -17,12 +19,15 @@
  *   ./reduce                             the book's program (1e8 x 1.23, float), then every kernel, timed
  *   ./reduce --type double --kernel static,one_launch,cub
  *   ./reduce --data random --n 1000003 --check       verify only, as the tests do
+ *   ./reduce --kernel interleaved,strided_index,static   the tutorial's two trees before the halving tree
  *   ./reduce --kernel warp_unrolled,warp_synced      the warp-synchronous trap, and its fix
  *   ./reduce --demo squares              the tutorial's demo: the sum of squares of i % 10, three ways
  *
  * Kernels, in teaching order (one partial sum per block unless said otherwise):
  *   global         Fan ch. 8: each block halves its slice in place in global memory (destroying it).
- *   static         Fan ch. 8: a fixed-size __shared__ array holds the block's values.
+ *   interleaved    the tutorial: a __shared__ array, neighbours paired first (tid % (2*s)): divergent warps.
+ *   strided_index  the tutorial: the same pairs through index 2*s*tid: whole warps, but bank conflicts.
+ *   static         Fan ch. 8: global's halving tree in a fixed-size __shared__ array: neither cost.
  *   dynamic        Fan ch. 8: the same with extern __shared__, sized at launch.
  *   atomic         Fan ch. 9 and the tutorial: every element one atomicAdd into one total.
  *   shared_atomic  Fan ch. 9 and the tutorial: the block tree, then one atomicAdd per block.
@@ -78,10 +83,57 @@ template <typename real> __global__ void reduce_global(real *x, real *partials, 
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 2, static (Fan ch. 8): the block copies its slice into shared memory
-// once (0 past n) and the tree runs there: on chip, and the input is left
-// untouched. A static array's size is a compile-time constant, so it must
-// cover the largest block --block allows; the book writes s_y[128].
+// Kernel 2, interleaved (the tutorial's first tree, "interleaved addressing"):
+// from here on the block copies its slice into a __shared__ array once (0 past
+// n) and the tree runs there: on chip, and the input is left untouched. At
+// step s every thread whose index is a multiple of 2s adds the value s places
+// up: neighbours first, then pairs of pairs. Right, and wasteful: `tid % (2*s)`
+// is a division by a variable (a dozen instructions), and the working threads
+// are spread thin over every warp (16 of its 32 at the first step, 1 at s = 16)
+// while the idle ones wait in the same warp: divergence at every step.
+
+template <typename real> __global__ void reduce_interleaved(const real *x, real *partials, long long n) {
+    __shared__ real s_y[MAX_BLOCK];
+    const unsigned int tid = threadIdx.x;
+    const long long i = (long long)blockIdx.x * blockDim.x + tid;
+    s_y[tid] = i < n ? x[i] : (real)0;
+    __syncthreads();
+    for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+        if (tid % (2 * s) == 0) s_y[tid] += s_y[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) partials[blockIdx.x] = s_y[0];
+}
+
+// ---------------------------------------------------------------------------
+// Kernel 3, strided_index (the tutorial's next step): the same pairs in the
+// same steps, but thread tid works on index 2*s*tid, so the working threads
+// are the lowest ones: whole warps work or skip the step, and no modulo. The
+// cost moved to the banks: a warp's indices are 2s words apart, so up to 2s of
+// them fall into one bank (2-, 4-, 8-, 16-, 32-way as s grows) and the warp's
+// access is split into as many passes.
+
+template <typename real> __global__ void reduce_strided_index(const real *x, real *partials, long long n) {
+    __shared__ real s_y[MAX_BLOCK];
+    const unsigned int tid = threadIdx.x;
+    const long long i = (long long)blockIdx.x * blockDim.x + tid;
+    s_y[tid] = i < n ? x[i] : (real)0;
+    __syncthreads();
+    for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+        const unsigned int index = 2 * s * tid;
+        if (index < blockDim.x) s_y[index] += s_y[index + s];
+        __syncthreads();
+    }
+    if (tid == 0) partials[blockIdx.x] = s_y[0];
+}
+
+// ---------------------------------------------------------------------------
+// Kernel 4, static (Fan ch. 8): global's halving tree, in shared memory
+// ("sequential addressing"): the lower half adds the upper half, so the
+// working threads are consecutive (whole warps until fewer than 32 work) and
+// so are their words (no bank conflict); `offset /= 2` is one shift. A static
+// array's size is a compile-time constant, so it must cover the largest block
+// --block allows; the book writes s_y[128].
 
 template <typename real> __global__ void reduce_static(const real *x, real *partials, long long n) {
     __shared__ real s_y[MAX_BLOCK];
@@ -97,7 +149,7 @@ template <typename real> __global__ void reduce_static(const real *x, real *part
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 3, dynamic (Fan ch. 8): only the declaration changed. extern
+// Kernel 5, dynamic (Fan ch. 8): only the declaration changed. extern
 // __shared__ has no size; the third <<<>>> parameter gives it in bytes at
 // launch, so the array is exactly one block long whatever --block is.
 
@@ -119,7 +171,7 @@ template <typename real> __global__ void reduce_dynamic(const real *x, real *par
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 4, atomic (the tutorial's naive version; Fan ch. 9 introduces
+// Kernel 6, atomic (the tutorial's naive version; Fan ch. 9 introduces
 // atomicAdd): no tree at all, every thread adds its element to one total.
 // Correct, because the hardware serialises the additions, and slow for the
 // same reason. The total is a double even for float data: a float total is
@@ -147,7 +199,7 @@ template <typename real> __global__ void reduce_atomic(const real *x, double *to
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 5, shared_atomic (Fan ch. 9: one atomicAdd per block instead of a
+// Kernel 7, shared_atomic (Fan ch. 9: one atomicAdd per block instead of a
 // second pass; the tutorial's fast version): the dynamic kernel's tree, then
 // thread 0 adds the block's sum to the total. n / blockDim atomics instead of
 // n, no partials left for the CPU; they land in no fixed order.
@@ -166,7 +218,7 @@ template <typename real> __global__ void reduce_shared_atomic(const real *x, dou
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 6, warp_unrolled: THE TRAP, asked for by name only. Once the tree is
+// Kernel 8, warp_unrolled: THE TRAP, asked for by name only. Once the tree is
 // down to 64 values, the classic code (still in many tutorials) lets the last
 // warp finish with no barrier, trusting its 32 threads to run in lockstep, and
 // `volatile` to keep each value in memory. In every step all 32 threads run:
@@ -197,7 +249,7 @@ template <typename real> __global__ void reduce_warp_unrolled(const real *x, rea
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 7, warp_synced (Fan ch. 10): the correct form. While more than one
+// Kernel 9, warp_synced (Fan ch. 10): the correct form. While more than one
 // warp works, __syncthreads(); from offset 16 on only warp 0 works, and
 // __syncwarp() (a barrier for the threads of one warp, far cheaper than the
 // block's) orders each step's writes before the next step's reads.
@@ -220,7 +272,7 @@ template <typename real> __global__ void reduce_warp_synced(const real *x, real 
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 8, shuffle (Fan ch. 10, warp shuffle functions; his cooperative-
+// Kernel 10, shuffle (Fan ch. 10, warp shuffle functions; his cooperative-
 // groups version, thread_block_tile<32>::shfl_down, is the same shuffle
 // through another interface): inside a warp, __shfl_down_sync hands values from register to
 // register: no shared memory, no barrier. Shared memory only joins the warps'
@@ -233,7 +285,7 @@ template <typename real> __global__ void reduce_shuffle(const real *x, real *par
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 9, vector (Fan ch. 10: more work per thread, and a second pass
+// Kernel 11, vector (Fan ch. 10: more work per thread, and a second pass
 // instead of the CPU): the sum reads n elements and does n additions, so its
 // limit is memory bandwidth, and one element per thread wastes it on block
 // start-up, barriers and a partial per 128 elements. What changed, and why:
@@ -288,7 +340,7 @@ __global__ void __launch_bounds__(FAST_THREADS)
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 10, one_launch: what changed is the end. The block that finishes
+// Kernel 12, one_launch: what changed is the end. The block that finishes
 // last (a fence, then an atomic ticket: common/block_reduce.cuh) adds the
 // partials, so one launch gives one number: no second launch, no CPU. The
 // order of the additions is fixed, so the result is the same on every run.
@@ -308,7 +360,7 @@ __global__ void __launch_bounds__(FAST_THREADS)
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 11, cub: the library. It needs a temporary buffer, whose size a
+// Kernel 13, cub: the library. It needs a temporary buffer, whose size a
 // first call with NULL reports; we allocate it once, outside the timing. With
 // an int count CUB uses 32-bit offsets, its fastest path; above 2^31 64-bit.
 
@@ -480,6 +532,8 @@ int main(int argc, char **argv) {
 
 enum {
     KERNEL_GLOBAL,
+    KERNEL_INTERLEAVED,
+    KERNEL_STRIDED_INDEX,
     KERNEL_STATIC,
     KERNEL_DYNAMIC,
     KERNEL_ATOMIC,
@@ -492,9 +546,9 @@ enum {
     KERNEL_WARP_UNROLLED, /* deliberately wrong: after the others, run only when named (cli.h) */
     KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"global",        "static",      "dynamic", "atomic",
-                                           "shared_atomic", "warp_synced", "shuffle", "vector",
-                                           "one_launch",    "cub",         NULL};
+static const char *const kernel_names[] = {
+    "global",      "interleaved", "strided_index", "static",     "dynamic", "atomic", "shared_atomic",
+    "warp_synced", "shuffle",     "vector",        "one_launch", "cub",     NULL};
 static const char *const wrong_kernel_names[] = {"warp_unrolled", NULL};
 static const char *kernel_name(int kernel) {
     return kernel < KERNEL_WARP_UNROLLED ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_WARP_UNROLLED];
@@ -502,10 +556,12 @@ static const char *kernel_name(int kernel) {
 #define KERNEL_BIT(k) (1u << (k))
 /* global ... shuffle (the kernels before vector) and the trap: one element per thread, --block threads per block. */
 #define ONE_ELEMENT_KERNELS ((KERNEL_BIT(KERNEL_VECTOR) - 1u) | KERNEL_BIT(KERNEL_WARP_UNROLLED))
-/* Kernels whose block sum is the halving tree over shared memory. */
+/* Kernels whose block sum is the halving tree (in global or shared memory). */
 #define TREE_KERNELS                                                                                                   \
     (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_STATIC) | KERNEL_BIT(KERNEL_DYNAMIC) |                              \
      KERNEL_BIT(KERNEL_SHARED_ATOMIC) | KERNEL_BIT(KERNEL_WARP_UNROLLED) | KERNEL_BIT(KERNEL_WARP_SYNCED))
+/* Kernels whose block sum pairs neighbours first: the same pairs in the same steps. */
+#define INTERLEAVED_KERNELS (KERNEL_BIT(KERNEL_INTERLEAVED) | KERNEL_BIT(KERNEL_STRIDED_INDEX))
 /* Kernels with state that outlives a launch, each launched --launches times
  * in a row and every launch checked: global destroys its input (restored
  * before each launch); atomic and shared_atomic add into a total (zeroed by
@@ -573,8 +629,8 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
         spec.default_n = BOOK_N;
         spec.own_options = own_options;
         spec.extra_help =
-            "--block sets the threads per block of global ... shuffle: a power of two from 32 to 1024 (the halving\n"
-            "tree halves blockDim.x down to 1, shuffles need whole warps); atomic alone takes any size from 1 to\n"
+            "--block sets the threads per block of global ... shuffle: a power of two from 32 to 1024 (the trees\n"
+            "pair blockDim.x values down to 1, shuffles need whole warps); atomic alone takes any size from 1 to\n"
             "1024; warp_unrolled needs at least 64. vector and one_launch always use 256 threads.\n"
             "warp_unrolled is wrong on purpose: the warp-synchronous race of many tutorials.\n"
             "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1)\n"
@@ -612,8 +668,8 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
     const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
     if ((o->kernel_mask & tree_kernels) && (!is_power_of_two(o->block) || o->block < 32)) {
         fprintf(stderr,
-                "reduce: --block %d: global, static, dynamic, shared_atomic, warp_synced and shuffle need a "
-                "power of two from 32 to 1024 (halving tree, whole warps)\n",
+                "reduce: --block %d: global, interleaved, strided_index, static, dynamic, shared_atomic, "
+                "warp_synced and shuffle need a power of two from 32 to 1024 (trees, whole warps)\n",
                 o->block);
         exit(EXIT_BAD_COMMAND_LINE);
     }
@@ -698,6 +754,8 @@ template <typename real> static void launch(int kernel, device_buffers<real> &b)
     const size_t shared_bytes = b.threads * sizeof(real);
     switch (kernel) {
     case KERNEL_GLOBAL: reduce_global<real><<<b.blocks, b.threads>>>(b.scratch, b.partials, b.n); break;
+    case KERNEL_INTERLEAVED: reduce_interleaved<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
+    case KERNEL_STRIDED_INDEX: reduce_strided_index<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_STATIC: reduce_static<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_DYNAMIC: reduce_dynamic<real><<<b.blocks, b.threads, shared_bytes>>>(b.x, b.partials, b.n); break;
     case KERNEL_ATOMIC: /* the total starts at 0 on every launch: a memset on the same stream */
@@ -853,24 +911,38 @@ static int exact_in_every_order(const term_sum *t, int bits) {
 
 // ---------------------------------------------------------------------------
 // Each deterministic kernel's own order of additions, replayed on the CPU in
-// the element type with the host twins of common/block_reduce.cuh, so its
+// the element type with the host twins of common/block_reduce.cuh (and the
+// interleaved tree's, below), so its
 // per-block partials and its result can be compared bit for bit. A partial
 // sums a few hundred to a hundred thousand elements: one dropped, duplicated
 // or misplaced element changes its bits unless the element is below half a
 // unit in the last place of that partial (a float total of 1.23e8 cannot show
 // one 1.23; the partial it went through can).
 
-/* global ... shuffle: one element per thread (0 past n), one tree per block:
- * the halving tree (global, static, dynamic, shared_atomic, warp_unrolled,
- * warp_synced: the same pairs in the same steps), or block_sum (shuffle). */
-template <typename real>
-static void one_element_partials_on_cpu(const real *x, long long n, int threads, block_tree tree, real *partials) {
+/* Twin of interleaved and strided_index (the same pairs in the same steps):
+ * at step s, values[t] += values[t + s] for every t that is a multiple of 2s.
+ * count is a power of two. Another tree than the halving tree (neighbours
+ * first, not halves), so on most data other bits. */
+template <typename real> static real interleaved_tree_on_cpu(real *values, int count) {
+    for (int s = 1; s < count; s *= 2)
+        for (int t = 0; t < count; t += 2 * s)
+            values[t] += values[t + s];
+    return values[0];
+}
+
+/* global ... shuffle: one element per thread (0 past n), one tree per block,
+ * tree(values, threads): halving_tree_on_cpu (global, static, dynamic,
+ * shared_atomic, warp_unrolled, warp_synced: the same pairs in the same
+ * steps), interleaved_tree_on_cpu (interleaved, strided_index), or
+ * block_sum_on_cpu (shuffle). */
+template <typename real, typename block_tree_sum>
+static void one_element_partials_on_cpu(const real *x, long long n, int threads, block_tree_sum tree, real *partials) {
     real values[MAX_BLOCK];
     const long long blocks = (n + threads - 1) / threads;
     for (long long b = 0; b < blocks; ++b) {
         for (int t = 0; t < threads; ++t)
             values[t] = b * threads + t < n ? x[b * threads + t] : (real)0;
-        partials[b] = block_tree_on_cpu(values, threads, tree);
+        partials[b] = tree(values, threads);
     }
 }
 
@@ -899,6 +971,7 @@ template <typename real> struct cpu_reference {
     term_sum data;              /* the exact sum of the input                          */
     real *tree_partials;        /* the halving tree's partials, emulated (or NULL)     */
     term_sum tree_partials_sum; /* their exact sum: what shared_atomic's atomics add   */
+    real *interleaved_partials; /* the interleaved tree's partials, emulated (or NULL) */
     real *shuffle_partials;     /* block_sum's partials, emulated (or NULL)            */
     int sms;                    /* for CUB's bound                                     */
 };
@@ -916,12 +989,17 @@ static cpu_reference<real> *cpu_reference_of(const real *x, const cli_options &o
     if (o.data_kind == DATA_CONST) ref->data.sum = (long double)o.n * x[0]; /* closed form: n x 1.23 as stored */
     if (o.kernel_mask & TREE_KERNELS) {
         ref->tree_partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
-        one_element_partials_on_cpu(x, o.n, o.block, WITH_HALVING_TREE, ref->tree_partials);
+        one_element_partials_on_cpu(x, o.n, o.block, halving_tree_on_cpu<real>, ref->tree_partials);
         ref->tree_partials_sum = exact_sum_of(ref->tree_partials, blocks);
+    }
+    if (o.kernel_mask & INTERLEAVED_KERNELS) {
+        ref->interleaved_partials =
+            (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
+        one_element_partials_on_cpu(x, o.n, o.block, interleaved_tree_on_cpu<real>, ref->interleaved_partials);
     }
     if (o.kernel_mask & KERNEL_BIT(KERNEL_SHUFFLE)) {
         ref->shuffle_partials = (real *)host_alloc("reduce", (size_t)blocks * sizeof(real), "the emulated partials");
-        one_element_partials_on_cpu(x, o.n, o.block, WITH_BLOCK_SUM, ref->shuffle_partials);
+        one_element_partials_on_cpu(x, o.n, o.block, block_sum_on_cpu<real>, ref->shuffle_partials);
     }
     return ref;
 }
@@ -932,6 +1010,7 @@ template <typename real> static const real *cpu_tree_partials(const cpu_referenc
 template <typename real> static long double cpu_exact_sum(const cpu_reference<real> *cpu) { return cpu->data.sum; }
 template <typename real> static void cpu_reference_free(cpu_reference<real> *cpu) {
     free(cpu->tree_partials);
+    free(cpu->interleaved_partials);
     free(cpu->shuffle_partials);
     free(cpu);
 }
@@ -1045,8 +1124,10 @@ static expected_answer<real> expected_of(int kernel, const cpu_reference<real> &
         e.value = (double)vector_on_cpu(ref.x, b.n, (int)e.partial_count, e.owned);
         e.partials = e.owned;
         break;
-    default: /* one element per thread: the halving trees, or block_sum (shuffle) */
-        e.partials = kernel == KERNEL_SHUFFLE ? ref.shuffle_partials : ref.tree_partials;
+    default: /* one element per thread: the halving trees, the interleaved ones, or block_sum (shuffle) */
+        e.partials = kernel == KERNEL_SHUFFLE                   ? ref.shuffle_partials
+                     : KERNEL_BIT(kernel) & INTERLEAVED_KERNELS ? ref.interleaved_partials
+                                                                : ref.tree_partials;
         e.partial_count = b.blocks;
         e.value = sum_in_double(e.partials, b.blocks);
     }
