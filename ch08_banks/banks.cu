@@ -15,6 +15,9 @@
  *             stride cases' steps then beside today's passes, computed, no kernel.
  *   carve     one extern __shared__ buffer carved into short[128], float[64],
  *             int[256], every offset rounded up to the next array's alignment.
+ *   alias     why: two extern __shared__ arrays in one kernel (float and int)
+ *             start at the same address; floats written through one are
+ *             read back, bit for bit, through the other.
  *   capacity  48 KB per block without asking, up to the device's opt-in limit
  *             with cudaFuncSetAttribute; shared memory per block against
  *             resident blocks per SM and the bandwidth of a plain copy.
@@ -39,6 +42,7 @@
  *   carve_chained          the Guide's carve: each array starts where the last
  *                          ends (right for its counts, wrong for short[127]).
  *   carve_aligned          every offset rounded up with align_up(): right for any counts.
+ *   two_extern_arrays      two extern __shared__ declarations: one address, one buffer.
  *   copy_reserving_shared  a plain copy launched with N bytes of dynamic
  *                          shared memory it never touches: only the size matters.
  *
@@ -203,6 +207,28 @@ __global__ void carve_aligned(int short_count, int float_count, int int_count, s
 }
 
 // ---------------------------------------------------------------------------
+// Part alias, the rule behind carving: "all variables declared in this fashion
+// [extern __shared__] start at the same address in memory" (the Guide). Two
+// declarations, two names and two types, are one buffer: the floats written
+// through one are read back, bit for bit, through the other. The names must
+// differ: one name declared with two types, even in two kernels (or in a
+// template over the type), is "declaration is incompatible" to nvcc.
+
+__host__ __device__ static inline float alias_value(int i) { return 1.5f + i; }
+
+__global__ void two_extern_arrays(unsigned *addresses, int *bits) {
+    extern __shared__ float s_alias_floats[];
+    extern __shared__ int s_alias_ints[];
+    s_alias_floats[threadIdx.x] = alias_value(threadIdx.x);
+    __syncthreads();                                                /* every float is written before any thread reads */
+    bits[threadIdx.x] = s_alias_ints[blockDim.x - 1 - threadIdx.x]; /* another thread's float, as an int */
+    if (threadIdx.x == 0) {
+        addresses[0] = (unsigned)__cvta_generic_to_shared(s_alias_floats); /* offsets in shared memory */
+        addresses[1] = (unsigned)__cvta_generic_to_shared(s_alias_ints);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Part capacity: how much shared memory a block may have, and what it costs.
 //
 // Static arrays stop at 48 KB per block, at compile time. Declaring
@@ -290,10 +316,21 @@ int main(int argc, char **argv) {
 #define CC1_BANKS 16               /* compute capability 1.x: 16 banks of 4 bytes, */
 #define HALF_WARP 16               /* a warp's request served one half-warp at a time */
 
-enum part { PART_STRIDE, PART_SIZE, PART_HISTORY, PART_CARVE, PART_CAPACITY, PART_CARVE_MISALIGNED, PART_COUNT };
-static const char *const part_names[] = {"stride", "size", "history", "carve", "capacity", "carve_misaligned", NULL};
+enum part {
+    PART_STRIDE,
+    PART_SIZE,
+    PART_HISTORY,
+    PART_CARVE,
+    PART_ALIAS,
+    PART_CAPACITY,
+    PART_CARVE_MISALIGNED,
+    PART_COUNT
+};
+static const char *const part_names[] = {"stride", "size",     "history",          "carve",
+                                         "alias",  "capacity", "carve_misaligned", NULL};
 #define CORRECT_PARTS                                                                                                  \
-    ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY) | (1u << PART_CARVE) | (1u << PART_CAPACITY))
+    ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY) | (1u << PART_CARVE) | (1u << PART_ALIAS) |        \
+     (1u << PART_CAPACITY))
 #define STRIDE_PARTS                                                                                                   \
     ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY)) /* the parts --stride applies to */
 
@@ -350,7 +387,7 @@ static unsigned parse_parts(const char *list) {
                 if (strcmp(part_names[i], item) == 0) index = i;
         }
         if (index < 0)
-            bad_option("unknown part in '%s' (choose from stride, size, history, carve, capacity, all; "
+            bad_option("unknown part in '%s' (choose from stride, size, history, carve, alias, capacity, all; "
                        "or carve_misaligned)",
                        list);
         parts |= 1u << index;
@@ -363,7 +400,7 @@ static unsigned parse_parts(const char *list) {
 enum { OPTION_PART, OPTION_STRIDE, OPTION_SHARED_KB };
 static const cli_own_option bank_options_spec[] = {
     {"--part", "P",
-     "stride, size, history, carve, capacity (comma-separated) or all (default);\n"
+     "stride, size, history, carve, alias, capacity (comma-separated) or all (default);\n"
      "                       carve_misaligned (deliberately wrong) runs only when named"},
     {"--stride", "S", "only stride S (0 to 33) in the stride, size and history parts"},
     {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
@@ -722,6 +759,57 @@ static void run_carve(int short_count, int float_count, int int_count, int align
 }
 
 // ---------------------------------------------------------------------------
+// Running part alias: the two declarations' addresses must be equal (and
+// written: the poison is not an address), and every thread's int must hold the
+// bits of the float the mirror thread wrote.
+
+static int run_alias(void) {
+    const int threads = 128;
+    unsigned host_addresses[2], *addresses;
+    int *bits, *host_bits = (int *)host_alloc("banks", threads * sizeof(int), "the bits read back");
+    HANDLE_ERROR(cudaMalloc(&addresses, sizeof host_addresses));
+    HANDLE_ERROR(cudaMalloc(&bits, threads * sizeof(int)));
+    gpu_poison(addresses, sizeof host_addresses);
+    gpu_poison(bits, threads * sizeof(int));
+    two_extern_arrays<<<1, threads, threads * sizeof(float)>>>(addresses, bits);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(host_addresses, addresses, sizeof host_addresses, cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaMemcpy(host_bits, bits, threads * sizeof(int), cudaMemcpyDeviceToHost));
+    int right = 0, first_expected = 0;
+    for (int t = 0; t < threads; ++t) {
+        const float written = alias_value(threads - 1 - t); /* what thread threads - 1 - t wrote */
+        int expected;
+        memcpy(&expected, &written, sizeof expected);
+        right += host_bits[t] == expected;
+        if (t == 0) first_expected = expected;
+    }
+    printf("two_extern_arrays: extern __shared__ float s_alias_floats[] starts at shared address %#x, "
+           "extern __shared__ int s_alias_ints[] at %#x\n",
+           host_addresses[0], host_addresses[1]);
+    printf("thread 0 read s_alias_ints[%d] = 0x%08x, the bits of %.1ff, which thread %d wrote to s_alias_floats[%d] "
+           "(expected 0x%08x)\n",
+           threads - 1, (unsigned)host_bits[0], alias_value(threads - 1), threads - 1, threads - 1,
+           (unsigned)first_expected);
+
+    report rep;
+    report_begin(&rep, "banks", stdout);
+    result_row address_row = result_row_for("alias_address", "int", 2);
+    row_check(&address_row, host_addresses[1], host_addresses[0], 0);
+    address_row.pass = address_row.pass && host_addresses[0] != 0xFFFFFFFFu;
+    row_note(&address_row, "value: s_alias_ints' shared address, expected: s_alias_floats'%s",
+             host_addresses[0] != 0xFFFFFFFFu ? "" : "; NOT WRITTEN");
+    report_add(&rep, &address_row);
+    result_row bits_row = result_row_for("alias_bits", "float", threads);
+    row_check(&bits_row, right, threads, 0);
+    row_note(&bits_row, "value: ints read back with the bits of the floats written");
+    report_add(&rep, &bits_row);
+    HANDLE_ERROR(cudaFree(addresses));
+    HANDLE_ERROR(cudaFree(bits));
+    free(host_bits);
+    return report_end(&rep);
+}
+
+// ---------------------------------------------------------------------------
 // Running part capacity: the opt-in, then shared memory per block against
 // resident blocks and bandwidth.
 
@@ -837,6 +925,7 @@ static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int e
             run_carve(127, 63, 255, 1, &rep); /* odd counts: align_up puts the floats at 256 */
             code = report_end(&rep);
             break;
+        case PART_ALIAS: code = run_alias(); break;
         case PART_CAPACITY: code = run_capacity(o, &b, p, optin); break;
         case PART_CARVE_MISALIGNED:
             report_begin(&rep, "banks", stdout);
