@@ -155,8 +155,20 @@ def groups(device):
     return found
 
 
+def launch_floor(results):
+    """The launch floor of one plot: the shortest time any kernel took at any size (ms), and the bytes one
+    element moves (the median over the rows). A kernel that took that time at every n would show
+    GB/s = bytes per element x n / floor: a rising line that the small sizes follow, whatever the kernel."""
+    timed = [r for r in results if number(r.get("ms", "")) and float(r["ms"]) > 0]
+    if not timed:
+        return None, None
+    moved = statistics.median(float(r["gbps"]) * float(r["ms"]) * 1e6 / int(r["n"]) for r in timed)
+    return min(float(r["ms"]) for r in timed), moved
+
+
 def plot(plt, device, example, type_name, results, ceilings, path):
-    """GB/s against n: a line per kernel (the library bold), each ceiling dashed, the sizes that fit in L2 shaded."""
+    """GB/s against n: a line per kernel (the library bold), each ceiling dashed, the sizes that fit in L2
+    shaded, and the launch floor dotted."""
     figure, axes = plt.subplots(figsize=(8, 5))
     # Bytes moved per element, from GB/s x time: where n elements outgrow the L2, whatever the example.
     moved = [float(r["gbps"]) * float(r["ms"]) * 1e6 / int(r["n"]) for r in results if number(r.get("ms", ""))]
@@ -180,6 +192,12 @@ def plot(plt, device, example, type_name, results, ceilings, path):
     for index, name in enumerate(dict.fromkeys(map(ceiling, ceilings))):
         points = sorted((int(r["n"]), float(r["gbps"])) for r in ceilings if ceiling(r) == name)
         axes.plot(*zip(*points), linestyle=("--", ":", "-.")[index % 3], color="gray", label="ceiling: " + name)
+    floor_ms, per_element = launch_floor([r for r in results if r not in cold])
+    if floor_ms:
+        sizes = sorted({int(r["n"]) for r in results})
+        axes.plot(sizes, [per_element * n / (floor_ms * 1e-3) / 1e9 for n in sizes], linestyle=":", linewidth=1,
+                  color="tab:red", label="launch floor: every n in %.1f µs" % (floor_ms * 1e3))
+        axes.set_ylim(bottom=0, top=1.15 * max(float(r["gbps"]) for r in results + ceilings))
     axes.set(xlabel="n (elements)", ylabel="GB/s (1e9 bytes/s)",
              title="%s, %s on %s" % (example, type_name, device["name"]))
     axes.set_xscale("log", base=2)

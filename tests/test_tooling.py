@@ -238,6 +238,16 @@ class Plot(InTemporaryFolder):
                   [("67108864", ""), ("100000000", ""), ("33792", ""), ("67108864", "8192x8192"), ("6", "2x3")]]
         self.assertEqual(labels, ["2^26", "1e8", "33792", "8192²", "2×3"])
 
+    def test_launch_floor(self):
+        # 1000 float elements read in 8 us, 2^20 in 0.4 ms: the floor is the shortest time, 8 us, and a
+        # kernel that took it at every n would show 4 bytes x n / 8 us; rows without a time count for nothing.
+        rows = [{"n": "1000", "gbps": "0.5", "ms": "0.008"}, {"n": "1048576", "gbps": "10.48576", "ms": "0.4"},
+                {"n": "64", "gbps": "-", "ms": "-"}]
+        floor_ms, per_element = plot.launch_floor(rows)
+        self.assertAlmostEqual(floor_ms, 0.008)
+        self.assertAlmostEqual(per_element, 4.0)
+        self.assertEqual(plot.launch_floor([{"n": "5", "gbps": "-", "ms": "-"}]), (None, None))
+
     def test_bank_table_pasted_where_markers_are(self):
         self.write("README.md", PAGE + "<!-- banks:begin -->\nold\n<!-- banks:end -->\n")
         self.write("h100/banks.txt", "| kernel | shared loads |\n| --- | ---: |\n| shared | 32 |\n")
