@@ -18,6 +18,10 @@
  *   alias     why: two extern __shared__ arrays in one kernel (float and int)
  *             start at the same address; floats written through one are
  *             read back, bit for bit, through the other.
+ *   same_address  32 lanes of a warp store to one word: one lane's value is
+ *             kept (which one is undefined); lanes storing bytes to one word:
+ *             each byte is one lane's. racecheck reports these stores as
+ *             hazards, as it should: correct by the Guide, racy by design.
  *   capacity  48 KB per block without asking, up to the device's opt-in limit
  *             with cudaFuncSetAttribute; shared memory per block against
  *             resident blocks per SM and the bandwidth of a plain copy.
@@ -32,6 +36,7 @@
  *   build/ch08_banks/banks                              # every part, timed
  *   build/ch08_banks/banks --part stride --stride 6     # one case
  *   build/ch08_banks/banks --part history               # 1.x's banks against today's
+ *   build/ch08_banks/banks --part alias,same_address    # the Guide's other two rules
  *   build/ch08_banks/banks --part capacity --shared-kb 100
  *   scripts/bank_conflicts.sh build/ch08_banks/banks --check --part stride,size
  *
@@ -43,6 +48,8 @@
  *                          ends (right for its counts, wrong for short[127]).
  *   carve_aligned          every offset rounded up with align_up(): right for any counts.
  *   two_extern_arrays      two extern __shared__ declarations: one address, one buffer.
+ *   same_word_store        every lane of a warp stores its own value to one word.
+ *   same_byte_store        lane t stores t to byte t % 8: four lanes per byte.
  *   copy_reserving_shared  a plain copy launched with N bytes of dynamic
  *                          shared memory it never touches: only the size matters.
  *
@@ -58,14 +65,16 @@
 #include "report.h"    /* harness: the table and the RESULT lines */
 
 #define WARP 32
-#define BANKS 32           /* successive 4-byte words go to successive banks */
-#define BANK_BYTES 4       /* since Maxwell (compute capability 5.x) */
-#define ROW_BYTES 128      /* BANKS * BANK_BYTES: what one pass can deliver */
-#define MAX_STRIDE 33      /* strides 0 (broadcast) to 33 */
-#define READ_THREADS 256   /* bank_read's block */
-#define LOADS_PER_ROUND 16 /* independent loads each thread has in flight */
-#define WINDOW_ROWS 16     /* rounds slide over this many 128-byte rows */
-#define COPY_THREADS 256   /* copy_reserving_shared's block */
+#define BANKS 32                 /* successive 4-byte words go to successive banks */
+#define BANK_BYTES 4             /* since Maxwell (compute capability 5.x) */
+#define ROW_BYTES 128            /* BANKS * BANK_BYTES: what one pass can deliver */
+#define MAX_STRIDE 33            /* strides 0 (broadcast) to 33 */
+#define READ_THREADS 256         /* bank_read's block */
+#define LOADS_PER_ROUND 16       /* independent loads each thread has in flight */
+#define WINDOW_ROWS 16           /* rounds slide over this many 128-byte rows */
+#define COPY_THREADS 256         /* copy_reserving_shared's block */
+#define SAME_ADDRESS_THREADS 256 /* same_word_store's and same_byte_store's block */
+#define SAME_BYTES 8             /* bytes per warp in same_byte_store: two words */
 
 // ---------------------------------------------------------------------------
 // The Guide's example: thread t of a warp reads shared[s * t]. The threads
@@ -229,6 +238,37 @@ __global__ void two_extern_arrays(unsigned *addresses, int *bits) {
 }
 
 // ---------------------------------------------------------------------------
+// Part same_address: several threads of a warp store to one address in one
+// instruction. The Guide: only one thread's write is done, which one is
+// undefined, and each byte is written by one thread. Every warp has its own
+// word, which all 32 lanes store to (lane t stores t in each of its 4 bytes),
+// and its own 8 bytes, where lane t stores t to byte t % 8: four lanes store to
+// each byte, and a word's four bytes are stored by different lanes.
+
+__global__ void same_word_store(unsigned *words) {
+    __shared__ unsigned s_words[SAME_ADDRESS_THREADS / WARP];
+    const unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    if (lane == 0) s_words[warp] = 0xFFFFFFFFu; /* no lane stores this: an unwritten word shows */
+    __syncthreads();
+    s_words[warp] = lane * 0x01010101u; /* 32 lanes, one address: one write is done */
+    __syncthreads();
+    if (lane == 0) words[blockIdx.x * (SAME_ADDRESS_THREADS / WARP) + warp] = s_words[warp];
+}
+
+__global__ void same_byte_store(unsigned *words) {
+    __shared__ unsigned s_words[SAME_ADDRESS_THREADS / WARP * SAME_BYTES / 4];
+    const unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+    unsigned *s_warp_words = s_words + warp * (SAME_BYTES / 4);
+    unsigned char *s_warp_bytes = (unsigned char *)s_warp_words;
+    if (lane < SAME_BYTES / 4) s_warp_words[lane] = 0xFFFFFFFFu;
+    __syncthreads();
+    s_warp_bytes[lane % SAME_BYTES] = (unsigned char)lane; /* lanes t, t + 8, t + 16, t + 24: one byte */
+    __syncthreads();
+    if (lane < SAME_BYTES / 4)
+        words[(blockIdx.x * (SAME_ADDRESS_THREADS / WARP) + warp) * (SAME_BYTES / 4) + lane] = s_warp_words[lane];
+}
+
+// ---------------------------------------------------------------------------
 // Part capacity: how much shared memory a block may have, and what it costs.
 //
 // Static arrays stop at 48 KB per block, at compile time. Declaring
@@ -322,15 +362,16 @@ enum part {
     PART_HISTORY,
     PART_CARVE,
     PART_ALIAS,
+    PART_SAME_ADDRESS,
     PART_CAPACITY,
     PART_CARVE_MISALIGNED,
     PART_COUNT
 };
-static const char *const part_names[] = {"stride", "size",     "history",          "carve",
-                                         "alias",  "capacity", "carve_misaligned", NULL};
+static const char *const part_names[] = {"stride",       "size",     "history",          "carve", "alias",
+                                         "same_address", "capacity", "carve_misaligned", NULL};
 #define CORRECT_PARTS                                                                                                  \
     ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY) | (1u << PART_CARVE) | (1u << PART_ALIAS) |        \
-     (1u << PART_CAPACITY))
+     (1u << PART_SAME_ADDRESS) | (1u << PART_CAPACITY))
 #define STRIDE_PARTS                                                                                                   \
     ((1u << PART_STRIDE) | (1u << PART_SIZE) | (1u << PART_HISTORY)) /* the parts --stride applies to */
 
@@ -387,7 +428,8 @@ static unsigned parse_parts(const char *list) {
                 if (strcmp(part_names[i], item) == 0) index = i;
         }
         if (index < 0)
-            bad_option("unknown part in '%s' (choose from stride, size, history, carve, alias, capacity, all; "
+            bad_option("unknown part in '%s' (choose from stride, size, history, carve, alias, same_address, "
+                       "capacity, all; "
                        "or carve_misaligned)",
                        list);
         parts |= 1u << index;
@@ -400,7 +442,8 @@ static unsigned parse_parts(const char *list) {
 enum { OPTION_PART, OPTION_STRIDE, OPTION_SHARED_KB };
 static const cli_own_option bank_options_spec[] = {
     {"--part", "P",
-     "stride, size, history, carve, alias, capacity (comma-separated) or all (default);\n"
+     "stride, size, history, carve, alias, same_address, capacity (comma-separated)\n"
+     "                       or all (default);\n"
      "                       carve_misaligned (deliberately wrong) runs only when named"},
     {"--stride", "S", "only stride S (0 to 33) in the stride, size and history parts"},
     {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
@@ -810,6 +853,94 @@ static int run_alias(void) {
 }
 
 // ---------------------------------------------------------------------------
+// Running part same_address: every warp's word must hold one lane's value (any
+// lane: which one wins is not guaranteed), and each of its 8 bytes the value of
+// one of the four lanes that stored to that byte. The winners are printed.
+
+#define SAME_ADDRESS_BLOCKS 16
+
+/* Lane `lane` won the store in `wins[lane]` of `warps` warps: "lane 31 in 128". */
+static void print_wins(const int *wins, int warps) {
+    for (int lane = 0, first = 1; lane < WARP; ++lane)
+        if (wins[lane]) {
+            printf("%slane %d in %d", first ? "" : ", ", lane, wins[lane]);
+            first = 0;
+        }
+    printf(" of %d warps\n", warps);
+}
+
+static int run_same_address(void) {
+    const int warps = SAME_ADDRESS_BLOCKS * (SAME_ADDRESS_THREADS / WARP);
+    const int byte_words = warps * (SAME_BYTES / 4);
+    unsigned *words, *host_words = (unsigned *)host_alloc("banks", warps * sizeof(unsigned), "the words");
+    unsigned *bytes, *host_bytes = (unsigned *)host_alloc("banks", byte_words * sizeof(unsigned), "the bytes");
+    HANDLE_ERROR(cudaMalloc(&words, warps * sizeof(unsigned)));
+    HANDLE_ERROR(cudaMalloc(&bytes, byte_words * sizeof(unsigned)));
+    gpu_poison(words, warps * sizeof(unsigned));
+    gpu_poison(bytes, byte_words * sizeof(unsigned));
+    same_word_store<<<SAME_ADDRESS_BLOCKS, SAME_ADDRESS_THREADS>>>(words);
+    CHECK_LAUNCH();
+    same_byte_store<<<SAME_ADDRESS_BLOCKS, SAME_ADDRESS_THREADS>>>(bytes);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(host_words, words, warps * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaMemcpy(host_bytes, bytes, byte_words * sizeof(unsigned), cudaMemcpyDeviceToHost));
+
+    /* The word: lane t's value has t in all four bytes; a word mixing two
+     * lanes' bytes, or the poison, is no lane's value. */
+    int words_right = 0, word_wins[WARP] = {0};
+    for (int w = 0; w < warps; ++w) {
+        const unsigned lane = host_words[w] & 0xFFu;
+        if (lane < WARP && host_words[w] == lane * 0x01010101u) {
+            ++words_right;
+            ++word_wins[lane];
+        }
+    }
+    printf("same_word_store: in each warp all 32 lanes store lane * 0x01010101 to one shared word; warp 0 read back "
+           "0x%08x; the word held ",
+           host_words[0]);
+    print_wins(word_wins, warps);
+
+    /* The bytes: byte b (bits 8 (b % 4) of word b / 4) must hold t with t % 8 == b. */
+    int bytes_right = 0, same_winners = 0, byte_wins[WARP] = {0};
+    for (int w = 0; w < warps; ++w) {
+        int same = 1;
+        for (int b = 0; b < SAME_BYTES; ++b) {
+            const unsigned value = host_bytes[w * (SAME_BYTES / 4) + b / 4] >> (8 * (b % 4)) & 0xFFu;
+            const unsigned first = host_bytes[b / 4] >> (8 * (b % 4)) & 0xFFu; /* warp 0's */
+            if (value < WARP && value % SAME_BYTES == (unsigned)b) {
+                ++bytes_right;
+                ++byte_wins[value];
+            }
+            same = same && value == first;
+        }
+        same_winners += same;
+    }
+    printf("same_byte_store: lane t stores t to byte t %% 8 of its warp's two words (4 lanes to each byte); warp 0 "
+           "read back 0x%08x 0x%08x; the bytes held ",
+           host_bytes[0], host_bytes[1]);
+    print_wins(byte_wins, warps);
+    printf("%d of %d warps have warp 0's eight winners. Which lane wins is undefined (the Guide), so the checks accept "
+           "any lane that stored to the address\n",
+           same_winners, warps);
+
+    report rep;
+    report_begin(&rep, "banks", stdout);
+    result_row word_row = result_row_for("same_address_word", "int", warps);
+    row_check(&word_row, words_right, warps, 0);
+    row_note(&word_row, "value: words holding one lane's value");
+    report_add(&rep, &word_row);
+    result_row byte_row = result_row_for("same_address_byte", "char", (long long)warps * SAME_BYTES);
+    row_check(&byte_row, bytes_right, (double)warps * SAME_BYTES, 0);
+    row_note(&byte_row, "value: bytes holding the value of a lane that stored to them");
+    report_add(&rep, &byte_row);
+    HANDLE_ERROR(cudaFree(words));
+    HANDLE_ERROR(cudaFree(bytes));
+    free(host_words);
+    free(host_bytes);
+    return report_end(&rep);
+}
+
+// ---------------------------------------------------------------------------
 // Running part capacity: the opt-in, then shared memory per block against
 // resident blocks and bandwidth.
 
@@ -926,6 +1057,7 @@ static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int e
             code = report_end(&rep);
             break;
         case PART_ALIAS: code = run_alias(); break;
+        case PART_SAME_ADDRESS: code = run_same_address(); break;
         case PART_CAPACITY: code = run_capacity(o, &b, p, optin); break;
         case PART_CARVE_MISALIGNED:
             report_begin(&rep, "banks", stdout);
