@@ -76,6 +76,7 @@ compute-sanitizer --tool racecheck --print-limit 1 @/ch05_shared_bitmap/shared_b
 compute-sanitizer --tool memcheck --print-limit 1 @/ch08_banks/banks --part carve_misaligned
 @/ch08_reduce/reduce
 @/ch08_reduce/reduce --kernel warp_unrolled,warp_synced,static
+@/ch08_reduce/reduce --kernel interleaved,strided_index,static
 compute-sanitizer --tool racecheck @/ch08_reduce/reduce --check --n 100003 --data random --kernel warp_unrolled,warp_synced
 @/ch08_reduce/reduce --demo squares
 @/ch08_transpose/transpose
@@ -90,6 +91,13 @@ export BUILD OUT
 if [ "${EVIDENCE_BANKS:-1}" != 0 ] && [ -x "$BUILD/ch08_banks/banks" ]; then
     echo >>"$OUT/banks.txt"
     phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_banks/banks" --check --part stride,size >>"$OUT/banks.txt"
+fi
+if [ "${EVIDENCE_BANKS:-1}" != 0 ] && [ -x "$BUILD/ch08_reduce/reduce" ]; then # the tutorial's trees, 128 and 1024 threads
+    for block in 128 1024; do
+        echo >>"$OUT/banks.txt"
+        phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_reduce/reduce" --check --n 2^20 --data random \
+            --kernel interleaved,strided_index,static --block "$block" >>"$OUT/banks.txt"
+    done
 fi
 [ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants "${EVIDENCE_MUTANTS_S:-240}" bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
 
