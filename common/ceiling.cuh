@@ -2,9 +2,11 @@
  *   gpu_memcpy_gbps:          a device-to-device cudaMemcpy, for kernels that
  *                             read and write (copy, transpose);
  *   gpu_read_gbps (here):     a kernel that only reads, for kernels that only
- *                             read (dot, reduce): nothing is written back, so
- *                             a read-only kernel's ceiling is higher than a copy's.
- * Both use at least 256 MiB, far over any L2 today, so they measure DRAM.
+ *                             read (reduce): nothing is written back, so a
+ *                             read-only kernel's ceiling is higher than a copy's;
+ *   gpu_read2_gbps (here):    the same reading two arrays side by side, a[i]
+ *                             and b[i], for a kernel that reads two (dot).
+ * All use at least 256 MiB, far over any L2 today, so they measure DRAM.
  * And the cold-L2 mode (--cold-l2): l2_flusher. Header-only CUDA; harness,
  * not needed to follow a lesson. */
 #ifndef COMMON_CEILING_CUH
@@ -25,32 +27,66 @@ static __global__ void read_only_kernel(const float4 *__restrict__ data, long lo
     if (sum == -1.0f) *sink = sum; /* the input is all zeros: never true */
 }
 
-/* The read ceiling of this run: at least 256 MiB (or `bytes` if larger, when
- * it fits), read once per run, median of `reps`, in GB/s of bytes read. */
-static inline double gpu_read_gbps(double bytes, int reps) {
-    const double minimum = 256.0 * (1 << 20);
-    size_t read_bytes = (size_t)(bytes > minimum ? bytes : minimum);
+/* Reads a[i] and b[i], every 16-byte vector of each once, as the dot does
+ * (grid-stride, a grid that fills the GPU once); the sum as above. */
+static __global__ void read_two_arrays_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b,
+                                              long long vectors, float *sink) {
+    float sum = 0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < vectors;
+         i += (long long)gridDim.x * blockDim.x) {
+        float4 x = a[i], y = b[i];
+        sum += ((x.x + x.y) + (x.z + x.w)) + ((y.x + y.y) + (y.z + y.w));
+    }
+    if (sum == -1.0f) *sink = sum; /* the input is all zeros: never true */
+}
+
+/* A read ceiling: `arrays` arrays (1: read_only_kernel, 2: read_two_arrays_kernel)
+ * of `bytes_each`, together at least 256 MiB, read once per run, median of
+ * `reps`, in GB/s of all the bytes read. */
+static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int reps) {
+    const double minimum = 256.0 * (1 << 20) / arrays;
+    size_t each = (size_t)(bytes_each > minimum ? bytes_each : minimum);
     size_t free_bytes = 0, total_bytes = 0;
     HANDLE_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (read_bytes > free_bytes / 4) read_bytes = free_bytes / 4; /* leave room for the example */
-    read_bytes -= read_bytes % 16;
-    float4 *data;
+    if (arrays * each > free_bytes / 4) each = free_bytes / 4 / arrays; /* leave room for the example */
+    each -= each % 16;
+    float4 *a, *b = NULL;
     float *sink;
-    HANDLE_ERROR(cudaMalloc((void **)&data, read_bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&a, each));
+    HANDLE_ERROR(cudaMemset(a, 0, each));
+    if (arrays == 2) {
+        HANDLE_ERROR(cudaMalloc((void **)&b, each));
+        HANDLE_ERROR(cudaMemset(b, 0, each));
+    }
     HANDLE_ERROR(cudaMalloc((void **)&sink, sizeof(float)));
-    HANDLE_ERROR(cudaMemset(data, 0, read_bytes));
     int device = 0, sms = 0, blocks_per_sm = 0;
     const int threads = 256;
     HANDLE_ERROR(cudaGetDevice(&device));
     HANDLE_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, read_only_kernel, threads, 0));
-    const long long vectors = (long long)(read_bytes / 16);
-    const double ms =
-        time_median_ms(reps, [&] { read_only_kernel<<<sms * blocks_per_sm, threads>>>(data, vectors, sink); });
-    HANDLE_ERROR(cudaFree(data));
+    if (arrays == 2)
+        HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, read_two_arrays_kernel, threads, 0));
+    else
+        HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, read_only_kernel, threads, 0));
+    const long long vectors = (long long)(each / 16);
+    const double ms = time_median_ms(reps, [&] {
+        if (arrays == 2)
+            read_two_arrays_kernel<<<sms * blocks_per_sm, threads>>>(a, b, vectors, sink);
+        else
+            read_only_kernel<<<sms * blocks_per_sm, threads>>>(a, vectors, sink);
+    });
+    HANDLE_ERROR(cudaFree(a));
+    if (b) HANDLE_ERROR(cudaFree(b));
     HANDLE_ERROR(cudaFree(sink));
-    return gigabytes_per_second((double)read_bytes, ms);
+    return gigabytes_per_second((double)arrays * (double)each, ms);
 }
+
+/* The read ceiling of this run: one array of at least 256 MiB (or `bytes` if
+ * larger, when it fits), read once per run, median of `reps`, in GB/s of bytes read. */
+static inline double gpu_read_gbps(double bytes, int reps) { return gpu_read_arrays_gbps_(1, bytes, reps); }
+
+/* The two-array read ceiling of this run: a and b of `bytes_each` each (at
+ * least 128 MiB each), read side by side, in GB/s of the bytes of both. */
+static inline double gpu_read2_gbps(double bytes_each, int reps) { return gpu_read_arrays_gbps_(2, bytes_each, reps); }
 
 /* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each
  * timed run, evicts whatever the last run left in the L2, so a size that fits
