@@ -26,6 +26,12 @@
  *                     on today's GPUs it gives the same bits. The program says why.
  *   barrier_deadlock  the same wrong tree run twice in one block: the block hangs; the
  *                     program ends it after a time limit and exits with 4.
+ *   barrier_first_warp
+ *                     a tutorial's deadlock, if (threadIdx.x < 32) { ...; __syncthreads(); }:
+ *                     on an H100 it finishes with the book's bits, and synccheck is silent.
+ *   barrier_first_warp_then_block
+ *                     the same, then a block-wide __syncthreads(): it finishes too, and
+ *                     synccheck reports divergent threads. Both under the time limit.
  *
  * Read from here to the end of main: the kernels, then main, which runs the
  * book's program as the book writes it. Below main a line marks the harness
@@ -223,6 +229,35 @@ __global__ void dot_and_norm_one_block(const real *a, const real *b, real *resul
 }
 
 // ---------------------------------------------------------------------------
+// Deliberately wrong 3 and 4, barrier_first_warp and barrier_first_warp_then_block:
+// a Chinese tutorial's own example of a deadlock, if (threadIdx.x < 32) { ...;
+// __syncthreads(); }. Here the block's tree stops at 32 values and the first
+// warp adds them (the book's order, with the warp's own barrier between the
+// steps), then waits at a __syncthreads() that only it reaches. The _then_block
+// form adds a block-wide __syncthreads() after the if: the other warps wait
+// there while the first warp waits inside the if.
+
+template <typename real, bool block_barrier_after>
+__global__ void dot_barrier_first_warp(const real *a, const real *b, real *partials, long long n) {
+    __shared__ real s_cache[MAX_THREADS];
+    s_cache[threadIdx.x] = grid_stride_dot(a, b, n);
+    __syncthreads();
+    for (unsigned int half = blockDim.x / 2; half >= 32; half /= 2) { /* the book's tree, down to 32 values */
+        if (threadIdx.x < half) s_cache[threadIdx.x] += s_cache[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x < 32) { /* the tutorial's shape */
+        for (unsigned int half = 16; half > 0; half /= 2) {
+            if (threadIdx.x < half) s_cache[threadIdx.x] += s_cache[threadIdx.x + half];
+            __syncwarp(); /* the warp's own barrier: all these steps need */
+        }
+        __syncthreads(); /* WRONG: only the first warp arrives here */
+    }
+    if (block_barrier_after) __syncthreads(); /* _then_block: the other warps wait here */
+    if (threadIdx.x == 0) partials[blockIdx.x] = s_cache[0];
+}
+
+// ---------------------------------------------------------------------------
 // main: the book's program, then the progression. What it calls beyond the
 // book's lines is defined below the divider under main:
 /* the options: --help, and exit 2 on a bad command line (below the divider) */
@@ -289,7 +324,7 @@ int main(int argc, char **argv) {
 
 #define PROBE_ONES 1024        /* cuBLAS's probe: this many 1s, spread over the arrays */
 #define CHECK_RELAUNCHES 2     /* --check: one_launch and fast are launched this many more times */
-#define DEADLOCK_WAIT_S 3.0    /* barrier_deadlock is waited for this long... */
+#define DEADLOCK_WAIT_S 3.0    /* a wrong kernel that may hang is waited for this long... */
 #define DEADLOCK_WAIT_TIMES 20 /* ...plus 20 times what the correct kernel took */
 
 enum {
@@ -299,10 +334,13 @@ enum {
     KERNEL_CUBLAS,
     KERNEL_BARRIER_IN_IF, /* the deliberately wrong ones come last */
     KERNEL_BARRIER_DEADLOCK,
+    KERNEL_BARRIER_FIRST_WARP,
+    KERNEL_BARRIER_FIRST_WARP_THEN_BLOCK,
     KERNEL_COUNT
 };
 static const char *const kernel_names[] = {"book", "one_launch", "fast", "cublas", NULL};
-static const char *const wrong_kernel_names[] = {"barrier_in_if", "barrier_deadlock", NULL};
+static const char *const wrong_kernel_names[] = {"barrier_in_if", "barrier_deadlock", "barrier_first_warp",
+                                                 "barrier_first_warp_then_block", NULL};
 static const char *kernel_name(int kernel) {
     return kernel < KERNEL_BARRIER_IN_IF ? kernel_names[kernel] : wrong_kernel_names[kernel - KERNEL_BARRIER_IN_IF];
 }
@@ -329,7 +367,8 @@ static void dot_options(int argc, char **argv, cli_options *o) {
         "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"
         "exact in float at any n.\n"
         "The book's own program (N = 33792, float) always runs first; the options set the progression after it.";
-    spec.exit_codes = "  4  --kernel barrier_deadlock hung its block, as it is meant to; the program ended it";
+    spec.exit_codes = "  4  --kernel barrier_deadlock hung its block, as it is meant to, or barrier_first_warp or\n"
+                      "     barrier_first_warp_then_block hung theirs (neither did on an H100); the program ended it";
     cli_parse_or_exit(&spec, argc, argv, o);
     if (!is_power_of_two(o->block) || o->block < 32) {
         fprintf(stderr, "dot: --block %d: the halving tree needs a power of two from 32 to 1024\n", o->block);
@@ -398,8 +437,9 @@ template <typename real> __global__ void place_probe_ones(real *a, real *b, long
 // order must lie within the rounding-error bound of that order (numerics.h,
 // Higham section 4.2).
 
-/* book, barrier_in_if and one_launch on the CPU (the twins are in
- * common/block_reduce.cuh): each thread's grid_stride_dot, one fma per product
+/* book and one_launch on the CPU, and the wrong kernels that keep the book's
+ * order (barrier_in_if, barrier_first_warp and its _then_block form; the twins
+ * are in common/block_reduce.cuh): each thread's grid_stride_dot, one fma per product
  * as nvcc compiles `sum += a[i] * b[i]`; halving_tree per block (into
  * partials); then the partials, added in order by the CPU (book) or by the
  * last block (one_launch). */
@@ -518,15 +558,18 @@ static double cublas_tolerance(long long n, long double exact, element_type type
 }
 
 /* Bytes the GB/s figure counts: the 2n input elements read, plus what each
- * kernel writes and reads back itself: book one partial per block; one_launch
- * and fast a partial per block, read back by the last block, and the result;
+ * kernel writes and reads back itself: book (and barrier_in_if, barrier_first_warp
+ * and its _then_block form) one partial per block; one_launch and fast a
+ * partial per block, read back by the last block, and the result;
  * cuBLAS the result (its own partials are its business); barrier_deadlock two
  * results. The ticket counter's atomics (4 bytes per block) are not counted. */
 static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks) {
     const double inputs = 2.0 * (double)n * (double)size;
     switch (kernel) {
     case KERNEL_BOOK:
-    case KERNEL_BARRIER_IN_IF: return inputs + (double)blocks * size;
+    case KERNEL_BARRIER_IN_IF:
+    case KERNEL_BARRIER_FIRST_WARP:
+    case KERNEL_BARRIER_FIRST_WARP_THEN_BLOCK: return inputs + (double)blocks * size;
     case KERNEL_ONE_LAUNCH: return inputs + (2.0 * blocks + 1) * size;
     case KERNEL_FAST: return inputs + (2.0 * fast_blocks + 1) * size;
     case KERNEL_BARRIER_DEADLOCK: return inputs + 2.0 * size;
@@ -535,7 +578,7 @@ static double bytes_counted(int kernel, long long n, size_t size, int blocks, in
 }
 
 // ---------------------------------------------------------------------------
-// The two barrier pitfalls: what they showed, in words.
+// The barrier pitfalls: what they showed, in words.
 
 /* What barrier_in_if showed, in words, after its row. */
 static void explain_barrier_in_if(int same_bits) {
@@ -602,6 +645,39 @@ static int demonstrate_deadlock(result_row *row, const real *a, const real *b, c
     }
     row_note(row, "a.a = %.10g, the CPU's %.10g", (double)results[1], (double)norm);
     return 0;
+}
+
+/* Waits on the host's clock, at most `seconds`, for what was launched before:
+ * 1 when it finished, 0 when it still runs (a hung block: the caller ends the
+ * process, which ends the kernel). */
+static int finished_in_time(double seconds) {
+    cudaEvent_t done;
+    HANDLE_ERROR(cudaEventCreate(&done));
+    HANDLE_ERROR(cudaEventRecord(done, 0));
+    if (!finished_within(done, seconds)) return 0; /* the event stays: the hung kernel holds the device */
+    HANDLE_ERROR(cudaEventDestroy(done));
+    return 1;
+}
+
+/* What barrier_first_warp and barrier_first_warp_then_block showed, in words,
+ * after their rows: they finished within the limit (or the program has exited
+ * with EXIT_DEADLOCK already), and whether they gave the book's bits. */
+static void explain_barrier_first_warp(int kernel, int same_bits, double limit) {
+    printf("  %s: finished within the %.1f s limit, %s.\n", kernel_name(kernel), limit,
+           same_bits ? "with the same bits as the book's order" : "but NOT with the bits of the book's order");
+    if (!same_bits)
+        printf("  The undefined behaviour the tutorial warns of, on this GPU: the result is wrong.\n");
+    else if (kernel == KERNEL_BARRIER_FIRST_WARP)
+        printf("  if (threadIdx.x < 32) { ...; __syncthreads(); }, a tutorial's example of a deadlock: only the first\n"
+               "  warp reaches that barrier; the other warps leave the if with no barrier ahead and exit, and a\n"
+               "  barrier does not wait for threads that have exited. Undefined behaviour by the Programming Guide\n"
+               "  all the same: --kernel barrier_first_warp_then_block puts a barrier ahead of the other warps.\n");
+    else
+        printf("  The same, then a block-wide __syncthreads(): the first warp waits at the barrier inside the if,\n"
+               "  the other warps at the one after it. To the GPU both are barrier 0, which counts the warps that\n"
+               "  arrive, not the line they arrive at, so the block goes on; the other warps exit, and the first\n"
+               "  warp's block-wide barrier then waits for no one. No hang, but compute-sanitizer --tool synccheck\n"
+               "  reports the other warps' threads as divergent.\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -680,6 +756,12 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             break;
         case KERNEL_CUBLAS: cublas_dot(cublas, n, dev_a, dev_b, dev_results); break;
         case KERNEL_BARRIER_IN_IF: dot_barrier_in_if<<<blocks, threads>>>(dev_a, dev_b, dev_partials, n); break;
+        case KERNEL_BARRIER_FIRST_WARP:
+            dot_barrier_first_warp<real, false><<<blocks, threads>>>(dev_a, dev_b, dev_partials, n);
+            break;
+        case KERNEL_BARRIER_FIRST_WARP_THEN_BLOCK:
+            dot_barrier_first_warp<real, true><<<blocks, threads>>>(dev_a, dev_b, dev_partials, n);
+            break;
         }
         CHECK_LAUNCH();
     };
@@ -691,16 +773,19 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         if (!cli_kernel_selected(&o, k)) continue;
         result_row row = result_row_for(kernel_name(k), element_type_name(o.type), n);
         row.bytes = bytes_counted(k, n, sizeof(real), blocks, fast_blocks);
-        row.partials_only = k == KERNEL_BOOK || k == KERNEL_BARRIER_IN_IF;
+        const int may_hang = k == KERNEL_BARRIER_FIRST_WARP || k == KERNEL_BARRIER_FIRST_WARP_THEN_BLOCK;
+        row.partials_only = k == KERNEL_BOOK || k == KERNEL_BARRIER_IN_IF || may_hang;
+        /* A hung block: the table so far, then out. Ending the process ends the hung kernel. */
+        auto end_hung = [&] {
+            report_end(&rep);
+            fflush(stdout);
+            fflush(stderr);
+            _exit(EXIT_DEADLOCK);
+        };
         if (k == KERNEL_BARRIER_DEADLOCK) {
             const int deadlocked = demonstrate_deadlock(&row, a, b, dev_a, dev_b, dev_results, n, threads);
             report_add(&rep, &row);
-            if (deadlocked) { /* the table so far, then out: ending the process ends the hung kernel */
-                report_end(&rep);
-                fflush(stdout);
-                fflush(stderr);
-                _exit(EXIT_DEADLOCK);
-            }
+            if (deadlocked) end_hung();
             continue;
         }
 
@@ -752,9 +837,23 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
             }
         };
 
+        double limit = 0; /* a kernel that may hang: the seconds it is waited for */
+        if (may_hang) {   /* the book's kernel on the same grid sets the limit */
+            const double book_ms = time_median_ms(1, poison_outputs, [&] { launch(KERNEL_BOOK); });
+            limit = DEADLOCK_WAIT_S + DEADLOCK_WAIT_TIMES * book_ms / 1e3;
+        }
         poison_outputs();
         launch(k);
         ++launches;
+        if (may_hang && !finished_in_time(limit)) {
+            printf("  %s: the block hung: after %.1f s it has not finished. Exit %d: ending the process ends the "
+                   "hung kernel.\n",
+                   kernel_name(k), limit, EXIT_DEADLOCK);
+            row_note(&row, "the block hung: unfinished after %.1f s", limit);
+            row.pass = 0;
+            report_add(&rep, &row);
+            end_hung();
+        }
         HANDLE_ERROR(cudaDeviceSynchronize());
         check_launch(&row);
         if (k == KERNEL_CUBLAS) {
@@ -799,6 +898,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
         }
         report_add(&rep, &row);
         if (k == KERNEL_BARRIER_IN_IF) explain_barrier_in_if(row.pass);
+        if (may_hang) explain_barrier_first_warp(k, row.pass, limit);
     }
     l2_flusher_free(&flusher);
     cublasDestroy(cublas);
