@@ -10,7 +10,9 @@
  *   nvcc -O3 -I../common dot.cu -o dot -lcublas
  *
  * Run it: ./dot (the book's program, then each kernel at the book's size),
- *         ./dot --n 2^26 --type double --kernel fast,cublas, ./dot --help
+ *         ./dot --n 2^26 --type double --kernel fast,cublas, ./dot --help,
+ *         ./dot --part cpu_sum (the book's CPU sum of the partials against
+ *         one_launch, each whole round trip on the host's clock)
  *
  * Kernels, in teaching order:
  *   book              the book's: each thread sums products in a grid-stride loop, the
@@ -266,6 +268,9 @@ static void dot_options(int argc, char **argv, cli_options *o);
 static int check_book_program(const float *a, const float *b, float c, const float *dev_partial_c, int blocks);
 /* every kernel the options select, checked and timed: the table (below the divider) */
 static int run_progression(const cli_options &o, const struct cudaDeviceProp &device);
+/* --part cpu_sum: the book's round trip against one_launch's, on the host's clock (below the divider) */
+static int part_cpu_sum_asked(const cli_options &o);
+static int compare_cpu_sum(const cli_options &o);
 
 int main(int argc, char **argv) {
     cli_options o;
@@ -312,8 +317,10 @@ int main(int argc, char **argv) {
     free(b);
     free(partial_c);
 
-    // The progression: every kernel the options select, checked, then timed.
-    const int status = run_progression(o, device);
+    // The progression: every kernel the options select, checked, then timed. Or, with
+    // --part cpu_sum, the book's reason for adding the partials on the CPU put to the test:
+    // its whole round trip (launch, copy the partials back, add them) against one_launch's.
+    const int status = part_cpu_sum_asked(o) ? compare_cpu_sum(o) : run_progression(o, device);
     return book_passed ? status : EXIT_WRONG_RESULT;
 }
 
@@ -350,9 +357,17 @@ static const char *const data_names[] = {"book", "periodic", NULL};
 // ---------------------------------------------------------------------------
 // Options.
 
+static const cli_own_option own_options[] = {
+    {"--part", "P",
+     "progression (default): the kernels --kernel selects, checked and timed; cpu_sum: the\n"
+     "                       book's round trip (book, copy the partials back, the CPU adds them) against\n"
+     "                       one_launch's (copy the result back), each checked, timed on the host's clock"},
+    {NULL, NULL, NULL}};
+
 static void dot_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
     spec.program = "dot";
+    spec.own_options = own_options;
     spec.summary = "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)";
     spec.accepts =
         CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2;
@@ -366,7 +381,9 @@ static void dot_options(int argc, char **argv, cli_options *o) {
         "because the halving tree halves blockDim.x until 1. fast always uses 256 threads.\n"
         "--data book: a[i] = i, b[i] = 2i (the book); periodic: a[i] = i mod 4093, b[i] = 4092 - i mod 4093,\n"
         "exact in float at any n.\n"
-        "The book's own program (N = 33792, float) always runs first; the options set the progression after it.";
+        "The book's own program (N = 33792, float) always runs first; the options set what follows it.\n"
+        "--part cpu_sum times the whole round trip on the host's clock and says which is faster, and by how much;\n"
+        "--n, --type, --data, --block, --reps, --check and --cold-l2 apply to it as to the progression.";
     spec.exit_codes = "  4  --kernel barrier_deadlock hung its block, as it is meant to, or barrier_first_warp or\n"
                       "     barrier_first_warp_then_block hung theirs (neither did on an H100); the program ended it";
     cli_parse_or_exit(&spec, argc, argv, o);
@@ -374,6 +391,21 @@ static void dot_options(int argc, char **argv, cli_options *o) {
         fprintf(stderr, "dot: --block %d: the halving tree needs a power of two from 32 to 1024\n", o->block);
         exit(EXIT_BAD_COMMAND_LINE);
     }
+    const char *part = o->own_values[0];
+    if (part && strcmp(part, "progression") != 0 && strcmp(part, "cpu_sum") != 0) {
+        fprintf(stderr, "dot: --part %s: the parts are progression (the default) and cpu_sum\n", part);
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+    const unsigned every_correct_kernel = (1u << KERNEL_BARRIER_IN_IF) - 1; /* what no --kernel selects */
+    if (part_cpu_sum_asked(*o) && o->kernel_mask != every_correct_kernel) {
+        fprintf(stderr, "dot: --part cpu_sum runs book and one_launch itself: leave out --kernel\n");
+        exit(EXIT_BAD_COMMAND_LINE);
+    }
+}
+
+/* --part cpu_sum was asked for. */
+static int part_cpu_sum_asked(const cli_options &o) {
+    return o.own_values[0] && strcmp(o.own_values[0], "cpu_sum") == 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -680,6 +712,36 @@ static void explain_barrier_first_warp(int kernel, int same_bits, double limit) 
                "  reports the other warps' threads as divergent.\n");
 }
 
+/* The device side of a run: a and b copied over, room for `partials` partials
+ * and `results` results, and the ticket counter of one_launch and fast at 0. */
+template <typename real> struct dot_buffers {
+    real *a, *b, *partials, *results;
+    unsigned int *blocks_done;
+};
+
+template <typename real>
+static dot_buffers<real> dot_buffers_create(const real *a, const real *b, long long n, int partials, int results) {
+    dot_buffers<real> device;
+    const size_t bytes = (size_t)n * sizeof(real);
+    HANDLE_ERROR(cudaMalloc((void **)&device.a, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&device.b, bytes));
+    HANDLE_ERROR(cudaMalloc((void **)&device.partials, partials * sizeof(real)));
+    HANDLE_ERROR(cudaMalloc((void **)&device.results, results * sizeof(real)));
+    HANDLE_ERROR(cudaMalloc((void **)&device.blocks_done, sizeof(unsigned int)));
+    HANDLE_ERROR(cudaMemset(device.blocks_done, 0, sizeof(unsigned int)));
+    HANDLE_ERROR(cudaMemcpy(device.a, a, bytes, cudaMemcpyHostToDevice));
+    HANDLE_ERROR(cudaMemcpy(device.b, b, bytes, cudaMemcpyHostToDevice));
+    return device;
+}
+
+template <typename real> static void dot_buffers_free(dot_buffers<real> *device) {
+    HANDLE_ERROR(cudaFree(device->a));
+    HANDLE_ERROR(cudaFree(device->b));
+    HANDLE_ERROR(cudaFree(device->partials));
+    HANDLE_ERROR(cudaFree(device->results));
+    HANDLE_ERROR(cudaFree(device->blocks_done));
+}
+
 // ---------------------------------------------------------------------------
 // The progression: every selected kernel on the same inputs, checked, then
 // timed (median of --reps runs, CUDA events around the launch only). Every
@@ -719,16 +781,9 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     const long double exact = exact_dot(n, o.data_kind);
     const int max_partials = blocks > fast_blocks ? blocks : fast_blocks;
     real *twin_partials = (real *)host_alloc("dot", max_partials * sizeof(real), "the CPU's partials");
-    real *dev_a, *dev_b, *dev_partials, *dev_results; /* results: the result, or barrier_deadlock's two */
-    unsigned int *dev_blocks_done;
-    HANDLE_ERROR(cudaMalloc((void **)&dev_a, bytes));
-    HANDLE_ERROR(cudaMalloc((void **)&dev_b, bytes));
-    HANDLE_ERROR(cudaMalloc((void **)&dev_partials, max_partials * sizeof(real)));
-    HANDLE_ERROR(cudaMalloc((void **)&dev_results, 2 * sizeof(real)));
-    HANDLE_ERROR(cudaMalloc((void **)&dev_blocks_done, sizeof(unsigned int)));
-    HANDLE_ERROR(cudaMemset(dev_blocks_done, 0, sizeof(unsigned int)));
-    HANDLE_ERROR(cudaMemcpy(dev_a, a, bytes, cudaMemcpyHostToDevice));
-    HANDLE_ERROR(cudaMemcpy(dev_b, b, bytes, cudaMemcpyHostToDevice));
+    dot_buffers<real> buffers = dot_buffers_create(a, b, n, max_partials, 2); /* 2: barrier_deadlock's results */
+    real *dev_a = buffers.a, *dev_b = buffers.b, *dev_partials = buffers.partials, *dev_results = buffers.results;
+    unsigned int *dev_blocks_done = buffers.blocks_done;
     cublasHandle_t cublas;
     if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS ||
         cublasSetPointerMode(cublas, CUBLAS_POINTER_MODE_DEVICE) != CUBLAS_STATUS_SUCCESS) {
@@ -902,11 +957,7 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
     }
     l2_flusher_free(&flusher);
     cublasDestroy(cublas);
-    HANDLE_ERROR(cudaFree(dev_a));
-    HANDLE_ERROR(cudaFree(dev_b));
-    HANDLE_ERROR(cudaFree(dev_partials));
-    HANDLE_ERROR(cudaFree(dev_results));
-    HANDLE_ERROR(cudaFree(dev_blocks_done));
+    dot_buffers_free(&buffers);
     free(a);
     free(b);
     free(twin_partials);
@@ -915,4 +966,137 @@ template <typename real> static int run(const cli_options &o, const struct cudaD
 
 static int run_progression(const cli_options &o, const struct cudaDeviceProp &device) {
     return o.type == ELEMENT_DOUBLE ? run<double>(o, device) : run<float>(o, device);
+}
+
+// ---------------------------------------------------------------------------
+// --part cpu_sum: the book says the CPU adds the partials because a small final
+// sum is more efficient there. Put to the test as a caller sees it, on the
+// host's clock: the book's round trip (launch, copy the partials back, add them
+// on the CPU) against one_launch's (launch, copy the one result back). Both
+// poisoned before each round trip (the partials on the GPU and in the host's
+// copy, the result), outside the timed span, and every answer checked bit for
+// bit against the CPU's repeat of that kernel's order.
+
+static double host_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+/* Round trips, each after prepare(), on the host's clock: TIME_WARMUP_RUNS
+ * warm-ups, then `reps` timed ones, whose median (ms) it returns; with reps 0
+ * (--check) one round trip, not timed. Every answer is checked: the first
+ * fills the row, a later one that differs fails it. */
+template <typename real, typename Prepare, typename RoundTrip>
+static double round_trips_median_ms(result_row *row, int reps, real expected, long double exact, double bound,
+                                    Prepare prepare, RoundTrip round_trip) {
+    double *times = (double *)host_alloc("dot", sizeof(double) * (size_t)(reps > 0 ? reps : 1), "the round trip times");
+    const int first = reps > 0 ? -TIME_WARMUP_RUNS : 0, last = reps > 0 ? reps : 1;
+    for (int rep = first; rep < last; ++rep) {
+        prepare();
+        const double start = host_seconds();
+        const real value = round_trip();
+        const double ms = 1e3 * (host_seconds() - start);
+        if (reps > 0 && rep >= 0) times[rep] = ms;
+        if (rep == first) {
+            check_bits(row, value, expected, 0, exact, bound);
+        } else if (row->pass && !(value == expected)) {
+            row_check(row, value, expected, 0);
+            row->note[0] = '\0';
+            row_note(row, "round trip %d of %d wrong", rep - first + 1, last - first);
+        }
+    }
+    const double median = reps > 0 ? median_of(times, reps) : 0;
+    free(times);
+    return median;
+}
+
+template <typename real> static int run_cpu_sum(const cli_options &o) {
+    const long long n = o.n;
+    const size_t bytes = (size_t)n * sizeof(real);
+    const int threads = o.block;
+    const int blocks = (int)imin((n + threads - 1) / threads, (long long)BOOK_MAX_BLOCKS);
+    printf("\ndot --part cpu_sum: n = %lld, type = %s, data = %s, book and one_launch: %d blocks x %d threads\n\n", n,
+           element_type_name(o.type), data_names[o.data_kind], blocks, threads);
+    real *a = (real *)host_alloc("dot", bytes, "the input vector a");
+    real *b = (real *)host_alloc("dot", bytes, "the input vector b");
+    fill_inputs(a, b, n, o.data_kind);
+    const long double exact = exact_dot(n, o.data_kind);
+    real *twin_partials = (real *)host_alloc("dot", blocks * sizeof(real), "the CPU's partials");
+    const real book_total = dot_book_on_cpu(false, a, b, n, blocks, threads, twin_partials);
+    const real one_launch_total = dot_book_on_cpu(true, a, b, n, blocks, threads, twin_partials);
+    real *partials = (real *)host_alloc("dot", blocks * sizeof(real), "the partial sums"); /* the book's copy */
+    dot_buffers<real> buffers = dot_buffers_create(a, b, n, blocks, 1);
+    real *dev_a = buffers.a, *dev_b = buffers.b, *dev_partials = buffers.partials, *dev_result = buffers.results;
+    unsigned int *dev_blocks_done = buffers.blocks_done;
+    l2_flusher flusher = l2_flusher_create(o.cold_l2 && !o.check_only);
+
+    /* Before each round trip, untimed: every output poisoned, the L2 flushed if asked, the GPU idle. */
+    auto prepare = [&] {
+        gpu_poison(dev_partials, blocks * sizeof(real));
+        gpu_poison(dev_result, sizeof(real));
+        for (int i = 0; i < blocks; ++i)
+            partials[i] = (real)NAN;
+        l2_flush(&flusher);
+        HANDLE_ERROR(cudaDeviceSynchronize());
+    };
+    /* The book's main, from the launch to c. */
+    auto book_round_trip = [&] {
+        dot_book<<<blocks, threads>>>(dev_a, dev_b, dev_partials, n);
+        CHECK_LAUNCH();
+        HANDLE_ERROR(cudaMemcpy(partials, dev_partials, blocks * sizeof(real), cudaMemcpyDeviceToHost));
+        real c = 0;
+        for (int i = 0; i < blocks; ++i)
+            c += partials[i];
+        return c;
+    };
+    auto one_launch_round_trip = [&] {
+        dot_one_launch<<<blocks, threads>>>(dev_a, dev_b, dev_partials, dev_blocks_done, dev_result, n);
+        CHECK_LAUNCH();
+        real c = 0;
+        HANDLE_ERROR(cudaMemcpy(&c, dev_result, sizeof(real), cudaMemcpyDeviceToHost));
+        return c;
+    };
+
+    const int reps = o.check_only ? 0 : o.reps;
+    report rep;
+    report_begin(&rep, "dot", stdout);
+    result_row book = result_row_for("book_cpu_sum", element_type_name(o.type), n);
+    result_row one_launch = result_row_for("one_launch_copy", element_type_name(o.type), n);
+    const double book_ms = round_trips_median_ms(
+        &book, reps, book_total, exact, sum_error_bound(o.type, longest_chain(KERNEL_BOOK, n, blocks, threads, 1), 3),
+        prepare, book_round_trip);
+    const double one_launch_ms =
+        round_trips_median_ms(&one_launch, reps, one_launch_total, exact,
+                              sum_error_bound(o.type, longest_chain(KERNEL_ONE_LAUNCH, n, blocks, threads, 1), 3),
+                              prepare, one_launch_round_trip);
+    if (!o.check_only) {
+        row_note(&book, "round trip %.1f us on the host's clock", 1e3 * book_ms);
+        row_note(&one_launch, "round trip %.1f us on the host's clock", 1e3 * one_launch_ms);
+    }
+    report_add(&rep, &book);
+    report_add(&rep, &one_launch);
+    if (o.check_only)
+        printf("cpu_sum n=%lld type=%s: each round trip checked once, not timed (--check)\n", n,
+               element_type_name(o.type));
+    else {
+        const int book_faster = book_ms < one_launch_ms;
+        const double faster = book_faster ? book_ms : one_launch_ms, slower = book_faster ? one_launch_ms : book_ms;
+        printf("cpu_sum n=%lld type=%s: book + copy back + CPU sum %.1f us, one_launch + copy back %.1f us (host "
+               "clock, median of %d round trips): %s faster by %.1f us (%.0f %% less time)\n",
+               n, element_type_name(o.type), 1e3 * book_ms, 1e3 * one_launch_ms, reps,
+               book_faster ? "book + CPU sum" : "one_launch", 1e3 * (slower - faster),
+               percent_of(slower - faster, slower));
+    }
+    l2_flusher_free(&flusher);
+    dot_buffers_free(&buffers);
+    free(a);
+    free(b);
+    free(twin_partials);
+    free(partials);
+    return report_end(&rep);
+}
+
+static int compare_cpu_sum(const cli_options &o) {
+    return o.type == ELEMENT_DOUBLE ? run_cpu_sum<double>(o) : run_cpu_sum<float>(o);
 }
