@@ -229,8 +229,9 @@ __global__ void two_extern_arrays(unsigned *addresses, int *bits) {
     extern __shared__ float s_alias_floats[];
     extern __shared__ int s_alias_ints[];
     s_alias_floats[threadIdx.x] = alias_value(threadIdx.x);
-    __syncthreads();                                                /* every float is written before any thread reads */
-    bits[threadIdx.x] = s_alias_ints[blockDim.x - 1 - threadIdx.x]; /* another thread's float, as an int */
+    __syncthreads(); /* every float is written before any thread reads */
+    /* Another thread's float, read as an int: */
+    bits[threadIdx.x] = s_alias_ints[blockDim.x - 1 - threadIdx.x];
     if (threadIdx.x == 0) {
         addresses[0] = (unsigned)__cvta_generic_to_shared(s_alias_floats); /* offsets in shared memory */
         addresses[1] = (unsigned)__cvta_generic_to_shared(s_alias_ints);
