@@ -30,7 +30,7 @@
  *                     program ends it after a time limit and exits with 4.
  *   barrier_first_warp
  *                     a tutorial's deadlock, if (threadIdx.x < 32) { ...; __syncthreads(); }:
- *                     on an H100 it finishes with the book's bits, and synccheck is silent.
+ *                     on an H100 it finishes, and synccheck is silent.
  *   barrier_first_warp_then_block
  *                     the same, then a block-wide __syncthreads(): it finishes too, and
  *                     synccheck reports divergent threads. Both under the time limit.
