@@ -74,6 +74,7 @@ compute-sanitizer --tool synccheck --print-limit 1 @/ch05_dot/dot --check --n 10
 compute-sanitizer --tool racecheck --print-limit 1 @/ch05_shared_bitmap/shared_bitmap --no-window --no-sync
 @/ch08_banks/banks
 compute-sanitizer --tool memcheck --print-limit 1 @/ch08_banks/banks --part carve_misaligned
+compute-sanitizer --tool racecheck --print-limit 1 @/ch08_banks/banks --check --part same_address
 @/ch08_reduce/reduce
 @/ch08_reduce/reduce --kernel warp_unrolled,warp_synced,static
 @/ch08_reduce/reduce --kernel interleaved,strided_index,static
