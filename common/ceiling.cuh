@@ -14,33 +14,28 @@
 
 #include "book.h"
 
-/* Reads every 16-byte vector once (grid-stride, a grid that fills the GPU)
- * and keeps a sum, written only when it equals a value no input gives, so the
+/* Reads every 16-byte vector of `arrays` arrays (1: a; 2: a and b side by
+ * side, as the dot does) once, grid-stride, a grid that fills the GPU, and
+ * keeps a sum, written only when it equals a value no input gives, so the
  * compiler cannot drop the loads and nothing is written in practice. */
-static __global__ void read_only_kernel(const float4 *__restrict__ data, long long vectors, float *sink) {
+template <int arrays>
+static __global__ void read_only_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b, long long vectors,
+                                        float *sink) {
     float sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < vectors;
          i += (long long)gridDim.x * blockDim.x) {
-        float4 v = data[i];
-        sum += (v.x + v.y) + (v.z + v.w);
+        float4 x = a[i];
+        if (arrays == 2) {
+            float4 y = b[i];
+            sum += ((x.x + x.y) + (x.z + x.w)) + ((y.x + y.y) + (y.z + y.w));
+        } else {
+            sum += (x.x + x.y) + (x.z + x.w);
+        }
     }
     if (sum == -1.0f) *sink = sum; /* the input is all zeros: never true */
 }
 
-/* Reads a[i] and b[i], every 16-byte vector of each once, as the dot does
- * (grid-stride, a grid that fills the GPU once); the sum as above. */
-static __global__ void read_two_arrays_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b,
-                                              long long vectors, float *sink) {
-    float sum = 0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < vectors;
-         i += (long long)gridDim.x * blockDim.x) {
-        float4 x = a[i], y = b[i];
-        sum += ((x.x + x.y) + (x.z + x.w)) + ((y.x + y.y) + (y.z + y.w));
-    }
-    if (sum == -1.0f) *sink = sum; /* the input is all zeros: never true */
-}
-
-/* A read ceiling: `arrays` arrays (1: read_only_kernel, 2: read_two_arrays_kernel)
+/* A read ceiling: `arrays` arrays (read_only_kernel<arrays>)
  * of `bytes_each`, together at least 256 MiB, read once per run, median of
  * `reps`, in GB/s of all the bytes read. */
 static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int reps) {
@@ -63,17 +58,11 @@ static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int re
     const int threads = 256;
     HANDLE_ERROR(cudaGetDevice(&device));
     HANDLE_ERROR(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    if (arrays == 2)
-        HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, read_two_arrays_kernel, threads, 0));
-    else
-        HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, read_only_kernel, threads, 0));
+    void (*kernel)(const float4 *, const float4 *, long long, float *) =
+        arrays == 2 ? read_only_kernel<2> : read_only_kernel<1>;
+    HANDLE_ERROR(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads, 0));
     const long long vectors = (long long)(each / 16);
-    const double ms = time_median_ms(reps, [&] {
-        if (arrays == 2)
-            read_two_arrays_kernel<<<sms * blocks_per_sm, threads>>>(a, b, vectors, sink);
-        else
-            read_only_kernel<<<sms * blocks_per_sm, threads>>>(a, vectors, sink);
-    });
+    const double ms = time_median_ms(reps, [&] { kernel<<<sms * blocks_per_sm, threads>>>(a, b, vectors, sink); });
     HANDLE_ERROR(cudaFree(a));
     if (b) HANDLE_ERROR(cudaFree(b));
     HANDLE_ERROR(cudaFree(sink));

@@ -72,7 +72,7 @@ typedef struct {
     double bytes;                               /* bytes the GB/s figure counts (0: none) */
     int timed;                                  /* ms / gbps / pct_ceiling meaningful    */
     double ms, gbps, pct_ceiling;
-    const char *ceiling; /* "memcpy" or "read": what pct_ceiling is a percentage of */
+    const char *ceiling; /* "memcpy", "read" or "read2": what pct_ceiling is a percentage of */
     int partials_only;   /* the time covers the kernel alone, which leaves per-block
                             partial sums for the CPU to add (the books' kernels) */
     int pass;

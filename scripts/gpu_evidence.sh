@@ -69,6 +69,10 @@ examples() {
 @/ch05_dot/dot
 @/ch05_dot/dot --check --kernel barrier_in_if,barrier_deadlock
 compute-sanitizer --tool synccheck --print-limit 1 @/ch05_dot/dot --check --n 10007 --kernel barrier_deadlock
+@/ch05_dot/dot --check --kernel barrier_first_warp,barrier_first_warp_then_block
+compute-sanitizer --tool synccheck --print-limit 1 @/ch05_dot/dot --check --n 10007 --kernel barrier_first_warp_then_block
+@/ch05_dot/dot --part cpu_sum
+@/ch05_dot/dot --part cpu_sum --n 1e8
 @/ch05_shared_bitmap/shared_bitmap --no-window --save /tmp/evidence_shared_bitmap.png
 @/ch05_shared_bitmap/shared_bitmap --no-window --no-sync --save-diff /tmp/evidence_shared_bitmap_diff.png
 compute-sanitizer --tool racecheck --print-limit 1 @/ch05_shared_bitmap/shared_bitmap --no-window --no-sync
