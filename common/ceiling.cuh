@@ -15,22 +15,15 @@
 #include "book.h"
 
 /* Reads every 16-byte vector of `arrays` arrays (1: a; 2: a and b side by
- * side, as the dot does) once, grid-stride, a grid that fills the GPU once, and
+ * side, as the dot does) once, grid-stride, a grid that fills the GPU, and
  * keeps a sum, written only when it equals a value no input gives, so the
  * compiler cannot drop the loads and nothing is written in practice. */
 template <int arrays>
 static __global__ void read_only_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b, long long vectors,
                                         float *sink) {
     float sum = 0;
-    const long long stride = (long long)gridDim.x * blockDim.x;
-    long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-    if (arrays == 2) /* two places of each array in flight, as the dot's fast kernel reads them: a plain */
-        for (; i + stride < vectors; i += 2 * stride) { /* loop read 10 % slower on an H200 past 512 MB */
-            float4 x0 = a[i], y0 = b[i], x1 = a[i + stride], y1 = b[i + stride];
-            sum += (((x0.x + x0.y) + (x0.z + x0.w)) + ((y0.x + y0.y) + (y0.z + y0.w))) +
-                   (((x1.x + x1.y) + (x1.z + x1.w)) + ((y1.x + y1.y) + (y1.z + y1.w)));
-        }
-    for (; i < vectors; i += stride) {
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < vectors;
+         i += (long long)gridDim.x * blockDim.x) {
         float4 x = a[i];
         if (arrays == 2) {
             float4 y = b[i];
