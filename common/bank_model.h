@@ -1,0 +1,117 @@
+/* The bank model: how many passes (Nsight Compute's "wavefronts") one warp-wide
+ * shared-memory instruction takes, from the byte address each lane touches.
+ * Plain C, header-only; callable from host and device code alike when compiled
+ * by nvcc, so a kernel and its prediction can share one index expression.
+ *
+ * The GPU: 32 banks, each 4 bytes wide, on every architecture since Maxwell
+ * (compute capability 5.x, Hopper included); the 4-byte word at byte address a
+ * is word a / 4 and lives in bank (a / 4) % 32. A bank delivers one word per
+ * pass, so a pass serves at most 32 words = 128 bytes. Following the CUDA C
+ * Programming Guide ("Shared Memory", compute capability 5.x and later):
+ *   - lanes that touch the same 4-byte word are served together in one pass
+ *     (a broadcast for reads), also when 1- or 2-byte accesses touch different
+ *     bytes of that word;
+ *   - n different words in one bank take n passes (an n-way bank conflict).
+ *
+ * Wide accesses (the rule this model adopts, checked against the measured table
+ * in SPEC.md, "Bank rules, measured"): since a pass serves 128 bytes, a warp's
+ * request is processed in groups of 128 / width lanes: the whole warp for 1-,
+ * 2- and 4-byte accesses (32 x 4 = 128 bytes at most), half-warps for 8-byte
+ * accesses (16 x 8 = 128 bytes), quarter-warps for 16-byte accesses
+ * (8 x 16 = 128 bytes). Each group takes as many passes as its most loaded bank
+ * has distinct words, and the groups' passes add up. So 32 active lanes reading
+ * 32 distinct doubles take at least 2 passes (consecutive doubles: exactly 2,
+ * "conflict-free"), and 32 distinct float4s at least 4 (consecutive: 4, as
+ * Nsight Compute counts them). One exception, for broadcasts: groups that touch
+ * exactly the same set of words are served together, once (all lanes reading
+ * one double: 1 pass, as measured, not 2). Two things this rule assumes and
+ * nothing has measured yet: that groups touching different words never share a
+ * pass, and the broadcast exception for 16-byte accesses (all lanes reading one
+ * float4: the model says 1; forum reports for Volta/Turing say the 512 bytes
+ * returned to the lanes can cost 2).
+ *
+ * Inactive lanes (a zero bit in `active`) take no part; no active lane: 0
+ * passes. Each access must be aligned to its width, as the hardware requires:
+ * a misaligned address or a width other than 1, 2, 4, 8, 16 returns -1. */
+#ifndef COMMON_BANK_MODEL_H
+#define COMMON_BANK_MODEL_H
+
+#ifdef __CUDACC__
+#define BANK_MODEL_HD __host__ __device__
+#else
+#define BANK_MODEL_HD
+#endif
+
+enum { BANK_MODEL_BANKS = 32, BANK_MODEL_BANK_BYTES = 4, BANK_MODEL_WARP = 32 };
+
+/* Passes taken by one group of lanes (first .. first + lanes - 1): the most
+ * distinct words any one bank holds. Writes the group's distinct words, in
+ * ascending order, to words[] (at most 32: 128 bytes) and their count to
+ * *count. */
+static inline BANK_MODEL_HD int bank_group_passes(const unsigned int address[32], unsigned int active, int first,
+                                                  int lanes, int width, unsigned int words[32], int *count) {
+    int n = 0;
+    for (int lane = first; lane < first + lanes; ++lane) {
+        if (!((active >> lane) & 1u)) continue;
+        unsigned int lo = address[lane] / BANK_MODEL_BANK_BYTES;
+        unsigned int hi = (address[lane] + (unsigned int)width - 1u) / BANK_MODEL_BANK_BYTES;
+        for (unsigned int w = lo; w <= hi; ++w) { /* insert w, keeping words[] sorted and distinct */
+            int i = 0;
+            while (i < n && words[i] < w)
+                ++i;
+            if (i < n && words[i] == w) continue;
+            for (int j = n; j > i; --j)
+                words[j] = words[j - 1];
+            words[i] = w;
+            ++n;
+        }
+    }
+    *count = n;
+    int passes = 0;
+    for (int bank = 0; bank < BANK_MODEL_BANKS; ++bank) {
+        int in_bank = 0;
+        for (int i = 0; i < n; ++i)
+            in_bank += (int)(words[i] % BANK_MODEL_BANKS) == bank;
+        if (in_bank > passes) passes = in_bank;
+    }
+    return passes;
+}
+
+/* Passes for one warp-wide access: lane t touches `width` bytes at byte
+ * address address[t] if bit t of `active` is set. */
+static inline BANK_MODEL_HD int bank_passes(const unsigned int address[32], unsigned int active, int width) {
+    if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) return -1;
+    for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
+        if (((active >> lane) & 1u) && address[lane] % (unsigned int)width != 0) return -1;
+    int lanes = width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
+    unsigned int words[4][32]; /* each group's distinct words, for the broadcast exception */
+    int counts[4];
+    int groups = 0, passes = 0;
+    for (int first = 0; first < BANK_MODEL_WARP; first += lanes) {
+        int n = 0;
+        int group = bank_group_passes(address, active, first, lanes, width, words[groups], &n);
+        if (n == 0) continue; /* no active lane in this group */
+        int same = 0;         /* an earlier group touched exactly these words: served with it */
+        for (int g = 0; g < groups && !same; ++g) {
+            if (counts[g] != n) continue;
+            same = 1;
+            for (int i = 0; i < n; ++i)
+                if (words[g][i] != words[groups][i]) same = 0;
+        }
+        if (same) continue;
+        counts[groups++] = n;
+        passes += group;
+    }
+    return passes;
+}
+
+/* The common case: all 32 lanes active, lane t touching element t * stride of
+ * an array of element_bytes-byte elements (1, 2, 4, 8 or 16) starting at byte 0. */
+static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned int stride_elements) {
+    unsigned int address[32];
+    for (unsigned int t = 0; t < 32; ++t)
+        address[t] = t * stride_elements * (unsigned int)element_bytes;
+    return bank_passes(address, 0xffffffffu, element_bytes);
+}
+
+#endif
