@@ -83,14 +83,6 @@ enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
 
 static inline int is_power_of_two(long long value) { return value > 0 && (value & (value - 1)) == 0; }
 
-/* Kernel i of the spec: the kernels first, then the wrong kernels. */
-static inline const char *cli_kernel_name(const cli_spec *spec, int index) {
-    int count = 0;
-    while (spec->kernels && spec->kernels[count])
-        ++count;
-    return index < count ? spec->kernels[index] : spec->wrong_kernels[index - count];
-}
-
 static inline int cli_kernel_selected(const cli_options *options, int kernel_index) {
     return (options->kernel_mask >> kernel_index) & 1u;
 }
