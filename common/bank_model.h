@@ -105,6 +105,51 @@ static inline BANK_MODEL_HD int bank_passes(const unsigned int address[32], unsi
     return passes;
 }
 
+/* Which pass serves each lane of one warp-wide access (0, 1, ...; -1 for an
+ * inactive lane), by the same rule as bank_passes(): in its group, a lane is
+ * served in pass k when its word is the k-th distinct word of its bank (a
+ * 16-byte lane spans 4 banks; it counts its first word's); the groups' passes
+ * follow each other, and a group that touches the same words as an earlier one
+ * is served with it. Returns the passes, as bank_passes() does (-1: bad
+ * width or misaligned). This is what the bank pictures colour. */
+static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32], unsigned int active, int width,
+                                                 int pass_of_lane[32]) {
+    const int passes = bank_passes(address, active, width);
+    for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
+        pass_of_lane[lane] = -1;
+    if (passes < 0) return passes;
+    int lanes = width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
+    unsigned int words[4][32];
+    int counts[4], offsets[4];
+    int groups = 0, offset = 0;
+    for (int first = 0; first < BANK_MODEL_WARP; first += lanes) {
+        int n = 0;
+        const int group = bank_group_passes(address, active, first, lanes, width, words[groups], &n);
+        if (n == 0) continue;
+        int served_with = -1;
+        for (int g = 0; g < groups && served_with < 0; ++g) {
+            int same = counts[g] == n;
+            for (int i = 0; same && i < n; ++i)
+                same = words[g][i] == words[groups][i];
+            if (same) served_with = g;
+        }
+        const int base = served_with >= 0 ? offsets[served_with] : offset;
+        for (int lane = first; lane < first + lanes; ++lane) {
+            if (!((active >> lane) & 1u)) continue;
+            const unsigned int word = address[lane] / BANK_MODEL_BANK_BYTES;
+            int rank = 0; /* distinct words of the group in this word's bank, below it */
+            for (int i = 0; i < n; ++i)
+                rank += words[groups][i] < word && words[groups][i] % BANK_MODEL_BANKS == word % BANK_MODEL_BANKS;
+            pass_of_lane[lane] = base + rank;
+        }
+        if (served_with >= 0) continue;
+        counts[groups] = n;
+        offsets[groups++] = offset;
+        offset += group;
+    }
+    return passes;
+}
+
 /* The common case: all 32 lanes active, lane t touching element t * stride of
  * an array of element_bytes-byte elements (1, 2, 4, 8 or 16) starting at byte 0. */
 static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned int stride_elements) {
@@ -113,5 +158,40 @@ static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned i
         address[t] = t * stride_elements * (unsigned int)element_bytes;
     return bank_passes(address, 0xffffffffu, element_bytes);
 }
+
+/* One line of a program's --bank-model output (tab-separated; a "#" line
+ * first names the columns, bank_model_header()): one warp-wide shared-memory
+ * instruction of one kernel, as one warp of a full block executes it.
+ *   kernel   the kernel's name as Nsight Compute prints it ("transpose_padded<float>")
+ *   access   what the instruction does ("tile column read")
+ *   op       ld or st
+ *   bytes    per lane: 1, 2, 4, 8 or 16
+ *   passes   bank_passes() of this warp's addresses
+ *   weight   how often a block executes it this way (a warp count, times a loop count)
+ *   picture  a file name for the bank map the plot script draws, or "-"
+ *   lanes    32 entries "byte address:pass", "-" for an inactive lane
+ * scripts/bank_conflicts.sh weighs passes by weight into the prediction per
+ * instruction it sets beside Nsight Compute's measurement; scripts/plot.py
+ * --bank-maps draws the lines with a picture. */
+#ifndef __CUDA_ARCH__
+#include <stdio.h>
+static inline void bank_model_header(void) {
+    printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
+}
+static inline void bank_model_line(const char *kernel, const char *access, const char *op, int width,
+                                   const unsigned int address[32], unsigned int active, long long weight,
+                                   const char *picture) {
+    int pass_of_lane[32];
+    const int passes = bank_lane_passes(address, active, width, pass_of_lane);
+    printf("%s\t%s\t%s\t%d\t%d\t%lld\t%s\t", kernel, access, op, width, passes, weight, picture ? picture : "-");
+    for (int lane = 0; lane < BANK_MODEL_WARP; ++lane) {
+        if (pass_of_lane[lane] < 0)
+            printf("-");
+        else
+            printf("%u:%d", address[lane], pass_of_lane[lane]);
+        printf(lane + 1 < BANK_MODEL_WARP ? "," : "\n");
+    }
+}
+#endif
 
 #endif

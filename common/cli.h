@@ -28,7 +28,8 @@ enum cli_accepts {
     CLI_ROWS_COLS = 1 << 8, /* --rows R --cols C (--n N = square) */
     CLI_BITMAP = 1 << 9,    /* --no-sync --save F --save-diff F --no-window */
     CLI_SEED = 1 << 10,     /* --seed S (random data)             */
-    CLI_COLD_L2 = 1 << 11   /* --cold-l2                          */
+    CLI_COLD_L2 = 1 << 11,  /* --cold-l2                          */
+    CLI_BANK_MODEL = 1 << 12 /* --bank-model (no GPU needed)      */
 };
 
 #define CLI_MAX_KERNELS 32
@@ -73,7 +74,8 @@ typedef struct {
     int block_given; /* 1 if --block was on the command line     */
     int data_kind;   /* index into spec->data_kinds               */
     unsigned long long seed;
-    int cold_l2; /* flush the L2 before every timed run */
+    int cold_l2;    /* flush the L2 before every timed run */
+    int bank_model; /* print the bank model's predictions and stop: no GPU touched */
     int no_sync, no_window;
     const char *save_path, *save_diff_path;
     const char *own_values[CLI_MAX_OWN_OPTIONS]; /* spec->own_options[i]'s value, or NULL */
@@ -173,6 +175,9 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_CHECK) fprintf(out, "  --check              verify only, no timing (what the tests use)\n");
     if (a & CLI_COLD_L2) fprintf(out, "  --cold-l2            flush the L2 before every timed run (default: warm)\n");
     if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
+    if (a & CLI_BANK_MODEL)
+        fprintf(out, "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
+                     "                       warp, as predicted (no GPU needed), and stop\n");
     if (a & CLI_BITMAP) {
         fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n");
         fprintf(out, "  --save FILE.png      save the image as PNG\n");
@@ -289,6 +294,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         int *flag = NULL;
         if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) flag = &o->check_only;
         if ((a & CLI_COLD_L2) && strcmp(arg, "--cold-l2") == 0) flag = &o->cold_l2;
+        if ((a & CLI_BANK_MODEL) && strcmp(arg, "--bank-model") == 0) flag = &o->bank_model;
         if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) flag = &o->no_sync;
         if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) flag = &o->no_window;
         if (flag) {

@@ -225,6 +225,52 @@ static void test_random(void) {
     CHECK(agree);
 }
 
+static void test_lane_passes(void) {
+    unsigned int address[32];
+    int pass[32];
+    /* The unpadded tile's column read, float: lane x reads word 32x, bank 0
+     * for all; lane x is served in pass x. */
+    for (unsigned int x = 0; x < 32; ++x)
+        address[x] = x * 32 * 4;
+    CHECK(bank_lane_passes(address, 0xffffffffu, 4, pass) == 32);
+    for (int x = 0; x < 32; ++x)
+        CHECK(pass[x] == x);
+    /* Padded ([32][33]): word 33x, 32 banks, all in pass 0. */
+    for (unsigned int x = 0; x < 32; ++x)
+        address[x] = x * 33 * 4;
+    CHECK(bank_lane_passes(address, 0xffffffffu, 4, pass) == 1);
+    for (int x = 0; x < 32; ++x)
+        CHECK(pass[x] == 0);
+    /* Consecutive doubles: the first half-warp in pass 0, the second in 1. */
+    for (unsigned int x = 0; x < 32; ++x)
+        address[x] = x * 8;
+    CHECK(bank_lane_passes(address, 0xffffffffu, 8, pass) == 2);
+    for (int x = 0; x < 32; ++x)
+        CHECK(pass[x] == (x < 16 ? 0 : 1));
+    /* One double for all: both halves served together, pass 0. */
+    memset(address, 0, sizeof address);
+    CHECK(bank_lane_passes(address, 0xffffffffu, 8, pass) == 1);
+    for (int x = 0; x < 32; ++x)
+        CHECK(pass[x] == 0);
+    /* Consecutive float4s: quarter q in pass q. */
+    for (unsigned int x = 0; x < 32; ++x)
+        address[x] = x * 16;
+    CHECK(bank_lane_passes(address, 0xffffffffu, 16, pass) == 4);
+    for (int x = 0; x < 32; ++x)
+        CHECK(pass[x] == x / 8);
+    /* Int stride 2, lanes 0..15 active: words 0..30 even, one per bank; the
+     * inactive lanes get -1. */
+    for (unsigned int x = 0; x < 32; ++x)
+        address[x] = x * 2 * 4;
+    CHECK(bank_lane_passes(address, 0x0000ffffu, 4, pass) == 1);
+    for (int x = 0; x < 32; ++x)
+        CHECK(pass[x] == (x < 16 ? 0 : -1));
+    /* Misaligned: -1, every lane -1. */
+    address[0] = 2;
+    CHECK(bank_lane_passes(address, 0xffffffffu, 4, pass) == -1);
+    CHECK(pass[5] == -1);
+}
+
 int main(void) {
     test_int_strides();
     test_narrow_strides();
@@ -235,5 +281,6 @@ int main(void) {
     test_shared_words();
     test_invalid();
     test_random();
+    test_lane_passes();
     return unit_finish("test_bank_model");
 }

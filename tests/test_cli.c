@@ -79,6 +79,16 @@ static void test_good(void) {
     CHECK(PARSE(&spec, &o, "--help") == CLI_EXIT_HELP);
 }
 
+static void test_bank_model_flag(void) {
+    static const cli_spec banked = {"banked", "a program with a bank model", CLI_N | CLI_CHECK | CLI_BANK_MODEL,
+                                    kernels, NULL, 100, 0, 0, 256, NULL, NULL, NULL, NULL};
+    cli_options o;
+    CHECK(PARSE(&banked, &o, "--check") == CLI_OK && !o.bank_model);
+    CHECK(PARSE(&banked, &o, "--check", "--bank-model", "--n", "7") == CLI_OK && o.bank_model && o.n == 7);
+    CHECK(PARSE(&banked, &o, "--bank-model", "--bank-model") == CLI_EXIT_ERROR); /* once */
+    CHECK(PARSE(&spec, &o, "--bank-model") == CLI_EXIT_ERROR);                   /* not this program's */
+}
+
 static void test_bad(void) {
     cli_options o;
     CHECK(PARSE(&spec, &o, "--bogus") == CLI_EXIT_ERROR);
@@ -221,6 +231,7 @@ int main(void) {
     test_counts();
     test_defaults();
     test_good();
+    test_bank_model_flag();
     test_bad();
     test_matrix();
     test_helpers();
