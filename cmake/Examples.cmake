@@ -127,3 +127,18 @@ function(add_sass_test name target function)
                    ${function} ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS host SKIP_RETURN_CODE 77 TIMEOUT 120)
 endfunction()
+
+# add_bank_model_test(<name> <target> [PROGRAM ARGS...] -- CHECK...): runs the
+# program's --bank-model (no GPU needed) and checks what it predicts
+# (tests/expect_bank_model.py: KERNEL:ld=V, KERNEL:st=V, KERNEL/ACCESS=P).
+# Label host; skipped (77) without a Python 3 interpreter.
+function(add_bank_model_test name target)
+  if(NOT Python3_Interpreter_FOUND)
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "no Python 3: not run")
+    set_tests_properties(${name} PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "not run")
+    return()
+  endif()
+  add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py
+                                $<TARGET_FILE:${target}> ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT 120)
+endfunction()
