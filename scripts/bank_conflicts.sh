@@ -3,11 +3,19 @@
 #
 # Runs PROGRAM ARGS under Nsight Compute (ncu) and prints, as a markdown table, the
 # shared-memory traffic of every kernel it launches (summed over its launches): shared
-# load and store instructions (warp-wide), the wavefronts (passes through the 32 banks)
-# they took, wavefronts per instruction, and the bank conflicts ncu counts. One wavefront
-# per 128 bytes is conflict-free (1 for float, 2 for double); 32 is a 32-way conflict.
-# For ch08_banks's bank_read<TYPE, STRIDE> (thread t reads element t * STRIDE) the table
-# adds the prediction of 32 banks of 4-byte words: the most distinct words any bank holds.
+# load and store instructions (warp-wide) and the wavefronts (passes through the 32 banks)
+# they took, per instruction, three ways:
+#   measured   the L1's hardware counter (l1tex__data_pipe_lsu_wavefronts_mem_shared_*): every
+#              cycle the shared-memory pipe spent, also waiting for the banks while the L1 was
+#              busy filling lines for global loads (arbitration), not only bank conflicts;
+#   SASS       what Nsight Compute computes from each instruction's addresses
+#              (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_*): bank conflicts only;
+#              shown where this ncu has the metric;
+#   predicted  the program's own bank model (PROGRAM ARGS --bank-model, common/bank_model.h):
+#              each instruction's passes from the addresses the kernel's index expressions give.
+# A row whose prediction differs from the SASS count (or, without it, from the measured
+# count) by more than 2 % is marked ✗ and listed under the table. "conflicts" is ncu's own
+# count: wavefronts beyond the ideal (1 per 128 bytes), so 2 passes for 32 doubles count 0.
 #   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096
 # Give the program options that launch each kernel once (--check). Needs ncu, a GPU and
 # leave to read its counters. Exit 77 when ncu or a GPU is missing, 2 on bad use,
@@ -22,14 +30,20 @@ if [ -z "$ncu" ] || ! nvidia-smi -L >/dev/null 2>&1; then
     echo "bank_conflicts.sh: needs Nsight Compute (ncu) and a GPU (ncu: ${ncu:-not found}): nothing measured" >&2
     exit 77
 fi
+sass=0 # the SASS-level counts, where this ncu knows them
+"$ncu" --query-metrics 2>/dev/null | grep -q "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld" && sass=1
 metrics=""
 for op in ld st; do
     metrics="$metrics,smsp__sass_inst_executed_op_shared_$op.sum"
     metrics="$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$op.sum"
     metrics="$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_$op.sum"
+    [ "$sass" = 1 ] && metrics="$metrics,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_$op.sum"
 done
 raw=$(mktemp)
-trap 'rm -f "$raw"' EXIT
+model=$(mktemp)
+trap 'rm -f "$raw" "$model"' EXIT
+# The prediction: a program without a bank model (it rejects the option) predicts nothing.
+"$@" --bank-model >"$model" 2>/dev/null || : >"$model"
 # ncu's CSV lines are the quoted ones; the rest is the program's output and ncu's messages.
 "$ncu" --csv --page raw --print-units base --metrics "${metrics#,}" "$@" >"$raw" 2>&1
 status=$?
@@ -38,31 +52,70 @@ echo "\`$*\` under Nsight Compute:"
 echo
 grep '^"' "$raw" | python3 -c '
 import csv, re, sys
+metrics, model_path = sys.argv[1].split(","), sys.argv[2]
 lines = list(csv.reader(sys.stdin))  # a header, a units row, a row per launch
 if len(lines) < 3:
     sys.exit("bank_conflicts.sh: ncu measured no kernel")
-header, rows, totals = lines[0], lines[2:], {}  # totals: kernel -> its six counts, summed over launches
+header, rows, totals = lines[0], lines[2:], {}  # totals: kernel -> metric -> summed over launches
 for row in map(lambda r: dict(zip(header, r)), rows):
     name = re.sub(r"^void |[(].*", "", row["Kernel Name"])  # keep template arguments: one row per case
-    counts = [float(row[metric].replace(",", "")) for metric in sys.argv[1].split(",")]
-    totals[name] = [a + b for a, b in zip(totals.get(name, [0] * 6), counts)]
-def per(wavefronts, instructions):
-    return "%.1f" % (wavefronts / instructions) if instructions else "–"
-SIZES = {"unsigned char": 1, "unsigned short": 2, "unsigned int": 4, "float": 4, "double": 8}
-def predicted(name):
-    case = re.match(r"bank_read<(.+), (\d+)>$", name)
-    if not case or case[1] not in SIZES:
-        return "–"
-    size, stride, words = SIZES[case[1]], int(case[2]), {}
-    for t in range(32):  # the 4-byte words thread t touches, by bank
-        for byte in range(t * stride * size, (t * stride + 1) * size, 4):
-            words.setdefault(byte // 4 % 32, set()).add(byte // 4)
-    return "%d" % max(map(len, words.values()))
-print("| kernel | shared loads | wavefronts | per load | predicted | conflicts (ld) "
-      "| shared stores | wavefronts | per store | conflicts (st) |")
-print("| --- |" + " ---: |" * 9)
-for name, c in totals.items():
-    cells = ["%d" % c[0], "%d" % c[1], per(c[1], c[0]), predicted(name), "%d" % c[2],
-             "%d" % c[3], "%d" % c[4], per(c[4], c[3]), "%d" % c[5]]
-    print("| %s | %s |" % (name, " | ".join(cells)))
-' "${metrics#,}"
+    sums = totals.setdefault(name, dict.fromkeys(metrics, 0.0))
+    for metric in metrics:
+        sums[metric] += float(row[metric].replace(",", ""))
+predicted, library = {}, []  # (kernel, op) -> [passes x weight, weight]; (prefix, library name)
+for line in open(model_path, encoding="utf-8"):
+    fields = line.rstrip("\n").split("\t")
+    if fields[0] == "library" and len(fields) == 3:
+        library.append((fields[1], fields[2]))
+    elif not line.startswith("#") and len(fields) >= 6:
+        entry = predicted.setdefault((fields[0], fields[2]), [0, 0])
+        entry[0] += int(fields[4]) * int(fields[5])
+        entry[1] += int(fields[5])
+def label(name):
+    for prefix, owner in library:
+        if name.startswith(prefix):
+            return "%s (%s\u2019s own kernel)" % (name, owner)
+    return name
+def per(count, instructions):
+    return "%.1f" % (count / instructions) if instructions else "\u2013"
+disagreements = []
+def cells(name, sums, op):
+    instructions = sums["smsp__sass_inst_executed_op_shared_%s.sum" % op]
+    measured = sums["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % op]
+    sass_metric = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % op
+    counted = sums.get(sass_metric)
+    model = predicted.get((name, op))
+    prediction = "\u2013"
+    if model and model[1] and instructions:
+        value = model[0] / model[1]
+        reference = (counted if counted is not None else measured) / instructions
+        prediction = "%.1f" % value
+        if abs(value - reference) > 0.02 * value + 0.005:
+            prediction += " \u2717"
+            disagreements.append("%s, %s: predicted %.2f, %s %.2f" % (name, "loads" if op == "ld" else "stores",
+                                 value, "SASS-counted" if counted is not None else "measured", reference))
+    elif instructions and not model and not any(name.startswith(p) for p, _ in library):
+        prediction = "none"
+    out = ["%d" % instructions, "%d" % measured, per(measured, instructions)]
+    if "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in metrics:
+        out.append(per(counted, instructions))
+    return out + [prediction, "%d" % sums["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum" % op]]
+sass = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in metrics
+half = ["wavefronts", "per %s", "SASS per %s", "predicted", "conflicts (%s)"] if sass else \
+       ["wavefronts", "per %s", "predicted", "conflicts (%s)"]
+names = ["shared loads"] + [h.replace("%s", "load" if "per" in h else "ld") for h in half] + \
+        ["shared stores"] + [h.replace("%s", "store" if "per" in h else "st") for h in half]
+print("| kernel | " + " | ".join(names) + " |")
+print("| --- |" + " ---: |" * len(names))
+for name, sums in totals.items():
+    print("| %s | %s |" % (label(name), " | ".join(cells(name, sums, "ld") + cells(name, sums, "st"))))
+if predicted:
+    print()
+    if disagreements:
+        print("Prediction and %s count differ (\u2717) in %d row(s):" % ("SASS" if sass else "measured",
+                                                                      len(disagreements)))
+        for line in disagreements:
+            print("- " + line)
+    else:
+        print("Every prediction equals the %s count (within 2 %%)." % ("SASS" if sass else "measured"))
+' "${metrics#,}" "$model"

@@ -14,6 +14,11 @@ code block: SLUG is its command's words, paths cut to their last part, dashes dr
 run:banks, run:reduce-demo-squares), mutants (the mutant table; mutants:CHAPTER, its rows). Prose that interprets figures is written by hand,
 outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
 file without its markers. Either way nothing is written.
+
+    PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks
+
+draws, from a program's bank model (common/bank_model.h), each shared-memory access it names a
+picture for: FOLDER/PICTURE.png, the 32 banks across, a row per pass, each lane in its bank(s).
 """
 import argparse
 import csv
@@ -363,13 +368,105 @@ def between(text, name, body):
     return "\n".join(lines[:begin[0] + 1] + [body.rstrip("\n")] + lines[end[0]:])
 
 
+def read_bank_model(stream, source):
+    """The lines of a program's --bank-model output that name a picture: (picture, kernel, access,
+    bytes, passes, lanes), lanes a list of 32 (address, pass) or None. Exit 2 on a malformed line."""
+    pictures = []
+    for number, line in enumerate(stream, 1):
+        fields = line.rstrip("\n").split("\t")
+        if line.startswith("#") or fields[0] == "library" or not line.strip():
+            continue
+        try:
+            kernel, access, op, width, passes, weight, picture, lanes = fields
+            lanes = [None if lane == "-" else tuple(map(int, lane.split(":"))) for lane in lanes.split(",")]
+            if len(lanes) != 32 or op not in ("ld", "st") or int(width) not in (1, 2, 4, 8, 16):
+                raise ValueError
+        except ValueError:
+            reject(source, number, "not a bank model line (kernel, access, op, bytes, passes, weight, picture, "
+                   "32 lanes)")
+        if picture != "-":
+            if not re.match(r"^[a-z0-9_]+$", picture):
+                reject(source, number, "picture name '%s': use [a-z0-9_]" % picture)
+            pictures.append((picture, kernel, access, int(width), int(passes), lanes))
+    return pictures
+
+
+def draw_bank_map(picture, kernel, access, width, passes, lanes, folder):
+    """One warp's shared-memory access: the 32 banks across, one row per pass, each lane drawn in
+    the banks its bytes touch, on the row of the pass that serves it, coloured by that pass."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    cells = {}  # (pass, first word) -> (words it spans, lanes)
+    for lane, touch in enumerate(lanes):
+        if touch is None:
+            continue
+        address, served = touch
+        first, last = address // 4, (address + width - 1) // 4
+        cells.setdefault((served, first), [last - first + 1, []])[1].append(lane)
+    rows = max(passes, 1)
+    figure, axes = plt.subplots(figsize=(11, 1.25 + (0.26 if rows <= 8 else 0.14) * rows))
+    colours = plt.get_cmap("tab20")
+    for (served, word), (span, lanes_here) in sorted(cells.items()):
+        label = str(lanes_here[0]) if len(lanes_here) == 1 else "%d–%d" % (lanes_here[0], lanes_here[-1]) \
+            if lanes_here == list(range(lanes_here[0], lanes_here[-1] + 1)) else ",".join(map(str, lanes_here))
+        for piece in range(span):  # a wide lane's words, each in its own bank (wrapping past bank 31)
+            bank = (word + piece) % 32
+            axes.add_patch(plt.Rectangle((bank, served), 1, 1, facecolor=colours(served % 20), edgecolor="white"))
+            if piece == 0:
+                axes.text(bank + 0.5 * min(span, 32 - bank), served + 0.5, label, ha="center", va="center",
+                          fontsize=7 if len(label) <= 3 else 5)
+    axes.set_xlim(0, 32)
+    axes.set_ylim(rows, 0)
+    axes.set_xticks([b + 0.5 for b in range(0, 32, 4)], [str(b) for b in range(0, 32, 4)])
+    axes.set_yticks([p + 0.5 for p in range(rows)] if rows <= 8 else [p + 0.5 for p in range(0, rows, 4)],
+                    [str(p + 1) for p in (range(rows) if rows <= 8 else range(0, rows, 4))])
+    axes.set_xlabel("bank (numbers in the cells: the lanes served there)")
+    axes.set_ylabel("pass")
+    axes.set_title("%s: %s, %d byte%s a lane: %d pass%s" % (kernel, access, width, "s" if width > 1 else "",
+                                                           passes, "es" if passes != 1 else ""), fontsize=9)
+    figure.tight_layout()
+    path = os.path.join(folder, picture + ".png")
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
+
+
+def bank_maps(folder, sources):
+    """--bank-maps: draws every picture named in the --bank-model outputs (files, or - for stdin)."""
+    pictures = []
+    for source in sources or ["-"]:
+        if source == "-":
+            pictures += read_bank_model(sys.stdin, "<stdin>")
+        else:
+            with open(source, encoding="utf-8") as stream:
+                pictures += read_bank_model(stream, source)
+    names = [p[0] for p in pictures]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        print("plot.py: picture names given twice: %s: nothing drawn" % ", ".join(twice), file=sys.stderr)
+        return 2
+    os.makedirs(folder, exist_ok=True)
+    for picture in pictures:
+        draw_bank_map(*picture, folder)
+    print("plot.py: %d bank map(s) into %s" % (len(pictures), folder))
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv", nargs="+", help="sweep CSVs, one per device (docs/results/DEVICE/sweep.csv)")
+    parser.add_argument("csv", nargs="*", help="sweep CSVs, one per device (docs/results/DEVICE/sweep.csv); with "
+                        "--bank-maps: --bank-model outputs (default: stdin)")
+    parser.add_argument("--bank-maps", metavar="FOLDER",
+                        help="draw the bank pictures a program's --bank-model output names, into FOLDER")
     parser.add_argument("--readme", action="append", default=[],
                         help="a page to rewrite between its markers (default: every README*.md and docs/*.md with one)")
     parser.add_argument("--results", default="docs/RESULTS.md", help="the results page (default docs/RESULTS.md)")
     args = parser.parse_args(argv)
+    if args.bank_maps:
+        return bank_maps(args.bank_maps, args.csv)
+    if not args.csv:
+        parser.error("give the sweep CSVs (or --bank-maps FOLDER)")
     if not args.readme:  # every lesson and page of the repository that has a marker
         top = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
         found = glob.glob(os.path.join(top, "README*.md")) + glob.glob(os.path.join(top, "ch*", "README*.md")) + \

@@ -339,33 +339,89 @@ class Mutants(InTemporaryFolder):
 
 
 class BankConflicts(InTemporaryFolder):
-    """bank_conflicts.sh with a stand-in ncu that prints a raw CSV page, and without ncu."""
+    """bank_conflicts.sh with a stand-in ncu that prints a raw CSV page (with and without the SASS-level
+    metric), a stand-in program with a bank model, and without ncu."""
     NCU = """#!/bin/sh
+if [ "$1" = --query-metrics ]; then %s; exit 0; fi
 echo "the program's own line"
 echo '"ID","Kernel Name","%s"'
-echo '"","","inst","","","inst","",""'
-row='"0","void transpose_shared<float>(const float *, float *)","16,384","524288","507904","16384","16384","0"'
+echo '"","","inst","","","inst","","","",""'
+row='"0","void transpose_shared<float>(const float *, float *)","16,384","524288","507904","500000","16384","16384","0","16384"'
 echo "$row"; echo "$row"
-echo '"2","void bank_read<double, 2>(const double *, int)","10","40","30","0","0","0"'
+echo '"2","void bank_read<double, 2>(const double *, int)","10","40","30","40","0","0","0","0"'
+echo '"3","void transpose_readWrite_alignment_kernel<float>(int)","10","10","0","10","10","10","0","10"'
+"""
+    PROGRAM = """#!/bin/sh
+[ "$2" = --bank-model ] || exit 0
+printf '# kernel\\taccess\\top\\tbytes\\tpasses\\tweight\\tpicture\\tlanes\\n'
+printf 'library\\ttranspose_readWrite_alignment_kernel\\tcuBLAS\\n'
+printf 'transpose_shared<float>\\tcolumn read\\tld\\t4\\t32\\t32\\t-\\t-\\n'
+printf 'transpose_shared<float>\\trow write\\tst\\t4\\t1\\t32\\t-\\t-\\n'
+printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
 """
 
     def run_script(self, path):
         script = os.path.join(SCRIPTS, "bank_conflicts.sh")
-        return subprocess.run(["/bin/sh", script, "/bin/true", "--check"], capture_output=True, text=True,
-                              env=dict(os.environ, PATH=path))
+        return subprocess.run(["/bin/sh", script, os.path.join(self.folder, "program"), "--check"],
+                              capture_output=True, text=True, env=dict(os.environ, PATH=path))
 
-    def test_table_from_ncu_and_77_without_it(self):
+    def fake(self, sass):
         metrics = ["smsp__sass_inst_executed_op_shared_%s.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
-                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum"]
-        write(os.path.join(self.folder, "ncu"), self.NCU % '","'.join(m % op for op in ("ld", "st") for m in metrics),
-              executable=True)
+                   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum",
+                   "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"]
+        names = [m % op for op in ("ld", "st") for m in metrics]
+        query = "echo smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld" if sass else ":"
+        write(os.path.join(self.folder, "ncu"), self.NCU % (query, '","'.join(names)), executable=True)
         write(os.path.join(self.folder, "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
-        done = self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
+        write(os.path.join(self.folder, "program"), self.PROGRAM, executable=True)
+        return self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
+
+    def test_table_with_sass_counts_and_predictions(self):
+        done = self.fake(sass=True)
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | – | 1015808 | 32768 | 32768 | 1.0 | 0 |",
+        # loads: hardware 32.0 per load, SASS 30.5, predicted 32: differs by more than 2 %
+        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | 30.5 | 32.0 \u2717 | 1015808 | 32768 | "
+                      "32768 | 1.0 | 1.0 | 1.0 | 0 |", done.stdout)
+        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.0 | 4.0 | 4.0 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
                       done.stdout)
-        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.0 | 4 | 30 | 0 | 0 | – | 0 |", done.stdout)  # predicted 4
+        self.assertIn("| transpose_readWrite_alignment_kernel<float> (cuBLAS\u2019s own kernel) | 10 |", done.stdout)
+        self.assertIn("differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
+                      "SASS-counted 30.52", done.stdout)
+
+    def test_table_without_sass_counts_compares_the_hardware_count(self):
+        done = self.fake(sass=False)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | 32.0 | 1015808 |", done.stdout)
+        self.assertIn("Every prediction equals the measured count (within 2 %).", done.stdout)
+
+    def test_77_without_ncu(self):
+        write(os.path.join(self.folder, "program"), self.PROGRAM, executable=True)
         self.assertEqual(self.run_script("/nonexistent").returncode, 77)
+
+
+class BankMaps(InTemporaryFolder):
+    """plot.py --bank-maps: a bank model's pictures drawn; malformed lines and names given twice rejected."""
+    LINE = "k<float>\tcolumn read\tld\t4\t32\t32\t%s\t" + ",".join("%d:%d" % (128 * t, t) for t in range(32))
+
+    def plot(self, text):
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder],
+                              input=text, capture_output=True, text=True)
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    def test_picture_drawn(self):
+        done = self.plot("# header\n" + self.LINE % "demo_column" + "\n" + self.LINE % "-" + "\n")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(self.folder, "demo_column.png"), "rb") as image:
+            self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(os.listdir(self.folder), ["demo_column.png"])
+
+    def test_malformed_and_twice_rejected(self):
+        done = self.plot(self.LINE % "demo" + ",7:0\n")  # 33 lanes
+        self.assertEqual((done.returncode, done.stderr.startswith("<stdin>:1: not a bank model line")), (2, True))
+        done = self.plot(self.LINE % "same" + "\n" + self.LINE % "same" + "\n")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("given twice: same", done.stderr)
+        self.assertEqual(os.listdir(self.folder), [])
 
 
 if __name__ == "__main__":
