@@ -91,18 +91,30 @@ LIST
 export -f examples # timeout runs programs, not shell functions
 export BUILD OUT
 [ "${EVIDENCE_EXAMPLES:-1}" != 0 ] && phase examples 240 bash -c examples >"$OUT/examples.log" 2>&1
-[ "${EVIDENCE_BANKS:-1}" != 0 ] &&
-    phase banks 90 bash scripts/bank_conflicts.sh "$BUILD/ch08_transpose/transpose" --check --n 4096 >"$OUT/banks.txt"
-if [ "${EVIDENCE_BANKS:-1}" != 0 ] && [ -x "$BUILD/ch08_banks/banks" ]; then
-    echo >>"$OUT/banks.txt"
-    phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_banks/banks" --check --part stride,size >>"$OUT/banks.txt"
-fi
-if [ "${EVIDENCE_BANKS:-1}" != 0 ] && [ -x "$BUILD/ch08_reduce/reduce" ]; then # the tutorial's trees, 128 and 1024 threads
-    for block in 128 1024; do
-        echo >>"$OUT/banks.txt"
-        phase banks 60 bash scripts/bank_conflicts.sh "$BUILD/ch08_reduce/reduce" --check --n 2^20 --data random \
-            --kernel interleaved,strided_index,static --block "$block" >>"$OUT/banks.txt"
-    done
+# Every chapter's shared-memory traffic under Nsight Compute, beside its bank model's prediction.
+bank_runs() {
+    cat <<'LIST'
+ch08_transpose/transpose --check --n 4096
+ch08_transpose/transpose --check --n 4096 --type double
+ch08_banks/banks --check --part stride,size
+ch08_reduce/reduce --check --n 2^20 --data random
+ch08_reduce/reduce --check --n 2^20 --data random --type double
+ch08_reduce/reduce --check --n 2^20 --data random --kernel interleaved,strided_index,static --block 128
+ch08_reduce/reduce --check --n 2^20 --data random --kernel interleaved,strided_index,static --block 1024
+ch05_dot/dot --check --n 2^20
+ch05_dot/dot --check --n 2^20 --type double
+ch05_shared_bitmap/shared_bitmap --no-window
+ch08_shared_vs_global/shared_vs_global --check
+LIST
+}
+if [ "${EVIDENCE_BANKS:-1}" != 0 ]; then
+    : >"$OUT/banks.txt"
+    while read -r program args; do
+        [ -x "$BUILD/$program" ] || continue
+        [ -s "$OUT/banks.txt" ] && echo >>"$OUT/banks.txt"
+        # shellcheck disable=SC2086 # the options, word by word
+        phase banks 120 bash scripts/bank_conflicts.sh "$BUILD/$program" $args >>"$OUT/banks.txt"
+    done < <(bank_runs)
 fi
 [ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants "${EVIDENCE_MUTANTS_S:-240}" bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
 
