@@ -117,10 +117,12 @@ if(NOT EXAMPLES_CUOBJDUMP)
   set(EXAMPLES_CUOBJDUMP cuobjdump-not-found)
 endif()
 
-# add_sass_test(<name> <target> <function regex> [--has REGEX]... [--lacks REGEX]... [--count REGEX N]...):
-# every function of the program whose mangled name matches, for every
-# architecture it was built for, has (lacks, has exactly N of) those
-# instructions (tests/expect_sass.sh). Label host; skipped (77) without cuobjdump.
+# add_sass_test(<name> <target> <function regex> [--arch ARCHS] [--has REGEX]... [--lacks REGEX]...
+#               [--count REGEX N]...): every function of the program whose mangled name matches, in the
+# SASS of every architecture it was built for (all-major: sm_75 to sm_120), has (lacks, has exactly N
+# of) those instructions (tests/expect_sass.sh). --arch sm_80+ (or sm_75, or sm_75,sm_90, or all)
+# restricts the claims after it to those architectures: a claim true on some only says so. A failure
+# names the architecture. Label host; skipped (77) without cuobjdump.
 function(add_sass_test name target function)
   add_test(NAME ${name}
            COMMAND bash ${EXAMPLES_TEST_DIR}/expect_sass.sh ${EXAMPLES_CUOBJDUMP} $<TARGET_FILE:${target}>

@@ -2,14 +2,57 @@
 # The compiled code as evidence: the SASS of every function of PROGRAM whose
 # (mangled) name matches FUNCTION, for every architecture the build holds, must
 # have or lack the instructions named.
-#   expect_sass.sh CUOBJDUMP PROGRAM FUNCTION [--has REGEX]... [--lacks REGEX]... [--count REGEX N]...
+#   expect_sass.sh CUOBJDUMP PROGRAM FUNCTION [--arch ARCHS] [--has REGEX]... [--lacks REGEX]... [--count REGEX N]...
 # --count: exactly N lines match REGEX in each such function. Regexes are grep -E.
-# Exit 0: every assertion holds in every matching function of every architecture;
-# 1: one does not (the line says which); 77: no cuobjdump (or nvdisasm) here.
+# --arch ARCHS: the claims after it hold only on those architectures (until the
+# next --arch); ARCHS is a comma list of sm_NN (that one), sm_NN+ (that one and
+# newer) or all (the default). A fatbinary holds one SASS per architecture
+# (all-major with nvcc 13.0: sm_75 80 90 100 110 120), and the compiler may
+# choose other instructions on each: a claim true on sm_90 alone is not a claim
+# about the program.
+# Exit 0: every claim holds in every matching function of every architecture
+# it names; 1: one does not (one line per claim, function and architecture);
+# 2: a malformed claim; 77: no cuobjdump (or nvdisasm) here.
 set -u
 cuobjdump=$1 program=$2 function=$3
 shift 3
-assertions=("$@")
+claims=("$@")
+
+# The number of an architecture name: sm_90a -> 90.
+arch_number() { local digits=${1#sm_}; digits=${digits%%[!0-9]*}; echo "${digits:-0}"; }
+
+# Does architecture $1 belong to the comma list $2?
+arch_in() {
+    local number item
+    number=$(arch_number "$1")
+    for item in ${2//,/ }; do
+        case $item in
+        all) return 0 ;;
+        sm_[0-9]*+) [ "$number" -ge "$(arch_number "${item%+}")" ] && return 0 ;;
+        sm_[0-9]*) [ "$number" -eq "$(arch_number "$item")" ] && return 0 ;;
+        esac
+    done
+    return 1
+}
+
+# Malformed claims are the test's own bug: say so before reading anything.
+set -- "${claims[@]}"
+while [ $# -gt 0 ]; do
+    case $1 in
+    --has | --lacks) [ $# -ge 2 ] || { echo "expect_sass: $1 needs a REGEX"; exit 2; }; shift 2 ;;
+    --count)
+        [ $# -ge 3 ] && [[ $3 =~ ^[0-9]+$ ]] || { echo "expect_sass: --count needs a REGEX and a number"; exit 2; }
+        shift 3 ;;
+    --arch)
+        [ $# -ge 2 ] || { echo "expect_sass: --arch needs a list (sm_80+, sm_75,sm_90, all)"; exit 2; }
+        for item in ${2//,/ }; do
+            [[ $item =~ ^(all|sm_[0-9]+[a-z]?\+?)$ ]] || { echo "expect_sass: --arch '$item': not sm_NN, sm_NN+ or all"; exit 2; }
+        done
+        shift 2 ;;
+    *) echo "expect_sass: unknown claim '$1'"; exit 2 ;;
+    esac
+done
+
 if [ ! -x "$cuobjdump" ]; then
     echo "expect_sass: no cuobjdump (run scripts/install_deps.sh, or install the CUDA toolkit's): skipped"
     exit 77
@@ -23,38 +66,68 @@ if ! "$cuobjdump" -sass "$program" >"$dump/all" 2>"$dump/err"; then
     cat "$dump/err"
     exit 1
 fi
-# One file per function and architecture: arch@function.sass.
+# One folder per architecture, one file per function: sm_NN/function.sass.
 awk -v dir="$dump" '
-    /^[ \t]*arch = / { arch = $3 }
-    /Function : / { name = $3; file = dir "/" arch "@" name ".sass"; next }
+    /^[ \t]*arch = / { arch = $3; system("mkdir -p " dir "/" arch) }
+    /Function : / { file = dir "/" arch "/" $3 ".sass"; next }
     /^[ \t]*\.{10,}/ { file = "" }
     file != "" { print > file }
 ' "$dump/all"
-found=0 failed=0
-for file in "$dump"/*.sass; do
-    [ -e "$file" ] || continue
-    base=$(basename "$file" .sass)
-    arch=${base%%@*} name=${base#*@}
-    echo "$name" | grep -Eq "$function" || continue
-    found=$((found + 1))
-    set -- "${assertions[@]}"
-    while [ $# -gt 0 ]; do
-        case $1 in
-        --has) grep -Eq "$2" "$file" || { echo "FAIL: $arch $name has no '$2'"; failed=1; }; shift 2 ;;
-        --lacks)
-            if grep -Eq "$2" "$file"; then echo "FAIL: $arch $name has '$2':"; grep -E "$2" "$file" | head -3; failed=1; fi
-            shift 2 ;;
-        --count)
-            count=$(grep -Ec "$2" "$file")
-            [ "$count" -eq "$3" ] || { echo "FAIL: $arch $name has $count lines matching '$2', not $3"; failed=1; }
-            shift 3 ;;
-        *) echo "expect_sass: unknown assertion '$1'"; exit 2 ;;
-        esac
-    done
-done
-if [ "$found" -eq 0 ]; then
-    echo "FAIL: no function of $program matches '$function'"
+archs=$(cd "$dump" && for d in sm_*/; do [ -d "$d" ] && echo "${d%/}"; done | sort -t_ -k2 -n | tr '\n' ' ')
+archs=${archs% }
+if [ -z "$archs" ]; then
+    echo "FAIL: $program holds no SASS (cuobjdump -sass printed no architecture)"
     exit 1
 fi
-echo "expect_sass: $found function(s) matching '$function' checked"
+
+# A readable name in messages, as Nsight prints it (dot_fast<float>), where
+# c++filt is here; the mangled one otherwise.
+readable() { if command -v c++filt >/dev/null; then c++filt -p "$1"; else echo "$1"; fi; }
+
+functions="" failed=0 checked=0
+for arch in $archs; do
+    found=0
+    for file in "$dump/$arch"/*.sass; do
+        [ -e "$file" ] || continue
+        name=$(basename "$file" .sass)
+        echo "$name" | grep -Eq "$function" || continue
+        found=$((found + 1))
+        case " $functions " in *" $name "*) ;; *) functions="$functions $name" ;; esac
+        where="$arch $(readable "$name")"
+        scope=all
+        set -- "${claims[@]}"
+        while [ $# -gt 0 ]; do
+            case $1 in
+            --arch) scope=$2; shift 2; continue ;;
+            --has | --lacks) kind=$1 regex=$2; shift 2 ;;
+            --count) kind=$1 regex=$2 expect=$3; shift 3 ;;
+            esac
+            arch_in "$arch" "$scope" || continue
+            checked=$((checked + 1))
+            count=$(grep -Ec -- "$regex" "$file")
+            if [ "$kind" = --has ]; then
+                [ "$count" -gt 0 ] || { echo "FAIL: $where: no line matches '$regex'"; failed=1; }
+            elif [ "$kind" = --lacks ]; then
+                if [ "$count" -gt 0 ]; then
+                    first=$(grep -E -m 1 -- "$regex" "$file" | sed -e 's|/\*[0-9a-fx]*\*/||' -e 's| *;.*||' -e 's|^ *||')
+                    echo "FAIL: $where: $count line(s) match '$regex', none expected (first: $first)"
+                    failed=1
+                fi
+            elif [ "$count" -ne "$expect" ]; then
+                echo "FAIL: $where: $count line(s) match '$regex', not $expect"
+                failed=1
+            fi
+        done
+    done
+    [ "$found" -gt 0 ] || missing="${missing:-} $arch"
+done
+set -- $functions
+if [ $# -eq 0 ]; then
+    echo "FAIL: no function of $program matches '$function'"
+    exit 1
+elif [ -n "${missing:-}" ]; then
+    echo "FAIL: no function matching '$function' in the SASS of$missing (found in the others)"
+    failed=1
+fi
+echo "expect_sass: $# function(s) matching '$function', $checked claim(s) checked on $archs"
 exit "$failed"

@@ -424,5 +424,72 @@ class BankMaps(InTemporaryFolder):
         self.assertEqual(os.listdir(self.folder), [])
 
 
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
+
+class ExpectSass(InTemporaryFolder):
+    """expect_sass.sh with a stand-in cuobjdump printing two architectures' SASS: every claim checked on
+    each, --arch scoping, one line per failing architecture, malformed claims exit 2, no cuobjdump 77."""
+    SASS = """
+Fatbin elf code:
+================
+arch = sm_75
+\tcode for sm_75
+\t\tFunction : _Z4treeIfEvPT_
+        /*0000*/                   BAR.SYNC 0x0 ;
+        /*0010*/                   LDS.U.32 R2, [R3] ;
+        /*0020*/                   EXIT ;
+\t\t..........
+
+Fatbin elf code:
+================
+arch = sm_90
+\tcode for sm_90
+\t\tFunction : _Z4treeIfEvPT_
+        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0020*/                   LDS R2, [R3] ;
+        /*0030*/                   CCTL.E.PF2 [R4] ;
+        /*0040*/                   EXIT ;
+\t\t..........
+"""
+
+    def sass(self, *claims, function="tree", cuobjdump=None):
+        if cuobjdump is None:
+            write(os.path.join(self.folder, "sass.txt"), self.SASS)
+            cuobjdump = write(os.path.join(self.folder, "cuobjdump"), "#!/bin/sh\ncat %s/sass.txt\n" % self.folder,
+                              executable=True)
+        return subprocess.run(["bash", os.path.join(TESTS, "expect_sass.sh"), cuobjdump, "program", function] +
+                              list(claims), capture_output=True, text=True)
+
+    def test_a_claim_holds_on_every_architecture_or_fails_naming_it(self):
+        done = self.sass("--has", "LDS", "--lacks", "LOCAL")
+        self.assertEqual(done.returncode, 0, done.stdout)
+        self.assertIn("1 function(s) matching 'tree', 4 claim(s) checked on sm_75 sm_90", done.stdout)
+        done = self.sass("--count", "BAR\\.SYNC", "1", "--lacks", "CCTL")
+        self.assertEqual(done.returncode, 1)
+        failures = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
+        self.assertEqual(len(failures), 2, done.stdout)
+        self.assertRegex(failures[0], r"^FAIL: sm_90 (tree<float>|_Z4treeIfEvPT_): 2 line\(s\) match 'BAR\\\.SYNC', not 1$")
+        self.assertIn("none expected (first: CCTL.E.PF2 [R4])", failures[1])
+
+    def test_arch_restricts_the_claims_after_it(self):
+        done = self.sass("--arch", "sm_80+", "--has", "CCTL", "--count", "BAR", "2", "--arch", "sm_75", "--has",
+                         "LDS\\.U", "--arch", "all", "--has", "EXIT")
+        self.assertEqual(done.returncode, 0, done.stdout)
+        self.assertIn("5 claim(s) checked", done.stdout)
+        done = self.sass("--arch", "sm_75,sm_90", "--has", "CCTL")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("FAIL: sm_75 ", done.stdout)
+        self.assertNotIn("FAIL: sm_90 ", done.stdout)
+
+    def test_malformed_claims_and_no_function(self):
+        for claims in (["--arch", "sm80+", "--has", "X"], ["--count", "X"], ["--hass", "X"], ["--has"]):
+            self.assertEqual(self.sass(*claims).returncode, 2, claims)
+        self.assertEqual(self.sass("--has", "X", cuobjdump="/nonexistent/cuobjdump").returncode, 77)
+        done = self.sass("--has", "X", function="other")
+        self.assertEqual((done.returncode, done.stdout), (1, "FAIL: no function of program matches 'other'\n"))
+
+
 if __name__ == "__main__":
     unittest.main()
