@@ -16,23 +16,25 @@
  * where there is no display), ./shared_bitmap --no-sync (the race), --help;
  *   ./shared_bitmap --no-sync --no-window --save racy.png --save-diff racy_diff.png
  *   compute-sanitizer --tool racecheck ./shared_bitmap --no-sync --check
+ *   ./shared_bitmap --bank-model (each shared-memory access's bank passes; no GPU needed)
  *
  * Kernels:
  *   shared_bitmap_synced   the book's: write s_shared, __syncthreads(), read the partner's value.
  *   shared_bitmap_no_sync  the same with the barrier left out: a data race, on purpose (--no-sync).
  *
  * main runs the book's program and checks every pixel; below the "Harness"
- * line are the CPU's image, the check and the saving rules, not needed to
- * follow the lesson. */
+ * line are the CPU's image, the check, the saving rules and the bank model,
+ * not needed to follow the lesson. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitmap.h" /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
-#include "book.h"   /* the book's header: error checks, the device */
-#include "cli.h"    /* harness (below the line): the command line */
-#include "report.h" /* harness: the table and the RESULT line */
+#include "bank_model.h" /* harness (below the line): --bank-model, passes from each lane's address */
+#include "bitmap.h"     /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
+#include "book.h"       /* the book's header: error checks, the device */
+#include "cli.h"        /* harness: the command line */
+#include "report.h"     /* harness: the table and the RESULT line */
 
 #define DIM 1024      /* the image is DIM x DIM pixels                */
 #define TILE 16       /* blocks of TILE x TILE threads, one per pixel */
@@ -91,7 +93,9 @@ __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
 // picture. What main calls from below the line:
 
 /* The options (--no-sync, --save, --save-diff, --no-window, --check, --device):
- * exit 2 on a bad one, a path that cannot take the PNG included, before any CUDA call. */
+ * exit 2 on a bad one, a path that cannot take the PNG included, before any CUDA call.
+ * --bank-model prints each shared-memory access's bank passes and exits 0, also
+ * before any CUDA call. */
 static void parse_command_line(int argc, char **argv, cli_options *o);
 /* What the synced kernel draws, computed on the CPU in double. */
 static void shared_bitmap_cpu(cpu_bitmap *image);
@@ -100,6 +104,9 @@ static void shared_bitmap_cpu(cpu_bitmap *image);
 static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program);
 /* --save-diff, --save, then the window or the PNG: 0 when every image asked for was written. */
 static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, const cli_options *o, int synced);
+/* --bank-model: the passes of each warp's store and load of s_shared, from
+ * each lane's address. Not static: it is defined for the host only. */
+void print_bank_model(void);
 
 int main(int argc, char **argv) {
     cli_options o;
@@ -151,11 +158,71 @@ int main(int argc, char **argv) {
 // integer before the value is cut to a byte. Any other difference is a wrong
 // pixel, and the synced kernel passes only with none.
 //
+// The bank model (--bank-model): the store and the load of s_shared in both
+// kernels, warp by warp, with the passes common/bank_model.h predicts.
+//
 // Saving (--save, --save-diff, and the PNG written where no window opens):
 // only names ending in .png; a target that exists must be a regular file we
 // may write. The image goes to a temporary file beside the target, renamed
 // over it when complete; a failed save leaves the old file as it was. Exit 5:
 // the image was right but could not be saved (a wrong image still exits 1).
+
+// ---------------------------------------------------------------------------
+// The bank model: no GPU, no CUDA call. The kernels index s_shared in the
+// book's form; the model evaluates the same subscripts on a host array of the
+// same declared type, so the byte addresses are the kernels' own. A block is
+// 16 x 16 threads, thread t = threadIdx.x + 16 * threadIdx.y, and warp w holds
+// threads 32 w .. 32 w + 31: two rows of 16 threads (threadIdx.y = 2 w, 2 w + 1).
+// Row y writes column y of s_shared, 16 floats (64 bytes) apart, so lanes x and
+// x + 2 land in the same bank: each row touches 2 banks with 8 words each, the
+// warp 4 banks, and the store takes 8 passes; the mirrored read likewise.
+// Host code only (bank_model.h prints on the host): not in nvcc's device passes.
+#ifndef __CUDA_ARCH__
+
+/* Byte address of the element thread (x, y) writes (mirrored = 0) or reads
+ * (mirrored = 1), with the kernels' subscripts. */
+static unsigned int s_shared_byte_address(int x, int y, int mirrored) {
+    static float s_shared[TILE][TILE]; /* the kernels' declaration, on the host */
+    const float *element = mirrored ? &s_shared[TILE - 1 - x][TILE - 1 - y] : &s_shared[x][y];
+    return (unsigned int)((const char *)element - (const char *)s_shared);
+}
+
+/* One instruction as the 8 warps of a block execute it: warps that take the
+ * same passes share a line (the first one's addresses, weight = how many
+ * warps); the picture, if any, is warp 0's. */
+static void model_s_shared_access(const char *kernel, const char *access, const char *op, int mirrored,
+                                  const char *picture) {
+    enum { WARPS = TILE * TILE / BANK_MODEL_WARP };
+    unsigned int address[WARPS][BANK_MODEL_WARP];
+    int passes[WARPS];
+    for (int w = 0; w < WARPS; ++w) {
+        for (int lane = 0; lane < BANK_MODEL_WARP; ++lane) {
+            const int thread = w * BANK_MODEL_WARP + lane;
+            address[w][lane] = s_shared_byte_address(thread % TILE, thread / TILE, mirrored);
+        }
+        passes[w] = bank_passes(address[w], 0xffffffffu, (int)sizeof(float));
+    }
+    for (int w = 0; w < WARPS; ++w) {
+        int seen_before = 0, same = 0;
+        for (int v = 0; v < WARPS; ++v) {
+            seen_before |= v < w && passes[v] == passes[w];
+            same += passes[v] == passes[w];
+        }
+        if (!seen_before)
+            bank_model_line(kernel, access, op, (int)sizeof(float), address[w], 0xffffffffu, same,
+                            w == 0 ? picture : NULL);
+    }
+}
+
+/* Both kernels: the same two instructions; the pictures are drawn once. */
+void print_bank_model(void) {
+    bank_model_header();
+    model_s_shared_access("shared_bitmap_synced", "column write", "st", 0, "bitmap_write");
+    model_s_shared_access("shared_bitmap_synced", "mirrored column read", "ld", 1, "bitmap_read");
+    model_s_shared_access("shared_bitmap_no_sync", "column write", "st", 0, NULL);
+    model_s_shared_access("shared_bitmap_no_sync", "mirrored column read", "ld", 1, NULL);
+}
+#endif
 
 // ---------------------------------------------------------------------------
 // The command line; the pictures' paths checked before any GPU work.
@@ -182,7 +249,7 @@ static void parse_command_line(int argc, char **argv, cli_options *o) {
     cli_spec spec = {}; /* no --n, --kernel, --type: the book's image is fixed */
     spec.program = "shared_bitmap";
     spec.summary = "a shared-memory bitmap with and without __syncthreads() (CUDA by Example, ch. 5)";
-    spec.accepts = CLI_BITMAP | CLI_CHECK | CLI_DEVICE;
+    spec.accepts = CLI_BITMAP | CLI_CHECK | CLI_DEVICE | CLI_BANK_MODEL;
     spec.extra_help = "Draws a 1024 x 1024 image; each thread shows a value another thread wrote to shared memory.\n"
                       "Default: the correct kernel (with __syncthreads()), shown in a window, or saved as\n"
                       "shared_bitmap_synced.png where there is no display. --no-sync: the racy kernel\n"
@@ -195,6 +262,10 @@ static void parse_command_line(int argc, char **argv, cli_options *o) {
     spec.exit_codes = "  5  the image was right, but an image asked for could not be saved\n"
                       "     (a wrong image exits 1 whatever happened to the file)";
     cli_parse_or_exit(&spec, argc, argv, o);
+    if (o->bank_model) { /* before any CUDA call: works without a GPU or a driver */
+        print_bank_model();
+        exit(EXIT_ALL_PASSED);
+    }
     reject_unsavable_paths(o);
 }
 
