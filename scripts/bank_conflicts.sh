@@ -77,7 +77,7 @@ def label(name):
             return "%s (%s\u2019s own kernel)" % (name, owner)
     return name
 def per(count, instructions):
-    return "%.1f" % (count / instructions) if instructions else "\u2013"
+    return "%.2f" % (count / instructions) if instructions else "\u2013"
 disagreements = []
 def cells(name, sums, op):
     instructions = sums["smsp__sass_inst_executed_op_shared_%s.sum" % op]
@@ -89,7 +89,7 @@ def cells(name, sums, op):
     if model and model[1] and instructions:
         value = model[0] / model[1]
         reference = (counted if counted is not None else measured) / instructions
-        prediction = "%.1f" % value
+        prediction = "%.2f" % value
         if abs(value - reference) > 0.02 * value + 0.005:
             prediction += " \u2717"
             disagreements.append("%s, %s: predicted %.2f, %s %.2f" % (name, "loads" if op == "ld" else "stores",

@@ -380,9 +380,9 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
         done = self.fake(sass=True)
         self.assertEqual(done.returncode, 0, done.stderr)
         # loads: hardware 32.0 per load, SASS 30.5, predicted 32: differs by more than 2 %
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | 30.5 | 32.0 \u2717 | 1015808 | 32768 | "
-                      "32768 | 1.0 | 1.0 | 1.0 | 0 |", done.stdout)
-        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.0 | 4.0 | 4.0 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
+        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 30.52 | 32.00 \u2717 | 1015808 | 32768 | "
+                      "32768 | 1.00 | 1.00 | 1.00 | 0 |", done.stdout)
+        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.00 | 4.00 | 4.00 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
                       done.stdout)
         self.assertIn("| transpose_readWrite_alignment_kernel<float> (cuBLAS\u2019s own kernel) | 10 |", done.stdout)
         self.assertIn("differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
@@ -391,7 +391,7 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
     def test_table_without_sass_counts_compares_the_hardware_count(self):
         done = self.fake(sass=False)
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.0 | 32.0 | 1015808 |", done.stdout)
+        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | 1015808 |", done.stdout)
         self.assertIn("Every prediction equals the measured count (within 2 %).", done.stdout)
 
     def test_77_without_ncu(self):
