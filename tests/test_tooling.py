@@ -491,5 +491,45 @@ arch = sm_90
         self.assertEqual((done.returncode, done.stdout), (1, "FAIL: no function of program matches 'other'\n"))
 
 
+class SassExcerpts(InTemporaryFolder):
+    """sass_excerpts.py with a stand-in cuobjdump: an excerpt written, checked, found stale, and not
+    compared under another nvcc."""
+    CUOBJDUMP = """#!/bin/sh
+cat <<'SASS'
+        Function : _Z1kPf
+        /*0000*/                   LDC R1, c[0x0][0x28] ;      /* 0x00000a00ff017b82 */
+        /*0010*/              @!P0 STS [R0], R15 ;             /* 0x0000000f00008388 */
+        /*0020*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ; /* 0x0000000000007b1d */
+        /*0030*/                   LDS.128 R4, [R12] ;         /* 0x000000000c047984 */
+        /*0040*/                   EXIT ;                      /* 0x000000000000794d */
+SASS
+"""
+
+    def run_script(self, *args):
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "sass_excerpts.py"), "--cuobjdump",
+                               os.path.join(self.folder, "cuobjdump")] + list(args), capture_output=True, text=True)
+
+    def test_written_checked_and_stale(self):
+        write(os.path.join(self.folder, "cuobjdump"), self.CUOBJDUMP, executable=True)
+        build = os.path.join(self.folder, "build")
+        write(os.path.join(build, "ch01", "prog"), "", executable=True)
+        write(os.path.join(build, "CMakeCache.txt"), "CMAKE_CUDA_COMPILER_VERSION:STRING=13.0.88\n")
+        page = os.path.join(self.folder, "page.md")
+        marker = "<!-- sass:prog:_Z1kPf:LDS-STS-BAR:%s -->\n"
+        write(page, "text\n" + marker % "begin" + marker % "end")
+        self.assertEqual(self.run_script(build, page).returncode, 0)
+        text = read(page)
+        self.assertIn(", sm_90, nvcc 13.0: its LDS, STS, BAR instructions", text)
+        self.assertIn("```text\n        @!P0 STS [R0], R15 ;\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+                      "        LDS.128 R4, [R12] ;\n```\n", text)
+        self.assertEqual(self.run_script("--check", build, page).returncode, 0)
+        write(page, text.replace("LDS.128", "LDS"))
+        done = self.run_script("--check", build, page)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("differs from the build's", done.stdout)
+        write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
+        self.assertEqual(self.run_script("--check", build, page).returncode, 77)
+
+
 if __name__ == "__main__":
     unittest.main()

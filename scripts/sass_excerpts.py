@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Rewrites the SASS excerpts of the lessons from a build: what the compiler made of a kernel,
+the instructions a lesson talks about, generated rather than pasted.
+
+    python3 scripts/sass_excerpts.py [--check] [--cuobjdump PATH] BUILD PAGE...
+
+A page holds an excerpt between the lines
+    <!-- sass:PROGRAM:FUNCTION:OPS:begin -->  and  <!-- sass:PROGRAM:FUNCTION:OPS:end -->
+PROGRAM is a chapter's executable (BUILD/*/PROGRAM), FUNCTION the kernel's mangled name
+(cuobjdump -sass names them so), OPS the opcodes to keep, joined by '-' (LDS-STS-BAR keeps LDS,
+LDS.128, STS, BAR.SYNC ...). The excerpt is the sm_90 SASS (the GPUs measured here), the kept
+instructions in program order, without addresses and encodings, under a line that names the
+kernel, the architecture and the nvcc that compiled it.
+--check: rewrite nothing; exit 1 when an excerpt differs from what the build gives (one line
+each), 77 when it cannot tell (no cuobjdump; a build by another nvcc than the one that wrote the
+excerpt; no sm_90 code in the build). Exit 2 on bad use.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+MARKER = re.compile(r"^<!-- sass:(\w+):(\w+):([\w-]+):begin -->\n(.*?)^<!-- sass:\1:\2:\3:end -->$", re.S | re.M)
+ARCH = "sm_90"
+
+
+def nvcc_version(build):
+    cache = os.path.join(build, "CMakeCache.txt")
+    text = open(cache, encoding="utf-8").read() if os.path.exists(cache) else ""
+    found = re.search(r"^CMAKE_CUDA_COMPILER_VERSION:\w+=(\d+\.\d+)", text, re.M)
+    if not found:  # older caches keep it elsewhere: ask the compiler the cache names
+        compiler = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", text, re.M)
+        out = subprocess.run([compiler.group(1) if compiler else "nvcc", "--version"], capture_output=True,
+                             text=True).stdout if (compiler or shutil.which("nvcc")) else ""
+        found = re.search(r"release (\d+\.\d+)", out)
+    return found.group(1) if found else "unknown"
+
+
+def demangle(name):
+    filt = shutil.which("c++filt") or shutil.which("cu++filt")
+    if not filt:
+        return name
+    out = subprocess.run([filt, name], capture_output=True, text=True).stdout.strip()
+    return re.sub(r"^void |\(.*", "", out) or name
+
+
+def excerpt(cuobjdump, build, program, function, ops, version):
+    """The block's body, or None (with the reason on stderr) when the build does not have it."""
+    paths = glob.glob(os.path.join(build, "*", program))
+    if not paths:
+        print("sass_excerpts: no %s in %s" % (program, build), file=sys.stderr)
+        return None
+    done = subprocess.run([cuobjdump, "-sass", "-arch", ARCH, "-fun", function, paths[0]], capture_output=True,
+                          text=True)
+    keep = tuple(ops.split("-"))
+    lines = []
+    for line in done.stdout.split("\n"):
+        found = re.match(r"^\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*(?:/\*.*)?$", line)
+        if found:
+            instruction = found.group(1).rstrip(" ;")
+            opcode = re.sub(r"^@!?U?P\w+\s+", "", instruction).split()[0]
+            if opcode.split(".")[0] in keep:
+                lines.append("        " + instruction + " ;")
+    if done.returncode != 0 or not lines:
+        print("sass_excerpts: %s has no %s SASS of %s with %s" % (program, ARCH, function, ops), file=sys.stderr)
+        return None
+    head = "`cuobjdump -sass` of `%s`, %s, nvcc %s: its %s instructions, in program order" % (
+        demangle(function), ARCH, version, ", ".join(keep))
+    return head + "\n\n```text\n" + "\n".join(lines) + "\n```\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="compare, rewrite nothing")
+    parser.add_argument("--cuobjdump", default=shutil.which("cuobjdump") or "cuobjdump")
+    parser.add_argument("build")
+    parser.add_argument("pages", nargs="+")
+    args = parser.parse_args(argv)
+    if not (os.path.isfile(args.cuobjdump) and os.access(args.cuobjdump, os.X_OK)) and not shutil.which(args.cuobjdump):
+        print("sass_excerpts: no cuobjdump (%s): nothing compared" % args.cuobjdump, file=sys.stderr)
+        return 77
+    os.environ["PATH"] = os.path.dirname(os.path.abspath(args.cuobjdump)) + os.pathsep + os.environ["PATH"]
+    version = nvcc_version(args.build)
+    differ, unknown, written = [], 0, 0
+    for page in args.pages:
+        text = open(page, encoding="utf-8").read()
+        def rewrite(match):
+            nonlocal unknown, written
+            program, function, ops, body = match.groups()
+            recorded = re.search(r", nvcc (\d+\.\d+):", body)
+            if args.check and recorded and recorded.group(1) != version:
+                unknown += 1  # another compiler may choose other instructions
+                return match.group(0)
+            new = excerpt(args.cuobjdump, args.build, program, function, ops, version)
+            if new is None:
+                unknown += 1
+                return match.group(0)
+            if new != body:
+                differ.append("%s: the SASS excerpt of %s (%s) differs from the build's" % (page, function, ops))
+            written += 1
+            return "<!-- sass:%s:%s:%s:begin -->\n%s<!-- sass:%s:%s:%s:end -->" % (program, function, ops, new,
+                                                                              program, function, ops)
+        new_text = MARKER.sub(rewrite, text)
+        if not args.check and new_text != text:
+            with open(page, "w", encoding="utf-8") as stream:
+                stream.write(new_text)
+    if args.check:
+        for line in differ:
+            print(line)
+        if differ:
+            return 1
+        if unknown:
+            print("sass_excerpts: %d excerpt(s) could not be compared (another nvcc, or not in this build)" % unknown)
+            return 77 if not written else 0
+        print("sass_excerpts: %d excerpt(s) equal to the build's" % written)
+        return 0
+    print("sass_excerpts: %d excerpt(s) written, %d could not be" % (written, unknown))
+    return 1 if unknown else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
