@@ -531,5 +531,96 @@ SASS
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
 
 
+
+class ResUsage(InTemporaryFolder):
+    """res_usage.py with a stand-in cuobjdump (-res-usage and -elf of sm_75 and sm_90) and a stand-in
+    test_arch_limits: the checks fail naming program, architecture and kernel; the reserved KiB of sm_90
+    is not counted as the kernel's; __launch_bounds__ is the block size; no cuobjdump is 77."""
+    RES_USAGE = """
+Fatbin elf code:
+================
+arch = sm_75
+Resource usage:
+ Function tree:
+  REG:32 STACK:0 SHARED:4096 LOCAL:0 CONSTANT[0]:384 TEXTURE:0 SURFACE:0 SAMPLER:0
+ Function bounded:
+  REG:%(registers)d STACK:%(stack)d SHARED:%(shared)d LOCAL:%(local)d CONSTANT[0]:384 TEXTURE:0
+
+Fatbin elf code:
+================
+arch = %(newer)s
+Resource usage:
+ Function tree:
+  REG:30 STACK:0 SHARED:5120 LOCAL:0 CONSTANT[0]:384 TEXTURE:0 SURFACE:0 SAMPLER:0
+ Function bounded:
+  REG:%(registers)d STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:384 TEXTURE:0
+"""
+    ELF = """
+Fatbin elf code:
+================
+arch = sm_75
+.nv.info.bounded
+\t<0x1>
+\tAttribute:\tEIATTR_MAX_THREADS
+\tFormat:\tEIFMT_SVAL
+\tValue:\t0x100 0x1 0x1
+Fatbin elf code:
+================
+arch = %(newer)s
+   8f 125880      0  0  1    NOBITS        3    0        0 .nv.shared.reserved.0
+.nv.info.bounded
+\tAttribute:\tEIATTR_MAX_THREADS
+\tValue:\t0x100 0x1 0x1
+"""
+    # Two architectures; a block fits when registers x threads <= 64 K.
+    LIMITS = """#!/usr/bin/env python3
+import sys
+if sys.argv[1] == "--limits":
+    print("# sm\\tfamily\\tshared_per_sm\\tstatic_shared_per_block\\treserved_shared_per_block")
+    print("75\\tTuring\\t65536\\t49152\\t0")
+    print("90\\tHopper\\t233472\\t49152\\t1024")
+    sys.exit(0)
+for line in sys.stdin:
+    sm, threads, registers, shared = map(int, line.split())
+    blocks = 0 if registers * threads > 65536 else 1
+    print(line.strip(), blocks, "threads" if blocks else "more registers than a block may have")
+"""
+
+    def res_usage(self, newer="sm_90", registers=40, stack=0, local=0, shared=2048, cuobjdump=None):
+        values = dict(newer=newer, registers=registers, stack=stack, local=local, shared=shared)
+        write(os.path.join(self.folder, "res.txt"), self.RES_USAGE % values)
+        write(os.path.join(self.folder, "elf.txt"), self.ELF % values)
+        if cuobjdump is None:
+            cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\ncase $1 in -res-usage) '
+                              'cat %s/res.txt ;; -elf) cat %s/elf.txt ;; esac\n' % (self.folder, self.folder),
+                              executable=True)
+        limits = write(os.path.join(self.folder, "test_arch_limits"), self.LIMITS, executable=True)
+        return subprocess.run([sys.executable, os.path.join(TESTS, "res_usage.py"), cuobjdump, limits,
+                               os.path.join(self.folder, "program")], capture_output=True, text=True)
+
+    def test_table_with_the_kernels_own_shared_memory_and_declared_block(self):
+        done = self.res_usage()
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertRegex(done.stdout, r"\n  bounded +256 +40/2048/1t +40/0/1t\n")
+        self.assertRegex(done.stdout, r"\n  tree +1024\* +32/4096/1t +30/4096/1t\n")
+
+    def test_each_check_fails_naming_architecture_and_kernel(self):
+        for values, message in (
+                (dict(stack=16), "FAIL: program sm_75 bounded: a 16-byte stack frame: none expected"),
+                (dict(local=8), "FAIL: program sm_75 bounded: 8 bytes of local memory a thread"),
+                (dict(shared=50000), "FAIL: program sm_75 bounded: 50000 bytes of static shared memory, over the "
+                                     "49152"),
+                (dict(newer="sm_91"), "FAIL: program: no limits for sm_91 in common/arch_limits.h")):
+            done = self.res_usage(**values)
+            self.assertEqual(done.returncode, 1, values)
+            self.assertIn(message, done.stdout.replace(os.path.join(self.folder, "program"), "program"))
+        done = self.res_usage(registers=300)  # 300 x 256 > 64 K: no block of the declared 256 threads
+        self.assertIn("FAIL: program sm_90 bounded: no block of 256 threads fits (300 registers, 0 bytes shared): "
+                      "more registers than a block may have", done.stdout)
+
+    def test_77_without_cuobjdump(self):
+        self.assertEqual(self.res_usage(cuobjdump="/nonexistent/cuobjdump").returncode, 77)
+
+
 if __name__ == "__main__":
     unittest.main()

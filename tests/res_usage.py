@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Every kernel of a program fits every architecture the build holds, and spills nothing.
+
+    res_usage.py CUOBJDUMP ARCH_LIMITS PROGRAM...
+
+CUOBJDUMP: cuobjdump (nvdisasm beside it). ARCH_LIMITS: the test_arch_limits
+program, the one door to common/arch_limits.h's table and occupancy
+calculation. For each PROGRAM, for each architecture of its fatbinary
+(`cuobjdump -res-usage`, `cuobjdump -elf`), for each kernel:
+  - LOCAL (local arrays the compiler could not keep in registers) is 0, and
+    STACK (the stack frame: a register spill, STL/LDL at [R1], or a call the
+    compiler did not inline, like the slow path of sinf) is 0, but for the
+    kernels and architectures in LOCAL_ALLOWED and STACK_ALLOWED, each with
+    its reason;
+  - its static shared memory is at most 48 KiB (what a kernel may declare) and
+    at most the architecture's shared memory per SM;
+  - at least one block fits on an SM: registers x threads, shared memory and
+    warps, by arch_blocks_per_sm, with the block size the kernel declares in
+    __launch_bounds__ (EIATTR_MAX_THREADS in the ELF), else 1024 threads, the
+    worst case a launch may ask for.
+Static shared memory is the kernel's own: from sm_90 on, -res-usage's SHARED
+includes the 1 KiB the driver reserves for each block, which is subtracted
+(arch_blocks_per_sm adds it on every architecture from sm_80). Dynamic shared
+memory (extern __shared__) is the launch's, not the binary's: not counted.
+Prints a table, kernel by architecture, of registers / static shared bytes /
+blocks per SM at that block size and what limits them (t: threads, r:
+registers, s: shared memory, b: the architecture's most blocks; instances that
+differ only in an integer template argument share a row: ranges, and the
+fewest blocks), the kernels with a stack frame, then one line per failed
+check. Exit 0: every check holds; 1: one fails; 77: no cuobjdump.
+"""
+import os
+import re
+import subprocess
+import sys
+
+# Kernels allowed a stack frame, where, and why: (regex on the demangled name, regex on the
+# architecture, reason), each found in the kernel's SASS (cuobjdump -sass -arch ARCH -fun NAME).
+STACK_ALLOWED = [
+    (r"^dot_fast<float>$", r"^sm_1[01]0$",
+     "nvcc 13.0 for sm_100 and sm_110 only: the 64-bit division of the loop's trip count is a called "
+     "subroutine, and across it one 4-byte value is spilled (ptxas -v: 8 bytes stack frame, 4 bytes spill "
+     "stores, 4 bytes spill loads): one STL and one LDL a thread, outside the loops; elsewhere no frame"),
+    (r"^shared_bitmap_(no_sync|synced)$", r"^sm_90$",
+     "nvcc 13.0 for sm_90 only: sinf's slow path for large arguments (the Payne-Hanek range reduction) "
+     "keeps its work array in a 32-byte frame (ptxas -v: no spills); elsewhere it stays in registers"),
+]
+# Kernels allowed local memory, where, and why: none.
+LOCAL_ALLOWED = []
+
+WORST_CASE_THREADS = 1024
+LIMITER_LETTER = {"threads": "t", "registers": "r", "shared": "s", "blocks": "b"}
+
+
+def run(command):
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit("res_usage: %s failed (exit %d): %s" % (" ".join(command), done.returncode, done.stderr.strip()))
+    return done.stdout
+
+
+def arch_number(arch):
+    """sm_90a -> 90."""
+    return int(re.match(r"sm_(\d+)", arch).group(1))
+
+
+def parse_res_usage(text):
+    """{arch: {mangled function: {"REG": n, "STACK": n, "SHARED": n, "LOCAL": n}}}."""
+    usage, arch, function = {}, None, None
+    for line in text.splitlines():
+        match = re.match(r"\s*arch = (\S+)", line)
+        if match:
+            arch = match.group(1)
+            usage.setdefault(arch, {})
+            continue
+        match = re.match(r"\s*Function (\S+):\s*$", line)
+        if match:
+            function = match.group(1)
+            continue
+        if function and "REG:" in line:
+            fields = dict(re.findall(r"(\w+(?:\[\d+\])?):(\d+)", line))
+            usage[arch][function] = {key: int(fields.get(key, 0)) for key in ("REG", "STACK", "SHARED", "LOCAL")}
+            function = None
+    return usage
+
+
+def parse_elf(text):
+    """From cuobjdump -elf: {arch: {mangled function: threads}}, from EIATTR_MAX_THREADS
+    (__launch_bounds__) or EIATTR_REQNTID (a required block size) in each kernel's .nv.info
+    section; and the architectures whose kernels' shared memory includes the driver's reserved
+    1 KiB (from sm_90 on, a section .nv.shared.reserved.0: -res-usage's SHARED of a kernel
+    without any __shared__ is 1024 there)."""
+    bounds, reserved, arch, function, attribute = {}, set(), None, None, None
+    for line in text.splitlines():
+        match = re.match(r"\s*arch = (\S+)", line)
+        if match:
+            arch, function = match.group(1), None
+            bounds.setdefault(arch, {})
+            continue
+        if re.search(r"\s\.nv\.shared\.reserved\.0$", line):
+            reserved.add(arch)
+        match = re.match(r"\.nv\.info\.(\S+)", line)
+        if match:
+            function = match.group(1)
+            continue
+        if line.startswith("."):  # another section
+            function = None
+            continue
+        match = re.match(r"\s*Attribute:\s*(\S+)", line)
+        if match:
+            attribute = match.group(1)
+            continue
+        match = re.match(r"\s*Value:\s*(.*)", line)
+        if match and function and attribute in ("EIATTR_MAX_THREADS", "EIATTR_REQNTID"):
+            threads = 1
+            for value in match.group(1).split():
+                threads *= int(value, 16)
+            if threads > 0:
+                bounds[arch][function] = min(threads, bounds[arch].get(function, threads))
+    return bounds, reserved
+
+
+def demangle(names):
+    """{mangled: the name as Nsight prints it, dot_fast<float>} (c++filt -p), or the mangled names."""
+    try:
+        done = subprocess.run(["c++filt", "-p"], input="\n".join(names) + "\n", capture_output=True, text=True)
+        readable = done.stdout.splitlines()
+        if done.returncode == 0 and len(readable) == len(names):
+            return dict(zip(names, readable))
+    except OSError:
+        pass
+    return {name: name for name in names}
+
+
+def short(name, width=72):
+    """A table's kernel column. CUB's kernels by their name and the argument types that tell the
+    instances apart (the policy, operator and identity dropped), labelled as CUB's; long names cut."""
+    match = re.match(r"cub::CUB_\w+::detail::(?:\w+::)*(\w+)<.*?policy_hub<[^,]+, ([^,]+),.*?::Policy\d+, (.*)>$",
+                     name)
+    if match:
+        arguments = []
+        for argument in match.group(3).split(", "):
+            if "cuda::std" in argument:
+                break
+            arguments.append(argument)
+        offsets = {"unsigned int": "u32", "unsigned long long": "u64"}.get(match.group(2), match.group(2))
+        name = "%s<%s> (CUB, %s)" % (match.group(1), ", ".join(arguments), offsets)
+        name = name.replace("unsigned long long", "u64").replace("unsigned int", "u32")
+    name = re.sub(r"cub::CUB_\w+::detail::(.*)", r"\1 (CUB)", name)
+    return name if len(name) <= width else name[:width - 1] + "\u2026"
+
+
+def read_limits(helper):
+    """{sm: {field: value}} from test_arch_limits --limits (the header's table)."""
+    lines = run([helper, "--limits"]).splitlines()
+    header = lines[0].lstrip("# ").split("\t")
+    limits = {}
+    for line in lines[1:]:
+        row = dict(zip(header, line.split("\t")))
+        limits[int(row["sm"])] = {key: (value if key == "family" else int(value)) for key, value in row.items()}
+    return limits
+
+
+def occupancy(helper, queries):
+    """[(blocks, limiter)] for each (sm, threads, registers, shared), by arch_blocks_per_sm."""
+    text = "".join("%d %d %d %d\n" % query for query in queries)
+    done = subprocess.run([helper, "--occupancy"], input=text, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit("res_usage: %s --occupancy failed: %s" % (helper, done.stderr.strip()))
+    answers = []
+    for line in done.stdout.splitlines():
+        fields = line.split(" ", 5)
+        answers.append((int(fields[4]), fields[5]))
+    return answers
+
+
+def allowed(rules, name, arch):
+    for pattern, archs, reason in rules:
+        if re.search(pattern, name) and re.search(archs, arch):
+            return reason
+    return None
+
+
+def family(name):
+    """Instances that differ only in integer template arguments share a table row:
+    bank_read<double, 17> -> bank_read<double, N>."""
+    return re.sub(r"(?<=[<,] )\d+(?=[,>])|(?<=<)\d+(?=[,>])", "N", name)
+
+
+def span(values):
+    low, high = min(values), max(values)
+    return "%d" % low if low == high else "%d-%d" % (low, high)
+
+
+def check_program(cuobjdump, helper, limits, program):
+    """Prints the program's table; returns its failures (one line each)."""
+    usage = parse_res_usage(run([cuobjdump, "-res-usage", program]))
+    bounds, reserved = parse_elf(run([cuobjdump, "-elf", program]))
+    archs = sorted(usage, key=arch_number)
+    if not archs:
+        return ["%s: holds no SASS (cuobjdump -res-usage printed no architecture)" % program]
+    functions = sorted({f for arch in archs for f in usage[arch]})
+    names = demangle(functions)
+    failures, cells, queries = [], {}, []
+    for arch in archs:
+        sm = arch_number(arch)
+        if sm not in limits:
+            failures.append("%s: no limits for %s in common/arch_limits.h: add its row" % (program, arch))
+            continue
+        for function in usage[arch]:
+            threads = bounds.get(arch, {}).get(function, WORST_CASE_THREADS)
+            used = dict(usage[arch][function])
+            if arch in reserved:  # the kernel's own static shared memory; arch_blocks_per_sm adds the 1 KiB
+                used["SHARED"] = max(0, used["SHARED"] - limits[sm]["reserved_shared_per_block"])
+            queries.append((sm, threads, used["REG"], used["SHARED"]))
+            cells[(arch, function)] = (threads, used)
+    answers = dict(zip(queries, occupancy(helper, queries))) if queries else {}
+
+    for (arch, function), (threads, used) in cells.items():
+        name, limit = names[function], limits[arch_number(arch)]
+        where = "%s %s %s" % (os.path.basename(program), arch, name)
+        if used["LOCAL"] and not allowed(LOCAL_ALLOWED, name, arch):
+            failures.append("%s: %d bytes of local memory a thread (spills): none expected" % (where, used["LOCAL"]))
+        if used["STACK"] and not allowed(STACK_ALLOWED, name, arch):
+            failures.append("%s: a %d-byte stack frame: none expected (a register spill, or a call not inlined: "
+                            "look for STL/LDL and CALL in its SASS)" % (where, used["STACK"]))
+        if used["SHARED"] > limit["static_shared_per_block"]:
+            failures.append("%s: %d bytes of static shared memory, over the %d a kernel may declare"
+                            % (where, used["SHARED"], limit["static_shared_per_block"]))
+        if used["SHARED"] > limit["shared_per_sm"]:
+            failures.append("%s: %d bytes of static shared memory, over the SM's %d"
+                            % (where, used["SHARED"], limit["shared_per_sm"]))
+        blocks, limiter = answers[(arch_number(arch), threads, used["REG"], used["SHARED"])]
+        if blocks < 1:
+            failures.append("%s: no block of %d threads fits (%d registers, %d bytes shared): %s"
+                            % (where, threads, used["REG"], used["SHARED"], limiter))
+
+    # The table: one row per kernel (or family of instances), one column per architecture.
+    header = ["kernel", "block"] + archs
+    rows, families = [], {}
+    for function in functions:
+        families.setdefault(family(names[function]), []).append(function)
+    for label in sorted(families):
+        members = families[label]
+        declared = {bounds.get(arch, {}).get(f, WORST_CASE_THREADS + 1) for arch in archs for f in members}
+        block = "/".join("%d" % t if t <= WORST_CASE_THREADS else "%d*" % WORST_CASE_THREADS for t in sorted(declared))
+        row = [short(label) + (" (%d)" % len(members) if len(members) > 1 else ""), block]
+        for arch in archs:
+            present = [cells[(arch, f)] for f in members if (arch, f) in cells]
+            if not present:
+                row.append("-")
+                continue
+            found = [answers[(arch_number(arch), threads, used["REG"], used["SHARED"])] for threads, used in present]
+            fewest, limiter = min(found)
+            row.append("%s/%s/%d%s" % (span([used["REG"] for _, used in present]),
+                                       span([used["SHARED"] for _, used in present]), fewest,
+                                       LIMITER_LETTER.get(limiter, "!")))
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+    print("%s: %d kernels on %s" % (os.path.basename(program), len(functions), " ".join(archs)))
+    for row in [header] + rows:
+        print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    frames = {}
+    for (arch, function), (_, used) in sorted(cells.items(), key=lambda item: arch_number(item[0][0])):
+        if used["STACK"] or used["LOCAL"]:
+            frames.setdefault(names[function], []).append("%s %d/%d" % (arch, used["STACK"], used["LOCAL"]))
+    for name in sorted(frames):
+        reason = allowed(STACK_ALLOWED, name, frames[name][0].split()[0]) or "not allowed"
+        print("  stack/local bytes: %s: %s: %s" % (name, ", ".join(frames[name]), reason))
+    return failures
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.exit(__doc__.split("\n\n")[1])
+    cuobjdump, helper, programs = argv[1], argv[2], argv[3:]
+    if not (os.path.isfile(cuobjdump) and os.access(cuobjdump, os.X_OK)):
+        print("res_usage: no cuobjdump (run scripts/install_deps.sh, or install the CUDA toolkit's): skipped")
+        return 77
+    os.environ["PATH"] = os.path.dirname(os.path.abspath(cuobjdump)) + os.pathsep + os.environ.get("PATH", "")
+    limits = read_limits(helper)
+    print("cell: registers/static shared bytes/blocks per SM at the block size, limited by t(hreads), "
+          "r(egisters), s(hared), b(locks per SM)\nblock: __launch_bounds__ (several: they differ by architecture), "
+          "or 1024* (none: the worst case)")
+    failures = []
+    for program in programs:
+        failures += check_program(cuobjdump, helper, limits, program)
+    for line in failures:
+        print("FAIL: " + line)
+    print("res_usage: %d program(s), %d failure(s)" % (len(programs), len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
