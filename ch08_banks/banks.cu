@@ -38,6 +38,7 @@
  *   build/ch08_banks/banks --part history               # 1.x's banks against today's
  *   build/ch08_banks/banks --part alias,same_address    # the Guide's other two rules
  *   build/ch08_banks/banks --part capacity --shared-kb 100
+ *   build/ch08_banks/banks --bank-model --check --part stride,size  # predicted passes, no GPU
  *   scripts/bank_conflicts.sh build/ch08_banks/banks --check --part stride,size
  *
  * Kernels, in teaching order:
@@ -59,10 +60,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book.h"      /* the book's header: error checks, the device, timing */
-#include "ceiling.cuh" /* harness (below the line): the copy's bandwidth ceiling */
-#include "cli.h"       /* harness: the command line */
-#include "report.h"    /* harness: the table and the RESULT lines */
+#include "book.h" /* the book's header: error checks, the device, timing */
+
+#include "bank_model.h" /* harness (below the line): passes from each lane's address */
+#include "ceiling.cuh"  /* harness: the copy's bandwidth ceiling */
+#include "cli.h"        /* harness: the command line */
+#include "report.h"     /* harness: the table and the RESULT lines */
 
 #define WARP 32
 #define BANKS 32                 /* successive 4-byte words go to successive banks */
@@ -75,6 +78,8 @@
 #define COPY_THREADS 256         /* copy_reserving_shared's block */
 #define SAME_ADDRESS_THREADS 256 /* same_word_store's and same_byte_store's block */
 #define SAME_BYTES 8             /* bytes per warp in same_byte_store: two words */
+
+static const int guide_strides[] = {1, 2, 3, 32, 33}; /* the Guide's example's strides */
 
 // ---------------------------------------------------------------------------
 // The Guide's example: thread t of a warp reads shared[s * t]. The threads
@@ -122,6 +127,18 @@ template <> __device__ inline unsigned fold<double>(double value) {
     return (unsigned)__double2loint(value) + (unsigned)__double2hiint(value); /* all 8 bytes count */
 }
 
+/* Where lane `lane` reads in a row: element lane * stride, in bytes. The
+ * kernel and the bank model (below the line) both call it. */
+__host__ __device__ static inline int lane_byte_offset(int lane, int stride, int element_bytes) {
+    return lane * stride * element_bytes;
+}
+
+/* The row a round reads from, in bytes: it moves on by row_step rows a round,
+ * within the window. */
+__host__ __device__ static inline unsigned window_row_offset(int round, int row_step) {
+    return (unsigned)(round * row_step) % WINDOW_ROWS * ROW_BYTES;
+}
+
 template <typename element, int stride>
 __global__ void __launch_bounds__(READ_THREADS) bank_read(unsigned *sums, int rounds, int row_step) {
     extern __shared__ __align__(16) unsigned char s_buffer[];
@@ -129,11 +146,11 @@ __global__ void __launch_bounds__(READ_THREADS) bank_read(unsigned *sums, int ro
     __syncthreads(); /* the whole buffer is written before any warp reads it */
 
     const int lane = threadIdx.x % WARP;
-    const unsigned char *s_lane = s_buffer + lane * stride * (int)sizeof(element);
+    const unsigned char *s_lane = s_buffer + lane_byte_offset(lane, stride, (int)sizeof(element));
     const int row_elements = ROW_BYTES / sizeof(element);
     unsigned sum = 0;
     for (int round = 0; round < rounds; ++round) {
-        const element *s_row = (const element *)(s_lane + (unsigned)(round * row_step) % WINDOW_ROWS * ROW_BYTES);
+        const element *s_row = (const element *)(s_lane + window_row_offset(round, row_step));
 #pragma unroll
         for (int k = 0; k < LOADS_PER_ROUND; ++k)
             sum += fold(s_row[k * row_elements]);
@@ -295,12 +312,13 @@ __global__ void __launch_bounds__(COPY_THREADS) copy_reserving_shared(const floa
 // for. What main calls from below the line:
 
 /* The options (cli.h's and --part, --stride, --shared-kb): exit 2 on a bad
- * one, before any CUDA call. */
+ * one, before any CUDA call. --bank-model prints the bank model's prediction
+ * of every shared-memory instruction and exits 0, also before any CUDA call. */
 static void parse_command_line(int argc, char **argv, cli_options *o);
 /* --shared-kb and the copy's size against this GPU (exit 2); prints its shared memory. */
 static void check_against_device(const cli_options *o, const struct cudaDeviceProp *p);
-/* The bank rule on the CPU: the most distinct bank words any one bank must
- * deliver to the warp; gcd(s, 32) for 4-byte elements. */
+/* The bank rule on the CPU (common/bank_model.h): the most distinct words any
+ * one bank must deliver to the warp; gcd(s, 32) for 4-byte elements. */
 static int predicted_passes(int element_bytes, int stride, int bank_bytes);
 /* Runs, checks and times the parts; returns the worse of exit_code and theirs. */
 static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int exit_code);
@@ -314,13 +332,12 @@ int main(int argc, char **argv) {
 
     // The Guide's example: one warp reads shared[s * threadIdx.x] at a few
     // strides; s_words[i] holds i, so thread t must bring back s * t.
-    const int strides[] = {1, 2, 3, 32, 33};
-    const int stride_count = sizeof strides / sizeof *strides;
+    const int stride_count = sizeof guide_strides / sizeof *guide_strides;
     int host_out[WARP], *out, wrong_strides = 0;
     HANDLE_ERROR(cudaMalloc((void **)&out, sizeof host_out));
     printf("The Guide's example: one warp reads shared[s * threadIdx.x]; word w is in bank w %% 32\n");
     for (int i = 0; i < stride_count; ++i) {
-        const int s = strides[i];
+        const int s = guide_strides[i];
         gpu_poison(out, sizeof host_out);
         guide_stride_read<<<1, WARP>>>(out, s);
         CHECK_LAUNCH();
@@ -356,6 +373,8 @@ int main(int argc, char **argv) {
 #define MAX_SHARED_KB 1024         /* no GPU so far has more than 228 KB per SM */
 #define CC1_BANKS 16               /* compute capability 1.x: 16 banks of 4 bytes, */
 #define HALF_WARP 16               /* a warp's request served one half-warp at a time */
+#define CARVE_THREADS 128          /* carve_chained's and carve_aligned's block */
+#define ALIAS_THREADS 128          /* two_extern_arrays' block */
 
 enum part {
     PART_STRIDE,
@@ -386,6 +405,18 @@ static const char *element_name(int bytes) {
  * 17 and 33 (odd again after a power of two). */
 static const int size_strides[] = {0, 1, 2, 3, 4, 8, 16, 17, 32, 33};
 static const int size_elements[] = {CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES};
+static const int stride_elements[] = {INT_BYTES};
+
+/* The carve part's cases, each one block of CARVE_THREADS threads. */
+typedef struct {
+    int short_count, float_count, int_count, aligned;
+} carve_case;
+static const carve_case carve_cases[] = {
+    {128, 64, 256, 0}, /* the Guide's code and counts */
+    {128, 64, 256, 1}, /* the same arrays through align_up */
+    {127, 63, 255, 1}, /* odd counts: align_up puts the floats at 256 */
+};
+static const carve_case carve_misaligned_case = {127, 64, 256, 0}; /* stops with a CUDA error: exit 3 */
 
 // ---------------------------------------------------------------------------
 // The command line: cli.h's options, and this chapter's own three.
@@ -464,11 +495,15 @@ static bank_options bank_options_from(const cli_options *o) {
     return b;
 }
 
+#ifndef __CUDA_ARCH__ /* bank_model.h prints on the host: the device pass skips the model */
+static void print_bank_model(const cli_options *o); /* --bank-model, further below */
+#endif
+
 static void parse_command_line(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
     spec.program = "banks";
     spec.summary = "shared-memory banks, carving and capacity, measured (the Programming Guide; Fan, ch. 8)";
-    spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+    spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BANK_MODEL;
     spec.default_n = DEFAULT_COPY_N;
     spec.extra_help = "--n is the number of floats the capacity part copies (default 2^28: 1 GiB).\n"
                       "--check verifies every part without timing: the stride and size parts then check the data\n"
@@ -478,6 +513,12 @@ static void parse_command_line(int argc, char **argv, cli_options *o) {
     spec.own_options = bank_options_spec;
     cli_parse_or_exit(&spec, argc, argv, o);
     bank_options_from(o); /* the own options checked now, before any CUDA call */
+#ifndef __CUDA_ARCH__
+    if (o->bank_model) {
+        print_bank_model(o);
+        exit(EXIT_ALL_PASSED);
+    }
+#endif
 }
 
 static void check_against_device(const cli_options *o, const struct cudaDeviceProp *p) {
@@ -521,47 +562,280 @@ static void launch_bank_read(int element_bytes, int stride, int blocks, unsigned
 }
 
 // ---------------------------------------------------------------------------
+// The bank_read cases a part launches: what runs them and what models them.
+
+/* The strides of part stride (0 to 33) or size (size_strides); --stride: that one. */
+static int read_strides(int part, const bank_options *b, int strides[MAX_STRIDE + 1]) {
+    int count = 0;
+    if (b->stride >= 0)
+        strides[count++] = b->stride;
+    else if (part == PART_STRIDE)
+        for (int s = 0; s <= MAX_STRIDE; ++s)
+            strides[count++] = s; /* 0, 1, ..., 33 */
+    else
+        for (size_t i = 0; i < sizeof size_strides / sizeof *size_strides; ++i)
+            strides[count++] = size_strides[i];
+    return count;
+}
+
+/* The element sizes of part stride (int) or size (char, short, double). */
+static int read_elements(int part, const int **elements) {
+    *elements = part == PART_STRIDE ? stride_elements : size_elements;
+    return part == PART_STRIDE ? 1 : 3;
+}
+
+// ---------------------------------------------------------------------------
 // The bank rule, on the CPU: how many passes a warp-wide load takes.
 //
-// Thread t reads the element_bytes bytes at t * stride * element_bytes. Each
-// bank delivers one bank word (bank_bytes wide) per pass; threads that read
-// the same word share it (broadcast). So the passes are the largest number of
-// distinct words any one bank must deliver. With 4-byte words this is
-// gcd(stride, 32), and 1 for stride 0. With bank_bytes = 8 it is what "banks
-// are 8 bytes wide" would predict: shown beside the measurement, never used.
+// common/bank_model.h counts them from the byte address each lane touches:
+// the most distinct 4-byte words any one bank must deliver (lanes that read
+// the same word share it: a broadcast), 8-byte loads served a half-warp at a
+// time. bank_read's lane t reads at lane_byte_offset(t, stride, bytes), the
+// kernel's own expression; for 4-byte elements that is gcd(stride, 32)
+// passes, 1 for stride 0.
 //
-// bank_passes() takes the banks and the threads served together as arguments:
-// today 32 banks and the whole warp in one request (predicted_passes); on
-// compute capability 1.x 16 banks, and a warp's request split into its two
-// half-warps, served one after the other (part history). 1.x broadcast only one
-// word per pass; that makes no difference for 4-byte words at a stride (stride
-// 0 reads one word, any other stride distinct words), the only cases history asks for.
+// Two other bank layouts, for comparison only, counted by the same model at
+// translated addresses (the model's bank of each word is that layout's):
+//   8-byte banks, as some notes claim for Ampere: the 8-byte word a / 8 is
+//   given to the model as 4-byte word a / 8, the whole warp one request;
+//   compute capability 1.x (part history): 16 banks, word w in bank w % 16,
+//   given to the model as word (w / 16) * 32 + w % 16 (bank w % 16, distinct
+//   for distinct w); each half-warp a request of its own, one after the
+//   other. 1.x broadcast only one word per pass; that makes no difference for
+//   4-byte words at a stride (stride 0 reads one word, any other stride
+//   distinct words), the only cases history asks for.
 
-static int bank_passes(int element_bytes, int stride, int bank_bytes, int banks, int request_threads) {
-    int passes = 0;
-    for (int first_thread = 0; first_thread < WARP; first_thread += request_threads) {
-        long long words_in_bank[BANKS][2 * WARP]; /* distinct words seen per bank */
-        int count[BANKS] = {0}, request_passes = 0;
-        for (int t = first_thread; t < first_thread + request_threads; ++t) {
-            long long first = (long long)t * stride * element_bytes;
-            for (long long byte = first; byte < first + element_bytes; ++byte) {
-                long long word = byte / bank_bytes;
-                int bank = (int)(word % banks), seen = 0;
-                for (int i = 0; i < count[bank]; ++i)
-                    seen |= words_in_bank[bank][i] == word;
-                if (!seen) words_in_bank[bank][count[bank]++] = word;
-            }
-        }
-        for (int bank = 0; bank < banks; ++bank)
-            request_passes = count[bank] > request_passes ? count[bank] : request_passes;
-        passes += request_passes; /* the requests are served one after the other */
-    }
-    return passes;
+#define ALL_LANES 0xffffffffu
+
+/* The byte lane `lane` loads in load k of bank_read's round 0 (every round
+ * reads the same banks, whole rows further on). */
+static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {
+    return (unsigned)lane_byte_offset(lane, stride, element_bytes) + window_row_offset(0, ROW_STEP) + k * ROW_BYTES;
 }
 
 static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
-    return bank_passes(element_bytes, stride, bank_bytes, BANKS, WARP);
+    unsigned address[WARP];
+    for (int lane = 0; lane < WARP; ++lane) {
+        const unsigned byte = bank_read_address(element_bytes, stride, lane, 0);
+        address[lane] = bank_bytes == 8 ? byte / 8 * BANK_BYTES : byte; /* 8-byte banks: word byte / 8 */
+    }
+    return bank_passes(address, ALL_LANES, bank_bytes == 8 ? BANK_BYTES : element_bytes);
 }
+
+/* The steps of a warp's load of 4-byte words at `stride` on compute capability 1.x. */
+static int cc1_passes(int stride) {
+    unsigned address[WARP];
+    for (int lane = 0; lane < WARP; ++lane) {
+        const unsigned word = bank_read_address(INT_BYTES, stride, lane, 0) / BANK_BYTES;
+        address[lane] = (word / CC1_BANKS * BANKS + word % CC1_BANKS) * BANK_BYTES; /* in bank word % 16 */
+    }
+    return bank_passes(address, 0x0000ffffu, BANK_BYTES) + bank_passes(address, 0xffff0000u, BANK_BYTES);
+}
+
+// ---------------------------------------------------------------------------
+// --bank-model: every shared-memory instruction of every kernel the options
+// launch, one bank_model_line per kind of warp access, with its weight (how
+// often one block makes it). Each address comes from the kernel's own index
+// expression: a shared helper (lane_byte_offset, window_row_offset, carve), or
+// the kernel's subscript evaluated on a host array of the same type. Host code
+// only (bank_model.h prints on the host): the device pass skips it.
+
+#ifndef __CUDA_ARCH__
+
+/* A block-stride loop, for (i = threadIdx.x; i < count; i += blockDim.x), in
+ * which each thread touches element i (reversed: count - 1 - i) of an array of
+ * width-byte elements at byte `base`. blockDim.x is a multiple of 32, so each
+ * 32 consecutive i are one warp access. Warp accesses with the same active
+ * lanes and passes share a line (its addresses: the first one's). */
+static void model_block_loop(const char *kernel, const char *access, const char *op, int width, size_t base, int count,
+                             int reversed) {
+    enum { MAX_KINDS = 4 }; /* a full warp and a last, partial one are all these loops make */
+    unsigned first_address[MAX_KINDS][WARP], kind_active[MAX_KINDS];
+    int kind_passes[MAX_KINDS], kinds = 0;
+    long long weight[MAX_KINDS];
+    for (int warp_first = 0; warp_first < count; warp_first += WARP) {
+        unsigned address[WARP], active = 0;
+        for (int lane = 0; lane < WARP; ++lane) {
+            const int i = warp_first + lane;
+            address[lane] = 0;
+            if (i >= count) continue;
+            active |= 1u << lane;
+            address[lane] = (unsigned)(base + (size_t)(reversed ? count - 1 - i : i) * width);
+        }
+        const int passes = bank_passes(address, active, width);
+        int kind = 0;
+        while (kind < kinds && !(kind_active[kind] == active && kind_passes[kind] == passes))
+            ++kind;
+        if (kind == MAX_KINDS) {
+            fprintf(stderr, "banks: %s, %s: more kinds of warp access than the model keeps\n", kernel, access);
+            exit(EXIT_WRONG_RESULT);
+        }
+        if (kind == kinds) {
+            memcpy(first_address[kind], address, sizeof address);
+            kind_active[kind] = active;
+            kind_passes[kind] = passes;
+            weight[kind] = 0;
+            ++kinds;
+        }
+        ++weight[kind];
+    }
+    for (int kind = 0; kind < kinds; ++kind)
+        bank_model_line(kernel, access, op, width, first_address[kind], kind_active[kind], weight[kind], NULL);
+}
+
+/* guide_stride_read at each of main's strides (one warp, one block a launch):
+ * the fill, then the Guide's load, its subscript evaluated on a host array. */
+static void model_guide_stride_read(void) {
+    static int guide_words[WARP * MAX_STRIDE]; /* the kernel's s_words */
+    for (size_t i = 0; i < sizeof guide_strides / sizeof *guide_strides; ++i) {
+        const int s = guide_strides[i];
+        char access[48], picture[32];
+        unsigned address[WARP];
+        snprintf(access, sizeof access, "fill s_words[i], s = %d", s);
+        model_block_loop("guide_stride_read", access, "st", sizeof(int), 0, WARP * MAX_STRIDE, 0);
+        for (unsigned t = 0; t < WARP; ++t)
+            address[t] = (unsigned)((char *)&guide_words[s * t] - (char *)guide_words);
+        snprintf(access, sizeof access, "s_words[s * threadIdx.x], s = %d", s);
+        snprintf(picture, sizeof picture, "banks_int_stride_%d", s);
+        bank_model_line("guide_stride_read", access, "ld", sizeof(int), address, ALL_LANES, 1,
+                        s == 1 || s == 2 || s == 32 ? picture : NULL);
+    }
+}
+
+/* The element type as Nsight Compute prints bank_read's template argument. */
+static const char *read_type_name(int bytes) {
+    return bytes == 1 ? "unsigned char" : bytes == 2 ? "unsigned short" : bytes == 4 ? "unsigned int" : "double";
+}
+
+/* The lesson's pictures among bank_read's loads (the Guide's example draws int strides 1, 2 and 32). */
+static const char *read_picture(int element_bytes, int stride) {
+    if (element_bytes == INT_BYTES && stride == 0) return "banks_broadcast";
+    if (element_bytes == CHAR_BYTES && stride == 17) return "banks_char_stride_17";
+    if (element_bytes == DOUBLE_BYTES && stride == 1) return "banks_double_stride_1";
+    return NULL;
+}
+
+/* bank_read<element, stride>: the fill, then the 16 loads of a round, each
+ * made by every warp in every round. The compiler unrolls the rounds too (48
+ * to 112 LDS in the SASS), and every copy of load k reads load k's banks. */
+static void model_bank_read(int element_bytes, int stride, int rounds) {
+    char kernel[48], access[48];
+    snprintf(kernel, sizeof kernel, "bank_read<%s, %d>", read_type_name(element_bytes), stride);
+    model_block_loop(kernel, "fill s_words[w]", "st", sizeof(unsigned), 0, read_buffer_bytes(element_bytes, stride) / 4,
+                     0);
+    for (int k = 0; k < LOADS_PER_ROUND; ++k) {
+        unsigned address[WARP];
+        for (int lane = 0; lane < WARP; ++lane)
+            address[lane] = bank_read_address(element_bytes, stride, lane, k);
+        snprintf(access, sizeof access, "s_row[%d * row_elements]", k);
+        bank_model_line(kernel, access, "ld", element_bytes, address, ALL_LANES,
+                        (long long)READ_THREADS / WARP * rounds, k == 0 ? read_picture(element_bytes, stride) : NULL);
+    }
+}
+
+/* Every bank_read the stride and size parts launch, each once: the cases and,
+ * when timed, the broadcasts they are measured against. */
+static void model_bank_reads(const cli_options *o, const bank_options *b) {
+    int launched[DOUBLE_BYTES + 1][MAX_STRIDE + 1] = {{0}};
+    for (int part = PART_STRIDE; part <= PART_SIZE; ++part) {
+        if (!(b->parts & (1u << part))) continue;
+        int strides[MAX_STRIDE + 1];
+        const int stride_count = read_strides(part, b, strides);
+        const int *elements;
+        const int element_count = read_elements(part, &elements);
+        if (!o->check_only) launched[INT_BYTES][0] = 1;
+        for (int e = 0; e < element_count; ++e) {
+            if (!o->check_only) launched[elements[e]][0] = 1;
+            for (int i = 0; i < stride_count; ++i)
+                launched[elements[e]][strides[i]] = 1;
+        }
+    }
+    const int order[] = {INT_BYTES, CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES}; /* as the lesson's tables */
+    for (int e = 0; e < 4; ++e)
+        for (int stride = 0; stride <= MAX_STRIDE; ++stride)
+            if (launched[order[e]][stride])
+                model_bank_read(order[e], stride, o->check_only ? CHECK_ROUNDS : TIMED_ROUNDS);
+}
+
+/* carve_chained and carve_aligned: write_and_read_back's six loops, at the
+ * offsets the kernel carves (the chained pointers evaluated on a host buffer). */
+static void model_carve(carve_case c) {
+    const char *kernel = c.aligned ? "carve_aligned" : "carve_chained";
+    size_t floats_at, ints_at;
+    if (c.aligned) {
+        const carve_layout layout = carve(c.short_count, c.float_count, c.int_count);
+        floats_at = layout.floats;
+        ints_at = layout.ints;
+    } else {
+        static int buffer[4096]; /* aligned, and larger than any case's arrays */
+        short *shorts = (short *)buffer;
+        float *floats = (float *)&shorts[c.short_count];
+        int *ints = (int *)&floats[c.float_count];
+        floats_at = (size_t)((char *)floats - (char *)buffer);
+        ints_at = (size_t)((char *)ints - (char *)buffer);
+    }
+    model_block_loop(kernel, "s_shorts[i] = short_value(i)", "st", sizeof(short), 0, c.short_count, 0);
+    model_block_loop(kernel, "s_floats[i] = float_value(i)", "st", sizeof(float), floats_at, c.float_count, 0);
+    model_block_loop(kernel, "s_ints[i] = int_value(i)", "st", sizeof(int), ints_at, c.int_count, 0);
+    model_block_loop(kernel, "s_shorts[short_count - 1 - i]", "ld", sizeof(short), 0, c.short_count, 1);
+    model_block_loop(kernel, "s_floats[float_count - 1 - i]", "ld", sizeof(float), floats_at, c.float_count, 1);
+    model_block_loop(kernel, "s_ints[int_count - 1 - i]", "ld", sizeof(int), ints_at, c.int_count, 1);
+}
+
+/* same_word_store and same_byte_store: every warp the same accesses, at its
+ * own word(s); shown for warp 0, the subscripts evaluated on host arrays. */
+static void model_same_address(void) {
+    const int warps = SAME_ADDRESS_THREADS / WARP, warp = 0;
+    static unsigned same_words[SAME_ADDRESS_THREADS / WARP];
+    static unsigned byte_words[SAME_ADDRESS_THREADS / WARP * SAME_BYTES / 4];
+    unsigned address[WARP];
+    for (int lane = 0; lane < WARP; ++lane)
+        address[lane] = (unsigned)((char *)&same_words[warp] - (char *)same_words);
+    bank_model_line("same_word_store", "s_words[warp] = 0xFFFFFFFFu, lane 0", "st", sizeof(unsigned), address, 1u,
+                    warps, NULL);
+    bank_model_line("same_word_store", "s_words[warp] = lane * 0x01010101u", "st", sizeof(unsigned), address, ALL_LANES,
+                    warps, NULL);
+    bank_model_line("same_word_store", "s_words[warp], lane 0", "ld", sizeof(unsigned), address, 1u, warps, NULL);
+
+    unsigned *warp_words = byte_words + warp * (SAME_BYTES / 4);
+    unsigned char *warp_bytes = (unsigned char *)warp_words;
+    const unsigned first_lanes = (1u << (SAME_BYTES / 4)) - 1; /* lane < SAME_BYTES / 4 */
+    for (int lane = 0; lane < WARP; ++lane)
+        address[lane] = (unsigned)((char *)&warp_words[lane % (SAME_BYTES / 4)] - (char *)byte_words);
+    bank_model_line("same_byte_store", "s_warp_words[lane] = 0xFFFFFFFFu", "st", sizeof(unsigned), address, first_lanes,
+                    warps, NULL);
+    bank_model_line("same_byte_store", "s_warp_words[lane]", "ld", sizeof(unsigned), address, first_lanes, warps, NULL);
+    for (int lane = 0; lane < WARP; ++lane)
+        address[lane] = (unsigned)((char *)&warp_bytes[lane % SAME_BYTES] - (char *)byte_words);
+    bank_model_line("same_byte_store", "s_warp_bytes[lane % SAME_BYTES] = lane", "st", 1, address, ALL_LANES, warps,
+                    NULL);
+}
+
+static void print_bank_model(const cli_options *o) {
+    const bank_options b = bank_options_from(o);
+    bank_model_header();
+    model_guide_stride_read(); /* main's example: always */
+    model_bank_reads(o, &b);
+    if (b.parts & (1u << PART_CARVE))
+        for (size_t i = 0; i < sizeof carve_cases / sizeof *carve_cases; ++i)
+            model_carve(carve_cases[i]);
+    if (b.parts & (1u << PART_CARVE_MISALIGNED))
+        printf("# carve_chained with short[%d]: its floats start at byte %d, misaligned, and the kernel stops at "
+               "their first store: no prediction\n",
+               carve_misaligned_case.short_count, (int)(carve_misaligned_case.short_count * sizeof(short)));
+    if (b.parts & (1u << PART_ALIAS)) {
+        /* Both arrays start at byte 0: the rule part alias shows. */
+        model_block_loop("two_extern_arrays", "s_alias_floats[threadIdx.x]", "st", sizeof(float), 0, ALIAS_THREADS, 0);
+        model_block_loop("two_extern_arrays", "s_alias_ints[blockDim.x - 1 - threadIdx.x]", "ld", sizeof(int), 0,
+                         ALIAS_THREADS, 1);
+    }
+    if (b.parts & (1u << PART_SAME_ADDRESS)) model_same_address();
+    if (b.parts & (1u << PART_CAPACITY))
+        printf("# copy_reserving_shared: reserves dynamic shared memory at its launch and executes no shared-memory "
+               "instruction\n");
+}
+
+#endif
 
 // ---------------------------------------------------------------------------
 // What bank_read's threads sum, on the CPU.
@@ -631,18 +905,10 @@ static int run_bank_reads(int part, const cli_options *o, const bank_options *b,
     const int blocks =
         o->check_only ? CHECK_BLOCKS : p->multiProcessorCount * (p->maxThreadsPerMultiProcessor / READ_THREADS);
     const int rounds = o->check_only ? CHECK_ROUNDS : TIMED_ROUNDS;
-    int strides[MAX_STRIDE + 1], stride_count = 0;
-    if (b->stride >= 0)
-        strides[stride_count++] = b->stride;
-    else if (part == PART_STRIDE)
-        for (int s = 0; s <= MAX_STRIDE; ++s)
-            strides[stride_count++] = s; /* 0, 1, ..., 33 */
-    else
-        for (size_t i = 0; i < sizeof size_strides / sizeof *size_strides; ++i)
-            strides[stride_count++] = size_strides[i];
-    const int int_only[] = {INT_BYTES};
-    const int *elements = part == PART_STRIDE ? int_only : size_elements;
-    const int element_count = part == PART_STRIDE ? 1 : 3;
+    int strides[MAX_STRIDE + 1];
+    const int stride_count = read_strides(part, b, strides);
+    const int *elements;
+    const int element_count = read_elements(part, &elements);
 
     /* The unit of cost, per element type: a broadcast load (every thread the
      * same element), one pass whatever the bank width. Each case's measured
@@ -724,7 +990,7 @@ static int run_history(const bank_options *b) {
     for (int stride = 0; stride <= MAX_STRIDE; ++stride) {
         if (b->stride >= 0 && stride != b->stride) continue;
         const int today = predicted_passes(INT_BYTES, stride, BANK_BYTES);
-        const int then = bank_passes(INT_BYTES, stride, BANK_BYTES, CC1_BANKS, HALF_WARP);
+        const int then = cc1_passes(stride);
         const int today_formula = stride == 0 ? 1 : greatest_common_divisor(stride, BANKS);
         const int half_warp_formula = stride == 0 ? 1 : greatest_common_divisor(stride, CC1_BANKS);
         snprintf(names[stride], sizeof names[0], "history_stride_%d", stride);
@@ -755,8 +1021,9 @@ static int carved_elements_right(int short_count, int float_count, int int_count
     return right;
 }
 
-static void run_carve(int short_count, int float_count, int int_count, int aligned, report *rep) {
-    const int threads = 128;
+static void run_carve(carve_case c, report *rep) {
+    const int short_count = c.short_count, float_count = c.float_count, int_count = c.int_count, aligned = c.aligned;
+    const int threads = CARVE_THREADS;
     carve_layout layout = carve(short_count, float_count, int_count); /* the size, enough for both ways */
     const size_t chained_floats = short_count * sizeof(short);
     short *shorts, *host_shorts = (short *)host_alloc("banks", short_count * sizeof(short), "shorts");
@@ -808,7 +1075,7 @@ static void run_carve(int short_count, int float_count, int int_count, int align
 // bits of the float the mirror thread wrote.
 
 static int run_alias(void) {
-    const int threads = 128;
+    const int threads = ALIAS_THREADS;
     unsigned host_addresses[2], *addresses;
     int *bits, *host_bits = (int *)host_alloc("banks", threads * sizeof(int), "the bits read back");
     HANDLE_ERROR(cudaMalloc(&addresses, sizeof host_addresses));
@@ -1052,9 +1319,8 @@ static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int e
         case PART_HISTORY: code = run_history(&b); break;
         case PART_CARVE:
             report_begin(&rep, "banks", stdout);
-            run_carve(128, 64, 256, 0, &rep); /* the Guide's code and counts */
-            run_carve(128, 64, 256, 1, &rep); /* the same arrays through align_up */
-            run_carve(127, 63, 255, 1, &rep); /* odd counts: align_up puts the floats at 256 */
+            for (size_t i = 0; i < sizeof carve_cases / sizeof *carve_cases; ++i)
+                run_carve(carve_cases[i], &rep);
             code = report_end(&rep);
             break;
         case PART_ALIAS: code = run_alias(); break;
@@ -1062,7 +1328,7 @@ static int run_parts(const cli_options *o, const struct cudaDeviceProp *p, int e
         case PART_CAPACITY: code = run_capacity(o, &b, p, optin); break;
         case PART_CARVE_MISALIGNED:
             report_begin(&rep, "banks", stdout);
-            run_carve(127, 64, 256, 0, &rep); /* stops with a CUDA error: exit 3 */
+            run_carve(carve_misaligned_case, &rep);
             code = report_end(&rep);
             break;
         }
