@@ -36,10 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "book.h"      /* the book's header: error checks, the device, timing */
-#include "ceiling.cuh" /* harness (below the line): the L2 flush before the DRAM walk */
-#include "cli.h"       /* harness: the command line */
-#include "report.h"    /* harness: the table and the RESULT lines */
+#include "bank_model.h" /* harness: --bank-model's passes per warp access */
+#include "book.h"       /* the book's header: error checks, the device, timing */
+#include "ceiling.cuh"  /* harness (below the line): the L2 flush before the DRAM walk */
+#include "cli.h"        /* harness: the command line */
+#include "report.h"     /* harness: the table and the RESULT lines */
 
 // ---------------------------------------------------------------------------
 // Constants.
@@ -150,6 +151,14 @@ __device__ inline void longest_block(long long *cycles, long long start) {
     if (threadIdx.x == 0) atomicMax((unsigned long long *)cycles, (unsigned long long)(clock64() - start));
 }
 
+/* The tile vector that thread `thread` reads in load k of a round: the round
+ * starts on one of the tile's first SHARED_WINDOW rows, its loads are one row
+ * (READ_THREADS vectors) apart. read_shared and the bank model (--bank-model)
+ * both call it, so the addresses the model predicts are the kernel's own. */
+__host__ __device__ inline unsigned shared_read_vector(int round, int row_step, int k, unsigned thread) {
+    return (unsigned)(round * row_step) % SHARED_WINDOW * READ_THREADS + thread + k * READ_THREADS;
+}
+
 /* Shared memory: each block fills its own tile, then every thread reads
  * SHARED_LOADS vectors per round, one row (256 vectors) apart. A warp's 32
  * consecutive 16-byte vectors are 512 bytes: four passes of the 32 banks, with
@@ -167,10 +176,9 @@ __global__ void __launch_bounds__(READ_THREADS)
     const long long start = clock64();
     unsigned sum = 0;
     for (int round = 0; round < rounds; ++round) {
-        const uint4 *s_row = s_tile + (unsigned)(round * row_step) % SHARED_WINDOW * READ_THREADS + threadIdx.x;
 #pragma unroll
         for (int k = 0; k < SHARED_LOADS; ++k) {
-            const uint4 v = s_row[k * READ_THREADS];
+            const uint4 v = s_tile[shared_read_vector(round, row_step, k, threadIdx.x)];
             sum += v.x + v.y + v.z + v.w;
         }
     }
@@ -274,6 +282,10 @@ static void parse_command_line(int argc, char **argv, cli_options *o, long long 
 /* The DRAM chain's and buffer's bytes on this GPU (0 when neither DRAM
  * measurement runs); exit 2 when they do not fit. */
 static size_t dram_bytes_or_exit(const cli_options *o, const struct cudaDeviceProp *device, long long dram_mib);
+/* --bank-model: each shared-memory instruction's passes per warp, predicted
+ * from its lanes' addresses (common/bank_model.h); no CUDA call. Returns 0.
+ * Not static: it is defined for the host only (see its definition). */
+int print_bank_model(const cli_options *o);
 /* Shared memory per SM and per block, L1, the clock: what the device reports. */
 static void print_device_figures(const struct cudaDeviceProp *device, int device_number);
 /* Every selected measurement, checked and timed, the table, the verdict;
@@ -284,6 +296,7 @@ int main(int argc, char **argv) {
     cli_options o;
     long long dram_mib;
     parse_command_line(argc, argv, &o, &dram_mib);
+    if (o.bank_model) return print_bank_model(&o);
     struct cudaDeviceProp device;
     gpu_select_device("shared_vs_global", o.device, &device);
     const size_t dram_bytes = dram_bytes_or_exit(&o, &device, dram_mib);
@@ -923,6 +936,111 @@ static int run(const cli_options *o, const struct cudaDeviceProp *device, size_t
 }
 
 // ---------------------------------------------------------------------------
+// The bank model (--bank-model): every shared-memory instruction of
+// chase_shared and read_shared, as one block of READ_THREADS threads executes
+// it, each lane's byte address and the passes common/bank_model.h predicts for
+// it. No GPU: it runs before any CUDA call. Host code only (bank_model.h
+// prints on the host): not compiled in nvcc's device passes.
+#ifndef __CUDA_ARCH__
+
+/* One instruction of a kernel: every warp-wide execution of it in a block is
+ * added (model_add); those that take the same number of passes make one line,
+ * showing the first of them, weighted by how many there are. */
+#define MODEL_MAX_GROUPS 4
+typedef struct {
+    const char *kernel, *access, *op, *picture;
+    int bytes, groups;
+    int passes[MODEL_MAX_GROUPS];
+    long long weight[MODEL_MAX_GROUPS];
+    unsigned address[MODEL_MAX_GROUPS][32], active[MODEL_MAX_GROUPS];
+} model_access;
+
+static model_access model_access_for(const char *kernel, const char *access, const char *op, int bytes,
+                                     const char *picture) {
+    model_access m;
+    memset(&m, 0, sizeof m);
+    m.kernel = kernel, m.access = access, m.op = op, m.bytes = bytes, m.picture = picture;
+    return m;
+}
+
+static void model_add(model_access *m, const unsigned address[32], unsigned active) {
+    const int passes = bank_passes(address, active, m->bytes);
+    int g = 0;
+    while (g < m->groups && m->passes[g] != passes)
+        ++g;
+    if (g == m->groups) {
+        if (g == MODEL_MAX_GROUPS) { /* a mistake in this model, not in the kernel */
+            fprintf(stderr, "shared_vs_global: %s, %s: more than %d pass counts\n", m->kernel, m->access, g);
+            exit(EXIT_WRONG_RESULT);
+        }
+        m->groups++;
+        m->passes[g] = passes;
+        memcpy(m->address[g], address, sizeof m->address[g]);
+        m->active[g] = active;
+    }
+    m->weight[g]++;
+}
+
+static void model_print(const model_access *m) {
+    for (int g = 0; g < m->groups; ++g)
+        bank_model_line(m->kernel, m->access, m->op, m->bytes, m->address[g], m->active[g], m->weight[g],
+                        g == 0 ? m->picture : NULL);
+}
+
+/* A fill loop, for (int i = threadIdx.x; i < count; i += blockDim.x) s[i] = ...;
+ * on a 1-D array of m->bytes-byte elements: in its j-th iteration, lane t of
+ * warp w stores element i = j * READ_THREADS + 32 w + t, at byte i x m->bytes
+ * (what &s[i] is); lanes past the end take no part. */
+static void model_fill_loop(model_access *m, int count) {
+    for (int warp = 0; warp < READ_THREADS / 32; ++warp)
+        for (int first = 32 * warp; first < count; first += READ_THREADS) {
+            unsigned address[32], active = 0;
+            for (int lane = 0; lane < 32; ++lane) {
+                address[lane] = (unsigned)((first + lane) * m->bytes);
+                if (first + lane < count) active |= 1u << lane;
+            }
+            model_add(m, address, active);
+        }
+}
+
+int print_bank_model(const cli_options *o) {
+    const long long steps = o->check_only ? CHECK_STEPS : SHARED_STEPS;
+    const int rounds = o->check_only ? CHECK_ROUNDS : SHARED_ROUNDS;
+    bank_model_header();
+
+    model_access chain_fill = model_access_for("chase_shared", "chain fill", "st", sizeof(unsigned), NULL);
+    model_fill_loop(&chain_fill, SHARED_CHAIN_BYTES / 4);
+    model_print(&chain_fill);
+    /* The walk: thread 0 alone (the other lanes have returned), each load at
+     * the byte offset the last one read, from line 0 as main's walk starts. */
+    model_access walk = model_access_for("chase_shared", "walk, lane 0 alone", "ld", sizeof(unsigned), NULL);
+    unsigned next_line[SHARED_CHAIN_BYTES / LINE_BYTES], chain[SHARED_CHAIN_BYTES / 4], address[32] = {0};
+    build_chain(next_line, SHARED_CHAIN_BYTES / LINE_BYTES, CHAIN_SEED);
+    shared_chain_offsets(next_line, SHARED_CHAIN_BYTES / LINE_BYTES, chain);
+    for (long long k = 0; k < steps; ++k) {
+        model_add(&walk, address, 1u);
+        address[0] = chain[address[0] / 4];
+    }
+    model_print(&walk);
+
+    model_access tile_fill = model_access_for("read_shared", "tile fill", "st", sizeof(uint4), NULL);
+    model_fill_loop(&tile_fill, SHARED_TILE_ROWS * READ_THREADS);
+    model_print(&tile_fill);
+    model_access read =
+        model_access_for("read_shared", "16-byte read", "ld", sizeof(uint4), "svg_read_shared_16_byte_load");
+    for (int warp = 0; warp < READ_THREADS / 32; ++warp)
+        for (int round = 0; round < rounds; ++round)
+            for (int k = 0; k < SHARED_LOADS; ++k) {
+                for (int lane = 0; lane < 32; ++lane)
+                    address[lane] = shared_read_vector(round, ROW_STEP, k, 32 * warp + lane) * sizeof(uint4);
+                model_add(&read, address, 0xffffffffu);
+            }
+    model_print(&read);
+    return 0;
+}
+#endif
+
+// ---------------------------------------------------------------------------
 // The device's own figures, and the command line.
 
 /* The size in KB of one SM's L1/shared array, from NVIDIA's tuning guides
@@ -972,7 +1090,7 @@ static void parse_command_line(int argc, char **argv, cli_options *o, long long 
     cli_spec spec = {};
     spec.program = "shared_vs_global";
     spec.summary = "shared memory against global memory: latency and bandwidth, measured";
-    spec.accepts = CLI_KERNEL | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+    spec.accepts = CLI_KERNEL | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BANK_MODEL;
     spec.kernels = measurement_names;
     spec.own_options = own_options;
     spec.extra_help =
