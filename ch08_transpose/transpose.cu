@@ -19,6 +19,7 @@
  *   transpose                                   the book's 10000 x 10000 float: the book's kernel, then every step
  *   transpose --n 8192 --type double --kernel copy,padded,streaming,cublas
  *   transpose --rows 4097 --cols 1023 --check   verify only (what the tests do)
+ *   transpose --bank-model                      each shared-memory instruction's passes, predicted (no GPU)
  *   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096   bank conflicts (Nsight Compute)
  *
  * Kernels, in teaching order (input rows x cols, row-major; output cols x rows):
@@ -56,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bank_model.h"
 #include "book.h"
 #include "ceiling.cuh"
 #include "cli.h"
@@ -208,8 +210,9 @@ template <typename real> __global__ void transpose_padded(const real *in, real *
 // where tile element (r, c) lives in shared memory: tile_offset() below.
 
 /* Where tile element (row, col) lives: row * pitch + col with a padded pitch
- * (kernel 6), or col XOR (row mod 32) in an unpadded row (kernel 7). */
-__device__ __forceinline__ int tile_offset(int row, int col, int pitch, bool swizzle) {
+ * (kernel 6), or col XOR (row mod 32) in an unpadded row (kernel 7). Host code
+ * calls it too: the bank model (below main) takes its addresses from here. */
+__host__ __device__ __forceinline__ int tile_offset(int row, int col, int pitch, bool swizzle) {
     return row * pitch + (swizzle ? col ^ (row % TILE_DIM) : col);
 }
 
@@ -349,6 +352,13 @@ __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
 // only in this order do both halves reach the L2 close together, before it
 // writes the line back to DRAM.
 
+/* Where 16-byte piece `piece` of output row out_row lives in the tile (an
+ * element offset): its slot is piece XOR ((out_row / V) mod 8). The write and
+ * the read both call it, and so does the bank model below main. */
+__host__ __device__ __forceinline__ int swizzled_piece_offset(int out_row, int piece, int tile, int V) {
+    return out_row * tile + (piece ^ (out_row / V % 8)) * V;
+}
+
 template <typename real>
 __device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__ in, real *__restrict__ out,
                                                         long long rows, long long cols, bool down_columns) {
@@ -393,7 +403,7 @@ __device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__
         for (int i = 0; i < V; ++i)
             reinterpret_cast<real *>(&piece)[i] = v[i][j];
         const int out_row = c + j;
-        *reinterpret_cast<vector *>(&s_tile[out_row * tile + ((r / V) ^ (out_row / V % 8)) * V]) = piece;
+        *reinterpret_cast<vector *>(&s_tile[swizzled_piece_offset(out_row, r / V, tile, V)]) = piece;
     }
     __syncthreads();
     /* Output rows col0 .. col0 + cols_here - 1, 16 bytes (V output columns) per thread per pass. */
@@ -401,8 +411,7 @@ __device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__
     for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k) {
         const int index = threadIdx.x + k * VECTOR_THREADS, out_row = index / pieces, p = index % pieces;
         if (out_row < cols_here && p * V < rows_here) {
-            const vector piece =
-                *reinterpret_cast<const vector *>(&s_tile[out_row * tile + (p ^ (out_row / V % 8)) * V]);
+            const vector piece = *reinterpret_cast<const vector *>(&s_tile[swizzled_piece_offset(out_row, p, tile, V)]);
             real *destination = out + (col0 + out_row) * rows + row0 + p * V;
             if (fits) {
                 *reinterpret_cast<vector *>(destination) = piece;
@@ -655,6 +664,145 @@ template <typename real> static void print_matrix(const real *matrix, long long 
 }
 
 // ---------------------------------------------------------------------------
+// The bank model (--bank-model; no GPU needed): every shared-memory instruction
+// of every kernel above, as the warps of one full block execute it, in float
+// and in double. Each lane's byte address comes from the kernel's own index
+// expression: the book's subscripts evaluated on a host array of the same
+// declared type, tile_offset() and swizzled_piece_offset() called as the
+// kernels call them. scripts/bank_conflicts.sh sets it beside Nsight Compute.
+// Host code only (bank_model.h prints on the host): the device pass skips it.
+
+#ifndef __CUDA_ARCH__
+
+/* One shared-memory instruction: lane t of warp w touches `width` bytes at
+ * byte address address(w, t). Warps that take the same passes share a line
+ * (the first one's addresses, weight = how many warps); the picture, if any,
+ * is drawn from warp 0. */
+template <typename lane_address>
+static void model_instruction(const char *kernel, const char *access, const char *op, int width, int warps,
+                              lane_address address, const char *picture) {
+    int passes[BANK_MODEL_WARP]; /* a block has at most 1024 threads: 32 warps */
+    unsigned int lanes[BANK_MODEL_WARP];
+    for (int w = 0; w < warps; ++w) {
+        for (int t = 0; t < BANK_MODEL_WARP; ++t)
+            lanes[t] = address(w, t);
+        passes[w] = bank_passes(lanes, 0xffffffffu, width);
+    }
+    for (int w = 0; w < warps; ++w) {
+        int seen_before = 0, same = 0;
+        for (int v = 0; v < warps; ++v) {
+            seen_before |= v < w && passes[v] == passes[w];
+            same += passes[v] == passes[w];
+        }
+        if (seen_before) continue;
+        for (int t = 0; t < BANK_MODEL_WARP; ++t)
+            lanes[t] = address(w, t);
+        bank_model_line(kernel, access, op, width, lanes, 0xffffffffu, same, w == 0 ? picture : NULL);
+    }
+}
+
+/* The byte address of an element of a shared array, counted from its start. */
+static unsigned int byte_offset(const void *element, const void *array) {
+    return (unsigned int)((const char *)element - (const char *)array);
+}
+
+/* Kernels 4 and 5 (the book's form): 32 x 32 threads, warp y is threadIdx.y = y;
+ * the subscripts s_tile[y][x] (write) and s_tile[x][y] (read) evaluated on a
+ * host array of the kernel's tile type. */
+template <typename tile_array>
+static void model_book_tile(const char *kernel, tile_array &s_tile, const char *read_picture) {
+    const int bytes = (int)sizeof(s_tile[0][0]);
+    model_instruction(
+        kernel, "tile row write", "st", bytes, TILE_DIM,
+        [&](int y, int x) { return byte_offset(&s_tile[y][x], s_tile); }, NULL);
+    model_instruction(
+        kernel, "tile column read", "ld", bytes, TILE_DIM,
+        [&](int y, int x) { return byte_offset(&s_tile[x][y], s_tile); }, read_picture);
+}
+
+/* transpose_wide_tile(): 32 x rows_per_pass threads (warp w is threadIdx.y = w);
+ * per_y x per_x stores along tile rows, then as many loads down tile columns.
+ * Store (i, j) puts lane x at tile row w + rows_per_pass i, column x + 32 j;
+ * load (i, j) takes tile row x + 32 j, column w + rows_per_pass i. */
+template <typename real>
+static void model_wide_tile(const char *kernel, int tile, int rows_per_pass, int pitch, bool swizzle,
+                            const char *read_picture) {
+    const int per_x = tile / TILE_DIM, per_y = tile / rows_per_pass, bytes = (int)sizeof(real);
+    for (int read = 0; read <= 1; ++read)
+        for (int i = 0; i < per_y; ++i)
+            for (int j = 0; j < per_x; ++j)
+                model_instruction(
+                    kernel, read ? "tile column read" : "tile row write", read ? "ld" : "st", bytes, rows_per_pass,
+                    [=](int w, int x) {
+                        const int lane_index = x + j * TILE_DIM, warp_index = w + i * rows_per_pass;
+                        return (unsigned int)(bytes * (read ? tile_offset(lane_index, warp_index, pitch, swizzle)
+                                                            : tile_offset(warp_index, lane_index, pitch, swizzle)));
+                    },
+                    read && i == 0 && j == 0 ? read_picture : NULL);
+}
+
+/* transpose_16_byte_tiles(): 256 threads in 8 warps, thread t = 32 w + lane;
+ * V 16-byte stores of a V x V block's columns, then the 16-byte reads along
+ * the output rows. */
+template <typename real> static void model_16_byte_tile(const char *kernel, bool pictures) {
+    const int V = vector16<real>::width, tile = WIDE_TILE(real), pieces = tile / V, bytes = (int)sizeof(real);
+    const int warps = VECTOR_THREADS / BANK_MODEL_WARP;
+    for (int j = 0; j < V; ++j)
+        model_instruction(
+            kernel, "16-byte piece write", "st", 16, warps,
+            [=](int w, int lane) {
+                const int t = w * BANK_MODEL_WARP + lane, r = t / pieces * V, c = t % pieces * V;
+                return (unsigned int)(swizzled_piece_offset(c + j, r / V, tile, V) * bytes);
+            },
+            pictures && j == 0 ? "transpose_vectorized_write" : NULL);
+    for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k)
+        model_instruction(
+            kernel, "16-byte piece read", "ld", 16, warps,
+            [=](int w, int lane) {
+                const int index = w * BANK_MODEL_WARP + lane + k * VECTOR_THREADS;
+                return (unsigned int)(swizzled_piece_offset(index / pieces, index % pieces, tile, V) * bytes);
+            },
+            pictures && k == 0 ? "transpose_vectorized_read" : NULL);
+}
+
+template <typename real> static void print_bank_model_of(const char *type) {
+    const bool is_float = sizeof(real) == sizeof(float);
+    char kernel[64];
+    /* Kernels 4 and 5, the book's form, on host arrays declared as the kernels declare their tiles. */
+    static real s_plain[TILE_DIM][TILE_DIM], s_padded[TILE_DIM][TILE_DIM + 1];
+    snprintf(kernel, sizeof kernel, "transpose_shared<%s>", type);
+    model_book_tile(kernel, s_plain, is_float ? "transpose_shared_column_read" : "transpose_shared_double_column_read");
+    snprintf(kernel, sizeof kernel, "transpose_padded<%s>", type);
+    model_book_tile(kernel, s_padded,
+                    is_float ? "transpose_padded_column_read" : "transpose_padded_double_column_read");
+    /* Kernels 6 and 7: the 256-byte-wide tile, padded or swizzled, 32 x 8 threads. */
+    snprintf(kernel, sizeof kernel, "transpose_padded_multi<%s>", type);
+    model_wide_tile<real>(kernel, WIDE_TILE(real), ROWS_PER_PASS, WIDE_TILE(real) + 1, false, NULL);
+    snprintf(kernel, sizeof kernel, "transpose_swizzled<%s>", type);
+    model_wide_tile<real>(kernel, WIDE_TILE(real), ROWS_PER_PASS, WIDE_TILE(real), true,
+                          is_float ? "transpose_swizzled_column_read" : NULL);
+    /* Kernels 8 and 9: 16-byte pieces (the same accesses; only the tiles' order differs). */
+    snprintf(kernel, sizeof kernel, "transpose_vectorized<%s>", type);
+    model_16_byte_tile<real>(kernel, is_float);
+    snprintf(kernel, sizeof kernel, "transpose_column_order<%s>", type);
+    model_16_byte_tile<real>(kernel, false);
+    /* Kernels 10 and 11: the 64 x 64 swizzled tile, 32 x 16 threads. */
+    snprintf(kernel, sizeof kernel, "transpose_streaming<%s>", type);
+    model_wide_tile<real>(kernel, STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true, NULL);
+    snprintf(kernel, sizeof kernel, "transpose_prefetch<%s>", type);
+    model_wide_tile<real>(kernel, STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true, NULL);
+}
+
+/* Both types whatever --type says: the book's program always runs the float kernel. */
+static void print_bank_model(void) {
+    bank_model_header();
+    print_bank_model_of<float>("float");
+    print_bank_model_of<double>("double");
+    printf("library\ttranspose_readWrite_alignment_kernel\tcuBLAS\n"); /* what geam launches */
+}
+#endif
+
+// ---------------------------------------------------------------------------
 // The command line, the device, and the sizes (before any allocation).
 
 static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
@@ -684,7 +832,8 @@ static cli_options transpose_options(int argc, char **argv) {
     cli_spec spec = {};
     spec.program = "transpose";
     spec.summary = "matrix transpose: coalescing (Fan, ch. 7), a shared-memory tile and its bank conflicts (ch. 8)";
-    spec.accepts = CLI_ROWS_COLS | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_COLD_L2;
+    spec.accepts =
+        CLI_ROWS_COLS | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_COLD_L2 | CLI_BANK_MODEL;
     spec.kernels = kernel_names;
     spec.default_rows = spec.default_cols = BOOK_N;
     spec.extra_help =
@@ -698,6 +847,12 @@ static cli_options transpose_options(int argc, char **argv) {
         "or --cold-l2.";
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
+#ifndef __CUDA_ARCH__
+    if (o.bank_model) { /* before any CUDA call: works without a GPU or a driver */
+        print_bank_model();
+        exit(EXIT_ALL_PASSED);
+    }
+#endif
     struct cudaDeviceProp device;
     gpu_select_device("transpose", o.device, &device);
     if (o.type == ELEMENT_DOUBLE)
