@@ -628,7 +628,13 @@ static void measure_latency_register(const plan *p, report *rep, figures *f) {
 // ---------------------------------------------------------------------------
 // Bandwidth: the grids, the CPU's sums, the row.
 
-/* As many blocks as fit on the GPU at once (one wave), or CHECK_BLOCKS with --check. */
+/* As many blocks as fit on the GPU at once (one wave: the blocks run side by
+ * side, so the longest one's cycles are its SM's), or CHECK_BLOCKS with
+ * --check. The device's own answer, at run time: read_shared's 44 KiB tile
+ * lets 1 block per SM on Turing (64 KiB of shared memory per SM), 2 on RTX
+ * 30/40/50 (100 KiB), 3 on A100, 5 on H100 and B200 (228 KiB). One block is
+ * enough: its 256 x 8 independent 16-byte loads (32 KiB) are ten times what
+ * the banks deliver in one load's latency (128 bytes a clock x ~25 cycles). */
 template <typename Kernel> static int wave_of_blocks(const plan *p, Kernel kernel) {
     if (p->check) return CHECK_BLOCKS;
     int per_sm = 0;
@@ -697,6 +703,7 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f, lon
         f->gbps_per_sm[m] = row.gbps / p->sms;
         f->bytes_per_clock[m] = bytes / p->sms / (double)cycles;
         row_note(&row, "%.1f GB/s, %.1f bytes a clock per SM", f->gbps_per_sm[m], f->bytes_per_clock[m]);
+        row_note(&row, "%lld blocks per SM", threads / READ_THREADS / p->sms);
     }
     report_add(rep, &row);
     HANDLE_ERROR(cudaFree(dev_sums));
