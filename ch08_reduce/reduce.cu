@@ -22,6 +22,7 @@
  *   ./reduce --kernel interleaved,strided_index,static   the tutorial's two trees before the halving tree
  *   ./reduce --kernel warp_unrolled,warp_synced      the warp-synchronous trap, and its fix
  *   ./reduce --demo squares              the tutorial's demo: the sum of squares of i % 10, three ways
+ *   ./reduce --bank-model --block 1024   each shared-memory access's passes through the banks, predicted (no GPU)
  *
  * Kernels, in teaching order (one partial sum per block unless said otherwise):
  *   global         Fan ch. 8: each block halves its slice in place in global memory (destroying it).
@@ -53,6 +54,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bank_model.h"     /* harness: the banks' passes of each shared-memory access (--bank-model) */
 #include "block_reduce.cuh" /* block_sum, dynamic_shared, the last block's ticket; vector16 */
 #include "book.h"           /* HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, gpu_poison, time_median_ms */
 #include "ceiling.cuh"      /* harness: the read ceiling, the cold L2 */
@@ -113,6 +115,10 @@ template <typename real> __global__ void reduce_interleaved(const real *x, real 
 // them fall into one bank (2-, 4-, 8-, 16-, 32-way as s grows) and the warp's
 // access is split into as many passes.
 
+/* The tutorial's index: at step s, thread tid adds the pair (2*s*tid, 2*s*tid + s).
+ * The bank model (harness) calls it too, so its prediction follows the kernel. */
+__host__ __device__ inline unsigned int strided_pair_index(unsigned int s, unsigned int tid) { return 2 * s * tid; }
+
 template <typename real> __global__ void reduce_strided_index(const real *x, real *partials, long long n) {
     __shared__ real s_y[MAX_BLOCK];
     const unsigned int tid = threadIdx.x;
@@ -120,7 +126,7 @@ template <typename real> __global__ void reduce_strided_index(const real *x, rea
     s_y[tid] = i < n ? x[i] : (real)0;
     __syncthreads();
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
-        const unsigned int index = 2 * s * tid;
+        const unsigned int index = strided_pair_index(s, tid);
         if (index < blockDim.x) s_y[index] += s_y[index + s];
         __syncthreads();
     }
@@ -422,7 +428,7 @@ template <typename real> static void cpu_reference_free(cpu_reference<real> *cpu
 
 int main(int argc, char **argv) {
     cli_options o;
-    const int demo = parse_command_line(argc, argv, &o); /* --help: exit 0; a bad command line: exit 2 */
+    const int demo = parse_command_line(argc, argv, &o); /* --help, --bank-model: exit 0; a bad one: exit 2 */
     struct cudaDeviceProp device;
     gpu_select_device("reduce", o.device, &device);
     if (demo) return squares_demo(o);
@@ -590,8 +596,11 @@ static long long squares_closed_form(long long n) {
     return n / SQUARES_PERIOD * squares_below(SQUARES_PERIOD) + squares_below(n % SQUARES_PERIOD);
 }
 
+static void print_bank_model_and_exit(const cli_options &o, int demo); /* below */
+
 /* Parses the command line into o; returns 1 for the tutorial's demo. --help
- * exits 0; a bad command line exits 2 with one line, before any CUDA call. */
+ * exits 0, and so does --bank-model once it has printed the model; a bad
+ * command line exits 2 with one line. All before any CUDA call. */
 static int parse_command_line(int argc, char **argv, cli_options *o) {
     /* --demo squares takes fewer options than the rest, so it picks the spec;
      * cli.h parses it like any option (a missing value, a repeat) and we
@@ -612,7 +621,7 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
     spec.default_block = BOOK_BLOCK;
     if (demo) {
         spec.summary = "the tutorial's demo: the sum of the squares of int x[i] = i % 10, three ways";
-        spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE;
+        spec.accepts = CLI_N | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BANK_MODEL;
         spec.default_n = SQUARES_N;
         spec.own_options = demo_options;
         spec.extra_help = "CPU loop, one atomicAdd per element, block tree + one atomicAdd per block; each checked\n"
@@ -622,7 +631,7 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
         spec.summary = "summing an array: global memory, shared memory, atomics, warps, and the bandwidth limit "
                        "(Fan, ch. 8-10)";
         spec.accepts = CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
-                       CLI_SEED | CLI_COLD_L2;
+                       CLI_SEED | CLI_COLD_L2 | CLI_BANK_MODEL;
         spec.kernels = kernel_names;
         spec.wrong_kernels = wrong_kernel_names;
         spec.data_kinds = data_names;
@@ -654,6 +663,7 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
                     squares_closed_form(o->n));
             exit(EXIT_BAD_COMMAND_LINE);
         }
+        if (o->bank_model) print_bank_model_and_exit(*o, demo);
         return 1;
     }
     if (o->own_values[0]) {
@@ -679,7 +689,271 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
                 o->block);
         exit(EXIT_BAD_COMMAND_LINE);
     }
+    if (o->bank_model) print_bank_model_and_exit(*o, demo);
     return 0;
+}
+
+// ---------------------------------------------------------------------------
+// The bank model (--bank-model, no GPU needed): every shared-memory
+// instruction of every kernel, as the warps of one full block execute it, and
+// the passes through the 32 banks that common/bank_model.h predicts from the
+// byte address each lane touches. The addresses come from the kernels' own
+// subscripts, evaluated on host arrays of the kernels' declared types (and
+// from strided_pair_index, which the kernel calls). scripts/bank_conflicts.sh
+// sets the predictions beside Nsight Compute's counts; scripts/plot.py
+// --bank-maps draws the accesses listed in bank_pictures.
+
+#ifndef __CUDA_ARCH__ /* bank_model.h prints on the host: the device pass skips the model */
+/* The accesses the lesson draws (docs/images/banks/PICTURE.png), at the
+ * block size they are drawn for. */
+static const struct {
+    const char *kernel, *access;
+    int threads;
+    const char *picture;
+} bank_pictures[] = {
+    {"reduce_interleaved<float>", "s 2: s_y[tid] read", BOOK_BLOCK, "reduce_interleaved_float_s2"},
+    {"reduce_strided_index<float>", "s 1: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_float_s1"},
+    {"reduce_strided_index<float>", "s 2: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_float_s2"},
+    {"reduce_strided_index<float>", "s 16: s_y[index] read", MAX_BLOCK, "reduce_strided_index_float_s16_block1024"},
+    {"reduce_strided_index<double>", "s 1: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_double_s1"},
+    {"reduce_static<float>", "offset 64: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_float_offset64"},
+    {"reduce_static<float>", "offset 8: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_float_offset8"},
+    {"reduce_static<double>", "offset 64: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_double_offset64"},
+};
+
+static const char *bank_picture(const char *kernel, const char *access, int threads) {
+    for (size_t i = 0; i < sizeof bank_pictures / sizeof bank_pictures[0]; ++i)
+        if (bank_pictures[i].threads == threads && strcmp(bank_pictures[i].kernel, kernel) == 0 &&
+            strcmp(bank_pictures[i].access, access) == 0)
+            return bank_pictures[i].picture;
+    return NULL;
+}
+
+/* One warp's part of one instruction: its working lanes, their byte
+ * addresses, the passes, and how many warps of the block do the same. */
+struct warp_access {
+    unsigned int active, address[32];
+    int passes, warps, first_warp;
+};
+
+/* The same lanes, at addresses equal up to a shift, in as many passes. */
+static int same_shape(const warp_access &a, const warp_access &b) {
+    if (a.active != b.active || a.passes != b.passes) return 0;
+    const int first = __builtin_ctz(a.active);
+    for (int lane = first; lane < 32; ++lane)
+        if (((a.active >> lane) & 1u) && a.address[lane] - a.address[first] != b.address[lane] - b.address[first])
+            return 0;
+    return 1;
+}
+
+/* One shared-memory instruction in a block of `threads` threads: thread tid
+ * touches `bytes` bytes at byte address address(tid) if works(tid). A warp
+ * in which no thread works does not execute it (it branches around it, or
+ * every lane's predicate is off, and Nsight Compute does not count it either).
+ * Warps of one shape make one line, weight = how many of them; the line shows
+ * the first such warp's addresses. */
+template <typename address_of, typename works_if>
+static void model_instruction(const char *kernel, const char *access, const char *op, int bytes, int threads,
+                              address_of address, works_if works) {
+    warp_access shapes[MAX_BLOCK / 32];
+    int count = 0;
+    for (int warp = 0; warp * 32 < threads; ++warp) {
+        warp_access w;
+        memset(&w, 0, sizeof w);
+        for (unsigned int lane = 0; lane < 32; ++lane) {
+            const unsigned int tid = warp * 32 + lane;
+            if (tid >= (unsigned int)threads || !works(tid)) continue;
+            w.active |= 1u << lane;
+            w.address[lane] = address(tid);
+        }
+        if (!w.active) continue;
+        w.passes = bank_passes(w.address, w.active, bytes);
+        w.warps = 1;
+        w.first_warp = warp;
+        int same = 0;
+        for (int s = 0; s < count && !same; ++s)
+            if (same_shape(shapes[s], w)) same = ++shapes[s].warps;
+        if (!same) shapes[count++] = w;
+    }
+    for (int s = 0; s < count; ++s) {
+        char name[160];
+        if (count == 1)
+            snprintf(name, sizeof name, "%s", access);
+        else /* never so far: every warp that works does so in the same shape */
+            snprintf(name, sizeof name, "%s (like warp %d)", access, shapes[s].first_warp);
+        bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active, shapes[s].warps,
+                        s == 0 ? bank_picture(kernel, access, threads) : NULL);
+    }
+}
+
+/* Byte address of &array[i] from the array's start: the kernel's subscript on the host. */
+template <typename element> static unsigned int byte_address(const element *array, unsigned int i) {
+    return (unsigned int)((const char *)&array[i] - (const char *)array);
+}
+
+/* The element type as Nsight Compute prints it in a kernel's name. */
+template <typename element> static const char *element_name(void) {
+    return sizeof(element) == sizeof(double) ? "double" : sizeof(element) == sizeof(float) ? "float" : "int";
+}
+
+/* The trees' first and last shared accesses: every thread stores its element
+ * (array[tid] = ...); thread 0 reads the block's total (array[0]). */
+template <typename element>
+static void model_load(const char *kernel, const element *array, const char *name, int threads) {
+    char access[64];
+    snprintf(access, sizeof access, "%s[tid] write (the block's elements)", name);
+    model_instruction(
+        kernel, access, "st", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, tid); },
+        [](unsigned int) { return true; });
+}
+template <typename element>
+static void model_total_read(const char *kernel, const element *array, const char *name, int threads) {
+    char access[64];
+    snprintf(access, sizeof access, "%s[0] read by thread 0", name);
+    model_instruction(
+        kernel, access, "ld", sizeof(element), threads, [&](unsigned int) { return byte_address(array, 0); },
+        [](unsigned int tid) { return tid == 0; });
+}
+
+/* One step of a tree, array[a] += array[b] in the threads that work: two
+ * loads and a store. a_name and b_name say what the kernel writes. */
+template <typename element, typename index_of, typename other_of, typename works_if>
+static void model_tree_step(const char *kernel, const element *array, int threads, const char *step, const char *a_name,
+                            index_of a, const char *b_name, other_of b, works_if works) {
+    char access[96];
+    snprintf(access, sizeof access, "%s: %s read", step, a_name);
+    model_instruction(
+        kernel, access, "ld", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, a(tid)); },
+        works);
+    snprintf(access, sizeof access, "%s: %s read", step, b_name);
+    model_instruction(
+        kernel, access, "ld", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, b(tid)); },
+        works);
+    snprintf(access, sizeof access, "%s: %s write", step, a_name);
+    model_instruction(
+        kernel, access, "st", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, a(tid)); },
+        works);
+}
+
+/* The halving tree of static, dynamic, shared_atomic, warp_synced (whose last
+ * five steps are the same accesses, with __syncwarp() between them) and
+ * squares_shared: at each offset the threads below it add the value offset
+ * places up. warp_unrolled's last six steps run in all 32 lanes of warp 0. */
+template <typename element>
+static void model_halving_tree(const char *kernel, const char *name, int threads, int unrolled_last_warp) {
+    static element s_y[MAX_BLOCK]; /* the kernels' __shared__ real s_y[MAX_BLOCK] (or extern, viewed as element) */
+    model_load(kernel, s_y, name, threads);
+    for (unsigned int offset = threads / 2; offset > 0; offset /= 2) {
+        const int unrolled = unrolled_last_warp && offset <= 32;
+        char step[32], a_name[32], b_name[48];
+        snprintf(step, sizeof step, "offset %u", offset);
+        snprintf(a_name, sizeof a_name, "%s[tid]", unrolled ? "v" : name);
+        if (unrolled)
+            snprintf(b_name, sizeof b_name, "v[tid + %u]", offset);
+        else
+            snprintf(b_name, sizeof b_name, "%s[tid + offset]", name);
+        model_tree_step(
+            kernel, s_y, threads, step, a_name, [](unsigned int tid) { return tid; }, b_name,
+            [=](unsigned int tid) { return tid + offset; },
+            [=](unsigned int tid) { return unrolled ? tid < 32 : tid < offset; });
+    }
+    model_total_read(kernel, s_y, name, threads);
+}
+
+/* block_sum (common/block_reduce.cuh): lane 0 of each warp writes its warp's
+ * sum to s_warp_sums[warp]; then warp 0 reads s_warp_sums[lane] in the lanes
+ * below the warp count. Modelled here from that code. */
+template <typename real> static void model_block_sum(const char *kernel, int threads, const char *which) {
+    static real s_warp_sums[32];
+    char access[96];
+    snprintf(access, sizeof access, "%sblock_sum: s_warp_sums[warp] write by lane 0", which);
+    model_instruction(
+        kernel, access, "st", sizeof(real), threads,
+        [&](unsigned int tid) { return byte_address(s_warp_sums, tid / 32); },
+        [](unsigned int tid) { return tid % 32 == 0; });
+    snprintf(access, sizeof access, "%sblock_sum: s_warp_sums[lane] read by warp 0", which);
+    model_instruction(
+        kernel, access, "ld", sizeof(real), threads,
+        [&](unsigned int tid) { return byte_address(s_warp_sums, tid % 32); },
+        [=](unsigned int tid) { return tid / 32 == 0 && tid % 32 < (unsigned int)threads / 32; });
+}
+
+/* The tutorial's two trees (interleaved, strided_index): at s = 1, 2, 4, ...
+ * the threads for which works(s, tid) add s_y[b(s, tid)] to s_y[a(s, tid)]. */
+template <typename real, typename index_of, typename other_of, typename works_if>
+static void model_pairs_tree(const char *kernel, int threads, const char *a_name, index_of a, const char *b_name,
+                             other_of b, works_if works) {
+    static real s_y[MAX_BLOCK]; /* the kernels' __shared__ real s_y[MAX_BLOCK] */
+    model_load(kernel, s_y, "s_y", threads);
+    for (unsigned int s = 1; s < (unsigned int)threads; s *= 2) {
+        char step[16];
+        snprintf(step, sizeof step, "s %u", s);
+        model_tree_step(
+            kernel, s_y, threads, step, a_name, [=](unsigned int tid) { return a(s, tid); }, b_name,
+            [=](unsigned int tid) { return b(s, tid); }, [=](unsigned int tid) { return works(s, tid); });
+    }
+    model_total_read(kernel, s_y, "s_y", threads);
+}
+
+/* Every kernel of one element type with shared memory; `threads` = --block
+ * for the one-element kernels. global and atomic have none. */
+template <typename real> static void model_kernels(int threads) {
+    char kernel[64];
+    snprintf(kernel, sizeof kernel, "reduce_interleaved<%s>", element_name<real>());
+    model_pairs_tree<real>(
+        kernel, threads, "s_y[tid]", [](unsigned int, unsigned int tid) { return tid; }, "s_y[tid + s]",
+        [](unsigned int s, unsigned int tid) { return tid + s; },
+        [](unsigned int s, unsigned int tid) { return tid % (2 * s) == 0; });
+    snprintf(kernel, sizeof kernel, "reduce_strided_index<%s>", element_name<real>());
+    model_pairs_tree<real>(
+        kernel, threads, "s_y[index]", [](unsigned int s, unsigned int tid) { return strided_pair_index(s, tid); },
+        "s_y[index + s]", [](unsigned int s, unsigned int tid) { return strided_pair_index(s, tid) + s; },
+        [=](unsigned int s, unsigned int tid) { return strided_pair_index(s, tid) < (unsigned int)threads; });
+
+    static const char *const halving[] = {"static", "dynamic", "shared_atomic", "warp_synced", "warp_unrolled"};
+    for (int k = 0; k < 5; ++k) {
+        const int unrolled = strcmp(halving[k], "warp_unrolled") == 0;
+        if (unrolled && threads < 64) continue; /* it needs 64 threads: never launched with fewer */
+        snprintf(kernel, sizeof kernel, "reduce_%s<%s>", halving[k], element_name<real>());
+        model_halving_tree<real>(kernel, "s_y", threads, unrolled);
+    }
+
+    snprintf(kernel, sizeof kernel, "reduce_shuffle<%s>", element_name<real>());
+    model_block_sum<real>(kernel, threads, "");
+    snprintf(kernel, sizeof kernel, "reduce_vector<%s>", element_name<real>());
+    model_block_sum<real>(kernel, FAST_THREADS, "");
+    snprintf(kernel, sizeof kernel, "reduce_partials<%s>", element_name<real>());
+    model_block_sum<real>(kernel, FAST_THREADS, "");
+
+    /* one_launch: block_sum, the last-block test (a bool, one byte: thread 0
+     * writes it, every thread reads it), and in the last block block_sum again. */
+    snprintf(kernel, sizeof kernel, "reduce_one_launch<%s>", element_name<real>());
+    model_block_sum<real>(kernel, FAST_THREADS, "");
+    static bool s_is_last_block;
+    model_instruction(
+        kernel, "s_is_last_block write by thread 0", "st", sizeof(bool), FAST_THREADS,
+        [&](unsigned int) { return byte_address(&s_is_last_block, 0); }, [](unsigned int tid) { return tid == 0; });
+    model_instruction(
+        kernel, "s_is_last_block read by every thread", "ld", sizeof(bool), FAST_THREADS,
+        [&](unsigned int) { return byte_address(&s_is_last_block, 0); }, [](unsigned int) { return true; });
+    model_block_sum<real>(kernel, FAST_THREADS, "last block only: ");
+}
+
+#endif
+
+/* --bank-model: the table scripts/bank_conflicts.sh and scripts/plot.py read;
+ * then exit 0, before any CUDA call. */
+static void print_bank_model_and_exit(const cli_options &o, int demo) {
+#ifndef __CUDA_ARCH__
+    bank_model_header();
+    if (!demo) {
+        model_kernels<float>(o.block);
+        model_kernels<double>(o.block);
+        printf("library\tcub::\tCUB\n"); /* cub: DeviceReduce::Sum's own kernels */
+    }
+    model_halving_tree<int>("squares_shared", "s_squares", SQUARES_BLOCK, 0);
+#endif
+    exit(EXIT_ALL_PASSED);
 }
 
 // ---------------------------------------------------------------------------
