@@ -172,8 +172,8 @@ static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned i
  *   lanes    32 entries "byte address:pass", "-" for an inactive lane
  * scripts/bank_conflicts.sh weighs passes by weight into the prediction per
  * instruction it sets beside Nsight Compute's measurement; scripts/plot.py
- * --bank-maps draws the lines with a picture. */
-#ifndef __CUDA_ARCH__
+ * --bank-maps draws the lines with a picture. Host functions: a .cu may call
+ * them from any host code (nvcc's device pass parses them and compiles nothing). */
 #include <stdio.h>
 static inline void bank_model_header(void) {
     printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
@@ -192,6 +192,5 @@ static inline void bank_model_line(const char *kernel, const char *access, const
         printf(lane + 1 < BANK_MODEL_WARP ? "," : "\n");
     }
 }
-#endif
 
 #endif
