@@ -6,7 +6,9 @@
 CUOBJDUMP: cuobjdump (nvdisasm beside it). ARCH_LIMITS: the test_arch_limits
 program, the one door to common/arch_limits.h's table and occupancy
 calculation. For each PROGRAM, for each architecture of its fatbinary
-(`cuobjdump -res-usage`, `cuobjdump -elf`), for each kernel:
+(`cuobjdump -res-usage`, `cuobjdump -elf`) and each GPU architecture of the
+table that runs that code (sm_80 code runs on sm_86, 87 and 89 GPUs: the
+learner's RTX 30 and 40 cards; sm_120 code on sm_121), for each kernel:
   - LOCAL (local arrays the compiler could not keep in registers) is 0, and
     STACK (the stack frame: a register spill, STL/LDL at [R1], or a call the
     compiler did not inline, like the slow path of sinf) is 0, but for the
@@ -192,78 +194,107 @@ def span(values):
     return "%d" % low if low == high else "%d-%d" % (low, high)
 
 
+def code_for(gpu, code_archs):
+    """The machine code a GPU of sm_<gpu> runs from this build: the newest of its major version not
+    newer than itself (CUDA's binary compatibility: sm_80 code runs on sm_86, 87 and 89), or None
+    (then the driver compiles the build's PTX at load time, if it has any: no SASS to check)."""
+    runnable = [a for a in code_archs if arch_number(a) // 10 == gpu // 10 and arch_number(a) <= gpu]
+    return max(runnable, key=arch_number) if runnable else None
+
+
 def check_program(cuobjdump, helper, limits, program):
     """Prints the program's table; returns its failures (one line each)."""
     usage = parse_res_usage(run([cuobjdump, "-res-usage", program]))
     bounds, reserved = parse_elf(run([cuobjdump, "-elf", program]))
-    archs = sorted(usage, key=arch_number)
-    if not archs:
+    code_archs = sorted(usage, key=arch_number)
+    if not code_archs:
         return ["%s: holds no SASS (cuobjdump -res-usage printed no architecture)" % program]
-    functions = sorted({f for arch in archs for f in usage[arch]})
+    failures = ["%s: no limits for %s in common/arch_limits.h: add its row" % (program, code)
+                for code in code_archs if arch_number(code) not in limits]
+    # Every GPU of the table that runs some of this build's machine code, and which.
+    gpus = [(gpu, code_for(gpu, code_archs)) for gpu in sorted(limits)]
+    unchecked = ["sm_%d" % gpu for gpu, code in gpus if code is None]
+    gpus = [(gpu, code) for gpu, code in gpus if code is not None]
+    functions = sorted({f for code in code_archs for f in usage[code]})
     names = demangle(functions)
-    failures, cells, queries = [], {}, []
-    for arch in archs:
-        sm = arch_number(arch)
-        if sm not in limits:
-            failures.append("%s: no limits for %s in common/arch_limits.h: add its row" % (program, arch))
-            continue
-        for function in usage[arch]:
-            threads = bounds.get(arch, {}).get(function, WORST_CASE_THREADS)
-            used = dict(usage[arch][function])
-            if arch in reserved:  # the kernel's own static shared memory; arch_blocks_per_sm adds the 1 KiB
-                used["SHARED"] = max(0, used["SHARED"] - limits[sm]["reserved_shared_per_block"])
-            queries.append((sm, threads, used["REG"], used["SHARED"]))
-            cells[(arch, function)] = (threads, used)
-    answers = dict(zip(queries, occupancy(helper, queries))) if queries else {}
+    prefix = os.path.basename(program)
 
-    for (arch, function), (threads, used) in cells.items():
-        name, limit = names[function], limits[arch_number(arch)]
-        where = "%s %s %s" % (os.path.basename(program), arch, name)
-        if used["LOCAL"] and not allowed(LOCAL_ALLOWED, name, arch):
-            failures.append("%s: %d bytes of local memory a thread (spills): none expected" % (where, used["LOCAL"]))
-        if used["STACK"] and not allowed(STACK_ALLOWED, name, arch):
-            failures.append("%s: a %d-byte stack frame: none expected (a register spill, or a call not inlined: "
-                            "look for STL/LDL and CALL in its SASS)" % (where, used["STACK"]))
+    # What each architecture's code of each kernel uses: its own static shared memory, its block.
+    used_by = {}
+    for code in code_archs:
+        for function, used in usage[code].items():
+            used = dict(used)
+            if code in reserved and arch_number(code) in limits:  # arch_blocks_per_sm adds the 1 KiB itself
+                used["SHARED"] = max(0, used["SHARED"] - limits[arch_number(code)]["reserved_shared_per_block"])
+            used["THREADS"] = bounds.get(code, {}).get(function, WORST_CASE_THREADS)
+            used_by[(code, function)] = used
+            name = names[function]
+            if used["LOCAL"] and not allowed(LOCAL_ALLOWED, name, code):
+                failures.append("%s %s %s: %d bytes of local memory a thread: none expected"
+                                % (prefix, code, name, used["LOCAL"]))
+            if used["STACK"] and not allowed(STACK_ALLOWED, name, code):
+                failures.append("%s %s %s: a %d-byte stack frame: none expected (a register spill, or a call not "
+                                "inlined: look for STL/LDL and CALL in its SASS)" % (prefix, code, name, used["STACK"]))
+
+    # Each GPU against the code it runs.
+    cells, queries = {}, []
+    for gpu, code in gpus:
+        for function in usage[code]:
+            used = used_by[(code, function)]
+            cells[(gpu, function)] = used
+            queries.append((gpu, used["THREADS"], used["REG"], used["SHARED"]))
+    answers = dict(zip(queries, occupancy(helper, queries))) if queries else {}
+    for (gpu, function), used in cells.items():
+        code, limit = code_for(gpu, code_archs), limits[gpu]
+        where = "%s sm_%d%s %s" % (prefix, gpu, "" if arch_number(code) == gpu else " (%s code)" % code,
+                                   names[function])
         if used["SHARED"] > limit["static_shared_per_block"]:
             failures.append("%s: %d bytes of static shared memory, over the %d a kernel may declare"
                             % (where, used["SHARED"], limit["static_shared_per_block"]))
         if used["SHARED"] > limit["shared_per_sm"]:
             failures.append("%s: %d bytes of static shared memory, over the SM's %d"
                             % (where, used["SHARED"], limit["shared_per_sm"]))
-        blocks, limiter = answers[(arch_number(arch), threads, used["REG"], used["SHARED"])]
+        blocks, limiter = answers[(gpu, used["THREADS"], used["REG"], used["SHARED"])]
         if blocks < 1:
             failures.append("%s: no block of %d threads fits (%d registers, %d bytes shared): %s"
-                            % (where, threads, used["REG"], used["SHARED"], limiter))
+                            % (where, used["THREADS"], used["REG"], used["SHARED"], limiter))
 
-    # The table: one row per kernel (or family of instances), one column per architecture.
-    header = ["kernel", "block"] + archs
+    # The table: one row per kernel (or family of instances), one column per GPU architecture.
+    columns = ["sm_%d" % gpu if arch_number(code) == gpu else "sm_%d(%d)" % (gpu, arch_number(code))
+               for gpu, code in gpus]
+    header = ["kernel", "block"] + columns
     rows, families = [], {}
     for function in functions:
         families.setdefault(family(names[function]), []).append(function)
     for label in sorted(families):
         members = families[label]
-        declared = {bounds.get(arch, {}).get(f, WORST_CASE_THREADS + 1) for arch in archs for f in members}
-        block = "/".join("%d" % t if t <= WORST_CASE_THREADS else "%d*" % WORST_CASE_THREADS for t in sorted(declared))
+        declared = {bounds.get(code, {}).get(f) for code in code_archs for f in members if (code, f) in used_by}
+        block = "/".join(["%d" % t for t in sorted(declared - {None})] +
+                         ["%d*" % WORST_CASE_THREADS] * (None in declared))
         row = [short(label) + (" (%d)" % len(members) if len(members) > 1 else ""), block]
-        for arch in archs:
-            present = [cells[(arch, f)] for f in members if (arch, f) in cells]
+        for gpu, _ in gpus:
+            present = [cells[(gpu, f)] for f in members if (gpu, f) in cells]
             if not present:
                 row.append("-")
                 continue
-            found = [answers[(arch_number(arch), threads, used["REG"], used["SHARED"])] for threads, used in present]
+            found = [answers[(gpu, used["THREADS"], used["REG"], used["SHARED"])] for used in present]
             fewest, limiter = min(found)
-            row.append("%s/%s/%d%s" % (span([used["REG"] for _, used in present]),
-                                       span([used["SHARED"] for _, used in present]), fewest,
+            row.append("%s/%s/%d%s" % (span([used["REG"] for used in present]),
+                                       span([used["SHARED"] for used in present]), fewest,
                                        LIMITER_LETTER.get(limiter, "!")))
         rows.append(row)
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
-    print("%s: %d kernels on %s" % (os.path.basename(program), len(functions), " ".join(archs)))
+    print("%s: %d kernels; machine code for %s" % (prefix, len(functions), " ".join(code_archs)))
     for row in [header] + rows:
         print("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    if unchecked:
+        print("  not checked (no machine code for them in this build; a newer one may compile its PTX at load "
+              "time): "
+              + " ".join(unchecked))
     frames = {}
-    for (arch, function), (_, used) in sorted(cells.items(), key=lambda item: arch_number(item[0][0])):
+    for (code, function), used in sorted(used_by.items(), key=lambda item: arch_number(item[0][0])):
         if used["STACK"] or used["LOCAL"]:
-            frames.setdefault(names[function], []).append("%s %d/%d" % (arch, used["STACK"], used["LOCAL"]))
+            frames.setdefault(names[function], []).append("%s %d/%d" % (code, used["STACK"], used["LOCAL"]))
     for name in sorted(frames):
         reason = allowed(STACK_ALLOWED, name, frames[name][0].split()[0]) or "not allowed"
         print("  stack/local bytes: %s: %s: %s" % (name, ", ".join(frames[name]), reason))
@@ -280,7 +311,8 @@ def main(argv):
     os.environ["PATH"] = os.path.dirname(os.path.abspath(cuobjdump)) + os.pathsep + os.environ.get("PATH", "")
     limits = read_limits(helper)
     print("cell: registers/static shared bytes/blocks per SM at the block size, limited by t(hreads), "
-          "r(egisters), s(hared), b(locks per SM)\nblock: __launch_bounds__ (several: they differ by architecture), "
+          "r(egisters), s(hared), b(locks per SM)\ncolumn: a GPU's architecture, and in brackets the architecture of "
+          "the code it runs where they differ\nblock: __launch_bounds__ (several: they differ by architecture), "
           "or 1024* (none: the worst case)")
     failures = []
     for program in programs:

@@ -470,7 +470,8 @@ arch = sm_90
         self.assertEqual(done.returncode, 1)
         failures = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
         self.assertEqual(len(failures), 2, done.stdout)
-        self.assertRegex(failures[0], r"^FAIL: sm_90 (tree<float>|_Z4treeIfEvPT_): 2 line\(s\) match 'BAR\\\.SYNC', not 1$")
+        self.assertRegex(failures[0],
+                         r"^FAIL: sm_90 (tree<float>|_Z4treeIfEvPT_): 2 line\(s\) match 'BAR\\\.SYNC', not 1$")
         self.assertIn("none expected (first: CCTL.E.PF2 [R4])", failures[1])
 
     def test_arch_restricts_the_claims_after_it(self):
@@ -578,6 +579,8 @@ import sys
 if sys.argv[1] == "--limits":
     print("# sm\\tfamily\\tshared_per_sm\\tstatic_shared_per_block\\treserved_shared_per_block")
     print("75\\tTuring\\t65536\\t49152\\t0")
+    print("80\\tAmpere\\t167936\\t49152\\t1024")
+    print("86\\tAmpere\\t102400\\t49152\\t1024")
     print("90\\tHopper\\t233472\\t49152\\t1024")
     sys.exit(0)
 for line in sys.stdin:
@@ -617,6 +620,18 @@ for line in sys.stdin:
         done = self.res_usage(registers=300)  # 300 x 256 > 64 K: no block of the declared 256 threads
         self.assertIn("FAIL: program sm_90 bounded: no block of 256 threads fits (300 registers, 0 bytes shared): "
                       "more registers than a block may have", done.stdout)
+
+    NOT_CHECKED = "not checked (no machine code for them in this build; a newer one may compile its PTX at load time): "
+
+    def test_each_gpu_against_the_code_it_runs(self):
+        done = self.res_usage()  # sm_75 and sm_90 code: no code an sm_80 or sm_86 GPU could run
+        self.assertIn(self.NOT_CHECKED + "sm_80 sm_86\n", done.stdout)
+        done = self.res_usage(newer="sm_80")  # an sm_86 GPU runs the sm_80 code; sm_90 none
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertRegex(done.stdout, r"\n  kernel +block +sm_75 +sm_80 +sm_86\(80\)\n")
+        self.assertIn(self.NOT_CHECKED + "sm_90\n", done.stdout)
+        done = self.res_usage(newer="sm_80", registers=300)
+        self.assertIn("FAIL: program sm_86 (sm_80 code) bounded: no block of 256 threads fits", done.stdout)
 
     def test_77_without_cuobjdump(self):
         self.assertEqual(self.res_usage(cuobjdump="/nonexistent/cuobjdump").returncode, 77)
