@@ -633,8 +633,10 @@ static void measure_latency_register(const plan *p, report *rep, figures *f) {
  * --check. The device's own answer, at run time: read_shared's 44 KiB tile
  * lets 1 block per SM on Turing (64 KiB of shared memory per SM), 2 on RTX
  * 30/40/50 (100 KiB), 3 on A100, 5 on H100 and B200 (228 KiB). One block is
- * enough: its 256 x 8 independent 16-byte loads (32 KiB) are ten times what
- * the banks deliver in one load's latency (128 bytes a clock x ~25 cycles). */
+ * enough: the compiled loop issues 5 or 6 of a round's 8 loads before its first
+ * add, so a block keeps at least 256 x 5 x 16 bytes (20 KiB) under way, several
+ * times what the banks deliver in one load's latency (128 bytes a clock x ~25
+ * cycles, about 3 KiB). */
 template <typename Kernel> static int wave_of_blocks(const plan *p, Kernel kernel) {
     if (p->check) return CHECK_BLOCKS;
     int per_sm = 0;
