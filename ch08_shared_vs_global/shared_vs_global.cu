@@ -283,9 +283,8 @@ static void parse_command_line(int argc, char **argv, cli_options *o, long long 
  * measurement runs); exit 2 when they do not fit. */
 static size_t dram_bytes_or_exit(const cli_options *o, const struct cudaDeviceProp *device, long long dram_mib);
 /* --bank-model: each shared-memory instruction's passes per warp, predicted
- * from its lanes' addresses (common/bank_model.h); no CUDA call. Returns 0.
- * Not static: it is defined for the host only (see its definition). */
-int print_bank_model(const cli_options *o);
+ * from its lanes' addresses (common/bank_model.h); no CUDA call. Returns 0. */
+static int print_bank_model(const cli_options *o);
 /* Shared memory per SM and per block, L1, the clock: what the device reports. */
 static void print_device_figures(const struct cudaDeviceProp *device, int device_number);
 /* Every selected measurement, checked and timed, the table, the verdict;
@@ -948,9 +947,7 @@ static int run(const cli_options *o, const struct cudaDeviceProp *device, size_t
 // The bank model (--bank-model): every shared-memory instruction of
 // chase_shared and read_shared, as one block of READ_THREADS threads executes
 // it, each lane's byte address and the passes common/bank_model.h predicts for
-// it. No GPU: it runs before any CUDA call. Host code only (bank_model.h
-// prints on the host): not compiled in nvcc's device passes.
-#ifndef __CUDA_ARCH__
+// it. No GPU: it runs before any CUDA call.
 
 /* One instruction of a kernel: every warp-wide execution of it in a block is
  * added (model_add); those that take the same number of passes make one line,
@@ -1012,7 +1009,7 @@ static void model_fill_loop(model_access *m, int count) {
         }
 }
 
-int print_bank_model(const cli_options *o) {
+static int print_bank_model(const cli_options *o) {
     const long long steps = o->check_only ? CHECK_STEPS : SHARED_STEPS;
     const int rounds = o->check_only ? CHECK_ROUNDS : SHARED_ROUNDS;
     bank_model_header();
@@ -1047,7 +1044,6 @@ int print_bank_model(const cli_options *o) {
     model_print(&read);
     return 0;
 }
-#endif
 
 // ---------------------------------------------------------------------------
 // The device's own figures, and the command line.
