@@ -176,8 +176,6 @@ int main(int argc, char **argv) {
 // Row y writes column y of s_shared, 16 floats (64 bytes) apart, so lanes x and
 // x + 2 land in the same bank: each row touches 2 banks with 8 words each, the
 // warp 4 banks, and the store takes 8 passes; the mirrored read likewise.
-// Host code only (bank_model.h prints on the host): not in nvcc's device passes.
-#ifndef __CUDA_ARCH__
 
 /* Byte address of the element thread (x, y) writes (mirrored = 0) or reads
  * (mirrored = 1), with the kernels' subscripts. */
@@ -222,7 +220,6 @@ void print_bank_model(void) {
     model_s_shared_access("shared_bitmap_no_sync", "column write", "st", 0, NULL);
     model_s_shared_access("shared_bitmap_no_sync", "mirrored column read", "ld", 1, NULL);
 }
-#endif
 
 // ---------------------------------------------------------------------------
 // The command line; the pictures' paths checked before any GPU work.

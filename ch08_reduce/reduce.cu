@@ -703,7 +703,6 @@ static int parse_command_line(int argc, char **argv, cli_options *o) {
 // sets the predictions beside Nsight Compute's counts; scripts/plot.py
 // --bank-maps draws the accesses listed in bank_pictures.
 
-#ifndef __CUDA_ARCH__ /* bank_model.h prints on the host: the device pass skips the model */
 /* The accesses the lesson draws (docs/images/banks/PICTURE.png), at the
  * block size they are drawn for. */
 static const struct {
@@ -939,12 +938,10 @@ template <typename real> static void model_kernels(int threads) {
     model_block_sum<real>(kernel, FAST_THREADS, "last block only: ");
 }
 
-#endif
 
 /* --bank-model: the table scripts/bank_conflicts.sh and scripts/plot.py read;
  * then exit 0, before any CUDA call. */
 static void print_bank_model_and_exit(const cli_options &o, int demo) {
-#ifndef __CUDA_ARCH__
     bank_model_header();
     if (!demo) {
         model_kernels<float>(o.block);
@@ -952,7 +949,6 @@ static void print_bank_model_and_exit(const cli_options &o, int demo) {
         printf("library\tcub::\tCUB\n"); /* cub: DeviceReduce::Sum's own kernels */
     }
     model_halving_tree<int>("squares_shared", "s_squares", SQUARES_BLOCK, 0);
-#endif
     exit(EXIT_ALL_PASSED);
 }
 

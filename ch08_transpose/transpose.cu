@@ -672,7 +672,6 @@ template <typename real> static void print_matrix(const real *matrix, long long 
 // kernels call them. scripts/bank_conflicts.sh sets it beside Nsight Compute.
 // Host code only (bank_model.h prints on the host): the device pass skips it.
 
-#ifndef __CUDA_ARCH__
 
 /* One shared-memory instruction: lane t of warp w touches `width` bytes at
  * byte address address(w, t). Warps that take the same passes share a line
@@ -800,7 +799,6 @@ static void print_bank_model(void) {
     print_bank_model_of<double>("double");
     printf("library\ttranspose_readWrite_alignment_kernel\tcuBLAS\n"); /* what geam launches */
 }
-#endif
 
 // ---------------------------------------------------------------------------
 // The command line, the device, and the sizes (before any allocation).
@@ -847,12 +845,10 @@ static cli_options transpose_options(int argc, char **argv) {
         "or --cold-l2.";
     cli_options o;
     cli_parse_or_exit(&spec, argc, argv, &o);
-#ifndef __CUDA_ARCH__
     if (o.bank_model) { /* before any CUDA call: works without a GPU or a driver */
         print_bank_model();
         exit(EXIT_ALL_PASSED);
     }
-#endif
     struct cudaDeviceProp device;
     gpu_select_device("transpose", o.device, &device);
     if (o.type == ELEMENT_DOUBLE)
