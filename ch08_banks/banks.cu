@@ -717,7 +717,8 @@ static const char *read_picture(int element_bytes, int stride) {
 
 /* bank_read<element, stride>: the fill, then the 16 loads of a round, each
  * made by every warp in every round. The compiler unrolls the rounds too (48
- * to 112 LDS in the SASS), and every copy of load k reads load k's banks. */
+ * to 240 LDS in the SASS, by type and architecture), and every copy of load k
+ * reads load k's banks. */
 static void model_bank_read(int element_bytes, int stride, int rounds) {
     char kernel[48], access[48];
     snprintf(kernel, sizeof kernel, "bank_read<%s, %d>", read_type_name(element_bytes), stride);
