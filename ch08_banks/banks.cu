@@ -495,9 +495,7 @@ static bank_options bank_options_from(const cli_options *o) {
     return b;
 }
 
-#ifndef __CUDA_ARCH__ /* bank_model.h prints on the host: the device pass skips the model */
 static void print_bank_model(const cli_options *o); /* --bank-model, further below */
-#endif
 
 static void parse_command_line(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
@@ -513,12 +511,10 @@ static void parse_command_line(int argc, char **argv, cli_options *o) {
     spec.own_options = bank_options_spec;
     cli_parse_or_exit(&spec, argc, argv, o);
     bank_options_from(o); /* the own options checked now, before any CUDA call */
-#ifndef __CUDA_ARCH__
     if (o->bank_model) {
         print_bank_model(o);
         exit(EXIT_ALL_PASSED);
     }
-#endif
 }
 
 static void check_against_device(const cli_options *o, const struct cudaDeviceProp *p) {
@@ -637,10 +633,7 @@ static int cc1_passes(int stride) {
 // launch, one bank_model_line per kind of warp access, with its weight (how
 // often one block makes it). Each address comes from the kernel's own index
 // expression: a shared helper (lane_byte_offset, window_row_offset, carve), or
-// the kernel's subscript evaluated on a host array of the same type. Host code
-// only (bank_model.h prints on the host): the device pass skips it.
-
-#ifndef __CUDA_ARCH__
+// the kernel's subscript evaluated on a host array of the same type.
 
 /* A block-stride loop, for (i = threadIdx.x; i < count; i += blockDim.x), in
  * which each thread touches element i (reversed: count - 1 - i) of an array of
@@ -835,8 +828,6 @@ static void print_bank_model(const cli_options *o) {
         printf("# copy_reserving_shared: reserves dynamic shared memory at its launch and executes no shared-memory "
                "instruction\n");
 }
-
-#endif
 
 // ---------------------------------------------------------------------------
 // What bank_read's threads sum, on the CPU.
