@@ -97,6 +97,7 @@ bank_runs() {
 ch08_transpose/transpose --check --n 4096
 ch08_transpose/transpose --check --n 4096 --type double
 ch08_banks/banks --check --part stride,size
+ch08_banks/banks --check --part carve,alias,same_address
 ch08_reduce/reduce --check --n 2^20 --data random
 ch08_reduce/reduce --check --n 2^20 --data random --type double
 ch08_reduce/reduce --check --n 2^20 --data random --kernel interleaved,strided_index,static --block 128
