@@ -122,7 +122,8 @@ endif()
 # SASS of every architecture it was built for (all-major: sm_75 to sm_120), has (lacks, has exactly N
 # of) those instructions (tests/expect_sass.sh). --arch sm_80+ (or sm_75, or sm_75,sm_90, or all)
 # restricts the claims after it to those architectures: a claim true on some only says so. A failure
-# names the architecture. Label host; skipped (77) without cuobjdump.
+# names the architecture. Label host; skipped (77) without cuobjdump, or when no claim is about an
+# architecture of the build (--arch sm_75 claims in an sm_90 build).
 function(add_sass_test name target function)
   add_test(NAME ${name}
            COMMAND bash ${EXAMPLES_TEST_DIR}/expect_sass.sh ${EXAMPLES_CUOBJDUMP} $<TARGET_FILE:${target}>

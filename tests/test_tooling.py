@@ -479,6 +479,9 @@ arch = sm_90
                          "LDS\\.U", "--arch", "all", "--has", "EXIT")
         self.assertEqual(done.returncode, 0, done.stdout)
         self.assertIn("5 claim(s) checked", done.stdout)
+        done = self.sass("--arch", "sm_100+", "--has", "CCTL")  # no such architecture here: nothing checked
+        self.assertEqual(done.returncode, 77, done.stdout)
+        self.assertIn("no claim is about an architecture of this build: skipped", done.stdout)
         done = self.sass("--arch", "sm_75,sm_90", "--has", "CCTL")
         self.assertEqual(done.returncode, 1)
         self.assertIn("FAIL: sm_75 ", done.stdout)
