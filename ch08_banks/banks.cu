@@ -1263,7 +1263,8 @@ static int run_capacity(const cli_options *o, const bank_options *b, const struc
         int resident = 0;
         HANDLE_ERROR(
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, copy_reserving_shared, COPY_THREADS, shared));
-        const int fit = per_sm / (shared + reserved);
+        /* Turing reserves nothing: a block asking none is limited by threads alone. */
+        const int fit = shared + reserved > 0 ? per_sm / (shared + reserved) : unlimited_blocks;
         const int formula = fit < unlimited_blocks ? fit : unlimited_blocks;
 
         gpu_poison(out, bytes);
