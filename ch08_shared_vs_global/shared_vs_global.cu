@@ -375,6 +375,7 @@ static const char *const measurement_names[] = {"latency_shared", "latency_l1", 
 
 typedef struct {
     int check, reps, sms;
+    int setup_grid;        /* blocks of 256 that fill every SM once: the set-up kernels' grid */
     size_t l2_bytes;       /* the device's L2                                   */
     size_t l2_chain_bytes; /* latency_l2's chain                                 */
     size_t l2_read_bytes;  /* bandwidth_l2's buffer                              */
@@ -422,10 +423,12 @@ static unsigned *new_chain(unsigned lines) {
     return next_line;
 }
 
-/* A grid for a set-up kernel over `count` items: a grid-stride loop does the rest. */
-static int setup_blocks(long long count, int sms) {
+/* A grid for a set-up kernel over `count` items, at most one that fills every
+ * SM once (full_grid, from the device: 8 blocks of 256 per SM on Hopper, 4 on
+ * Turing, 6 on an RTX 30/40/50): a grid-stride loop does the rest. */
+static int setup_blocks(long long count, int full_grid) {
     const long long blocks = (count + 255) / 256;
-    return (int)(blocks < 8LL * sms ? blocks : 8LL * sms);
+    return (int)(blocks < full_grid ? blocks : full_grid);
 }
 
 /* A global chain: the node of line i (its first 8 bytes) holds the address of
@@ -436,11 +439,11 @@ __global__ void spread_chain(unsigned long long *chain, const unsigned *next_lin
         chain[i * LINE_WORDS] = (unsigned long long)(chain + (size_t)next_line[i] * LINE_WORDS);
 }
 
-static void upload_chain(unsigned long long *chain, const unsigned *next_line, unsigned lines, int sms) {
+static void upload_chain(unsigned long long *chain, const unsigned *next_line, unsigned lines, int setup_grid) {
     unsigned *dev_next_line;
     HANDLE_ERROR(cudaMalloc((void **)&dev_next_line, (size_t)lines * sizeof(unsigned)));
     HANDLE_ERROR(cudaMemcpy(dev_next_line, next_line, (size_t)lines * sizeof(unsigned), cudaMemcpyHostToDevice));
-    spread_chain<<<setup_blocks(lines, sms), 256>>>(chain, dev_next_line, lines);
+    spread_chain<<<setup_blocks(lines, setup_grid), 256>>>(chain, dev_next_line, lines);
     CHECK_LAUNCH();
     HANDLE_ERROR(cudaFree(dev_next_line));
 }
@@ -546,7 +549,7 @@ static void measure_latency_global(int m, const plan *p, report *rep, figures *f
     long long *dev_cycles, cycles = 0;
     unsigned long long *chain = (unsigned long long *)p->dram;
     if (m != LATENCY_DRAM) HANDLE_ERROR(cudaMalloc((void **)&chain, bytes));
-    upload_chain(chain, next_line, lines, p->sms);
+    upload_chain(chain, next_line, lines, p->setup_grid);
     HANDLE_ERROR(cudaMalloc((void **)&dev_line, sizeof line));
     HANDLE_ERROR(cudaMalloc((void **)&dev_cycles, sizeof cycles));
     HANDLE_ERROR(cudaMemcpy(dev_line, &line, sizeof line, cudaMemcpyHostToDevice));
@@ -750,7 +753,7 @@ static void measure_bandwidth_l2(const plan *p, report *rep, figures *f) {
     const long long threads = (long long)blocks * READ_THREADS;
     uint4 *buffer;
     HANDLE_ERROR(cudaMalloc((void **)&buffer, p->l2_read_bytes));
-    fill_pattern<<<setup_blocks(vectors, p->sms), 256>>>(buffer, vectors);
+    fill_pattern<<<setup_blocks(vectors, p->setup_grid), 256>>>(buffer, vectors);
     CHECK_LAUNCH();
     unsigned expected[READ_THREADS] = {0}; /* thread t of every block: vectors t, t + 256, ..., every pass */
     for (int i = 0; i < vectors; ++i)
@@ -771,7 +774,7 @@ static void measure_bandwidth_dram(const plan *p, report *rep, figures *f) {
     const int blocks = wave_of_blocks(p, read_dram);
     const long long threads = (long long)blocks * READ_THREADS;
     uint4 *buffer = (uint4 *)p->dram;
-    fill_pattern<<<setup_blocks(vectors, p->sms), 256>>>(buffer, vectors);
+    fill_pattern<<<setup_blocks(vectors, p->setup_grid), 256>>>(buffer, vectors);
     CHECK_LAUNCH();
     unsigned *expected = (unsigned *)host_alloc("shared_vs_global", (size_t)threads * sizeof(unsigned), "the sums");
     memset(expected, 0, (size_t)threads * sizeof(unsigned));
@@ -898,6 +901,7 @@ static int run(const cli_options *o, const struct cudaDeviceProp *device, size_t
     p.check = o->check_only;
     p.reps = o->reps;
     p.sms = device->multiProcessorCount;
+    p.setup_grid = p.sms * (device->maxThreadsPerMultiProcessor / 256);
     p.l2_bytes = (size_t)device->l2CacheSize;
     p.l2_chain_bytes = p.l2_bytes / 4 < L2_CHAIN_MAX_BYTES ? p.l2_bytes / 4 : L2_CHAIN_MAX_BYTES;
     p.l2_chain_bytes -= p.l2_chain_bytes % LINE_BYTES;
