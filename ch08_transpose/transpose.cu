@@ -336,7 +336,7 @@ __global__ void __launch_bounds__(TILE_DIM *ROWS_PER_PASS)
 // the same tile moves element by element (the `fits` test), never misaligned.
 // One block per tile, on a 1-D grid, and no loop: a loop over tiles costs
 // this kernel registers (55 instead of 34 for float: 4 blocks of 256 threads
-// per SM instead of 7, and fewer bytes in flight). As in every kernel so far,
+// per SM on an H100 instead of 6, and fewer bytes in flight). As in every kernel so far,
 // consecutive blocks take consecutive tiles along the tile rows.
 //
 // Kernel 9, column_order: the same kernel; only the order of the tiles
@@ -450,7 +450,9 @@ __global__ void __launch_bounds__(VECTOR_THREADS)
 // memory system the time goes. Third, the block's shape follows the SM rather
 // than the element: 64 x 64 elements whatever the type (256 bytes wide for
 // float, 512 for double) and 32 x 16 threads, 8 elements each, so that four
-// blocks fill an SM's 2048 threads with 64 or 128 KB of its shared memory. In
+// blocks fill a Hopper SM's 2048 threads with 64 or 128 KB of its shared memory
+// (an RTX 30/40/50 SM's 1536 threads take three, 48 or 99 of its 100 KB; a
+// Turing SM's 1024, two: tests/res_usage.py checks each architecture). In
 // side experiments on an H100 and an H200 this was level with kernel 7's
 // 256-byte tile and 32 x 8 threads at 8192^2 and 10000^2 (within a per cent)
 // and 3-10 % faster at 4097^2. The swizzle still holds for a 64-double row: a
