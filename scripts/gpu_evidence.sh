@@ -92,6 +92,9 @@ export -f examples # timeout runs programs, not shell functions
 export BUILD OUT
 [ "${EVIDENCE_EXAMPLES:-1}" != 0 ] && phase examples 240 bash -c examples >"$OUT/examples.log" 2>&1
 # Every chapter's shared-memory traffic under Nsight Compute, beside its bank model's prediction.
+# The last two runs are a side experiment: the same kernels on a grid so small (4 and 8 blocks)
+# that no SM runs two blocks, so no block's global loads fill the L1 while another reads shared
+# memory: does the hardware count then equal the addresses' (SASS) count?
 bank_runs() {
     cat <<'LIST'
 ch08_transpose/transpose --check --n 4096
@@ -106,6 +109,8 @@ ch05_dot/dot --check --n 2^20
 ch05_dot/dot --check --n 2^20 --type double
 ch05_shared_bitmap/shared_bitmap --no-window
 ch08_shared_vs_global/shared_vs_global --check
+ch08_transpose/transpose --check --n 64
+ch08_reduce/reduce --check --n 1024 --data random --kernel static,strided_index
 LIST
 }
 if [ "${EVIDENCE_BANKS:-1}" != 0 ]; then
