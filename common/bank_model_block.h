@@ -1,0 +1,183 @@
+/* The bank model of a whole block (host C++, for the chapters' --bank-model):
+ * each shared-memory instruction of a kernel, over the warps of one block,
+ * from the kernel's own subscripts evaluated on host arrays of the kernel's
+ * declared types; and the patterns ch05_dot and ch08_reduce share: the halving
+ * tree (CbE ch. 5, Fan ch. 8), block_sum and the last block's flag
+ * (block_reduce.cuh). Each instruction becomes bank_model_line()s of
+ * common/bank_model.h: one per shape of warp, weight = how many such warps. */
+#ifndef COMMON_BANK_MODEL_BLOCK_H
+#define COMMON_BANK_MODEL_BLOCK_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bank_model.h"
+
+#define BANK_MODEL_MAX_BLOCK 1024 /* the largest block, and the trees' shared arrays */
+
+/* The picture a chapter draws for an access (its --bank-maps name), or NULL:
+ * set by the chapter before it models its kernels. */
+static const char *(*bank_model_picture)(const char *kernel, const char *access, int threads) = NULL;
+
+/* One warp's part of one instruction: its working lanes, their byte
+ * addresses, the passes, and how many warps of the block do the same. */
+struct warp_access {
+    unsigned int active, address[32];
+    int passes, warps, first_warp;
+};
+
+/* The same lanes, at addresses equal up to a shift, in as many passes. */
+static int same_shape(const warp_access &a, const warp_access &b) {
+    if (a.active != b.active || a.passes != b.passes) return 0;
+    const int first = __builtin_ctz(a.active);
+    for (int lane = first; lane < 32; ++lane)
+        if (((a.active >> lane) & 1u) && a.address[lane] - a.address[first] != b.address[lane] - b.address[first])
+            return 0;
+    return 1;
+}
+
+/* One shared-memory instruction in a block of `threads` threads: thread tid
+ * touches `bytes` bytes at byte address address(tid) if works(tid). A warp
+ * in which no thread works does not execute it (it branches around it, or
+ * every lane's predicate is off, and Nsight Compute does not count it either).
+ * Warps of one shape make one line, weight = how many of them; the line shows
+ * the first such warp's addresses. */
+template <typename address_of, typename works_if>
+static void model_instruction(const char *kernel, const char *access, const char *op, int bytes, int threads,
+                              address_of address, works_if works) {
+    warp_access shapes[BANK_MODEL_MAX_BLOCK / 32];
+    int count = 0;
+    for (int warp = 0; warp * 32 < threads; ++warp) {
+        warp_access w;
+        memset(&w, 0, sizeof w);
+        for (unsigned int lane = 0; lane < 32; ++lane) {
+            const unsigned int tid = warp * 32 + lane;
+            if (tid >= (unsigned int)threads || !works(tid)) continue;
+            w.active |= 1u << lane;
+            w.address[lane] = address(tid);
+        }
+        if (!w.active) continue;
+        w.passes = bank_passes(w.address, w.active, bytes);
+        w.warps = 1;
+        w.first_warp = warp;
+        int same = 0;
+        for (int s = 0; s < count && !same; ++s)
+            if (same_shape(shapes[s], w)) same = ++shapes[s].warps;
+        if (!same) shapes[count++] = w;
+    }
+    for (int s = 0; s < count; ++s) {
+        char name[160];
+        if (count == 1)
+            snprintf(name, sizeof name, "%s", access);
+        else /* never so far: every warp that works does so in the same shape */
+            snprintf(name, sizeof name, "%s (like warp %d)", access, shapes[s].first_warp);
+        bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active, shapes[s].warps,
+                        s == 0 && bank_model_picture ? bank_model_picture(kernel, access, threads) : NULL);
+    }
+}
+
+/* Byte address of &array[i] from the array's start: the kernel's subscript on the host. */
+template <typename element> static unsigned int byte_address(const element *array, unsigned int i) {
+    return (unsigned int)((const char *)&array[i] - (const char *)array);
+}
+
+/* The element type as Nsight Compute prints it in a kernel's name. */
+template <typename element> static const char *element_name(void) {
+    return sizeof(element) == sizeof(double) ? "double" : sizeof(element) == sizeof(float) ? "float" : "int";
+}
+
+/* The trees' first and last shared accesses: every thread stores its element
+ * (array[tid] = ...); thread 0 reads the block's total (array[0]). */
+template <typename element>
+static void model_load(const char *kernel, const element *array, const char *name, int threads) {
+    char access[64];
+    snprintf(access, sizeof access, "%s[tid] write (the block's elements)", name);
+    model_instruction(
+        kernel, access, "st", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, tid); },
+        [](unsigned int) { return true; });
+}
+template <typename element>
+static void model_total_read(const char *kernel, const element *array, const char *name, int threads) {
+    char access[64];
+    snprintf(access, sizeof access, "%s[0] read by thread 0", name);
+    model_instruction(
+        kernel, access, "ld", sizeof(element), threads, [&](unsigned int) { return byte_address(array, 0); },
+        [](unsigned int tid) { return tid == 0; });
+}
+
+/* One step of a tree, array[a] += array[b] in the threads that work: two
+ * loads and a store. a_name and b_name say what the kernel writes. */
+template <typename element, typename index_of, typename other_of, typename works_if>
+static void model_tree_step(const char *kernel, const element *array, int threads, const char *step, const char *a_name,
+                            index_of a, const char *b_name, other_of b, works_if works) {
+    char access[96];
+    snprintf(access, sizeof access, "%s: %s read", step, a_name);
+    model_instruction(
+        kernel, access, "ld", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, a(tid)); },
+        works);
+    snprintf(access, sizeof access, "%s: %s read", step, b_name);
+    model_instruction(
+        kernel, access, "ld", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, b(tid)); },
+        works);
+    snprintf(access, sizeof access, "%s: %s write", step, a_name);
+    model_instruction(
+        kernel, access, "st", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, a(tid)); },
+        works);
+}
+
+/* The halving tree of static, dynamic, shared_atomic, warp_synced (whose last
+ * five steps are the same accesses, with __syncwarp() between them) and
+ * squares_shared: at each offset the threads below it add the value offset
+ * places up. warp_unrolled's last six steps run in all 32 lanes of warp 0. */
+template <typename element>
+static void model_halving_tree(const char *kernel, const char *name, int threads, int unrolled_last_warp) {
+    static element s_y[BANK_MODEL_MAX_BLOCK]; /* the kernels' __shared__ real s_y[1024] (or extern, as element) */
+    model_load(kernel, s_y, name, threads);
+    for (unsigned int offset = threads / 2; offset > 0; offset /= 2) {
+        const int unrolled = unrolled_last_warp && offset <= 32;
+        char step[32], a_name[32], b_name[48];
+        snprintf(step, sizeof step, "offset %u", offset);
+        snprintf(a_name, sizeof a_name, "%s[tid]", unrolled ? "v" : name);
+        if (unrolled)
+            snprintf(b_name, sizeof b_name, "v[tid + %u]", offset);
+        else
+            snprintf(b_name, sizeof b_name, "%s[tid + offset]", name);
+        model_tree_step(
+            kernel, s_y, threads, step, a_name, [](unsigned int tid) { return tid; }, b_name,
+            [=](unsigned int tid) { return tid + offset; },
+            [=](unsigned int tid) { return unrolled ? tid < 32 : tid < offset; });
+    }
+    model_total_read(kernel, s_y, name, threads);
+}
+
+/* block_sum (block_reduce.cuh): lane 0 of each warp writes its warp's sum to
+ * s_warp_sums[warp]; then warp 0 reads s_warp_sums[lane] in the lanes below
+ * the warp count. */
+template <typename real> static void model_block_sum(const char *kernel, int threads, const char *which) {
+    static real s_warp_sums[32];
+    char access[96];
+    snprintf(access, sizeof access, "%sblock_sum: s_warp_sums[warp] write by lane 0", which);
+    model_instruction(
+        kernel, access, "st", sizeof(real), threads,
+        [&](unsigned int tid) { return byte_address(s_warp_sums, tid / 32); },
+        [](unsigned int tid) { return tid % 32 == 0; });
+    snprintf(access, sizeof access, "%sblock_sum: s_warp_sums[lane] read by warp 0", which);
+    model_instruction(
+        kernel, access, "ld", sizeof(real), threads,
+        [&](unsigned int tid) { return byte_address(s_warp_sums, tid % 32); },
+        [=](unsigned int tid) { return tid / 32 == 0 && tid % 32 < (unsigned int)threads / 32; });
+}
+
+/* The last-block test (block_reduce.cuh's store_partial_and_check_last): a
+ * bool, one byte; thread 0 writes it, every thread reads it. */
+static void model_last_block_flag(const char *kernel, int threads) {
+    static bool s_is_last_block;
+    model_instruction(
+        kernel, "s_is_last_block write by thread 0", "st", sizeof(bool), threads,
+        [&](unsigned int) { return byte_address(&s_is_last_block, 0); }, [](unsigned int tid) { return tid == 0; });
+    model_instruction(
+        kernel, "s_is_last_block read by every thread", "ld", sizeof(bool), threads,
+        [&](unsigned int) { return byte_address(&s_is_last_block, 0); }, [](unsigned int) { return true; });
+}
+
+#endif
