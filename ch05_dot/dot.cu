@@ -52,9 +52,10 @@
 
 #include <cmath>
 
-#include "block_reduce.cuh" /* the kernels' block_sum and last-block pattern */
-#include "book.h"           /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
-#include "ceiling.cuh"      /* these four: the harness, below main */
+#include "bank_model_block.h" /* the harness (--bank-model): each shared access's bank passes */
+#include "block_reduce.cuh"     /* the kernels' block_sum and last-block pattern */
+#include "book.h"               /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
+#include "ceiling.cuh"          /* these four: the harness, below main */
 #include "cli.h"
 #include "numerics.h"
 #include "report.h"
@@ -364,13 +365,16 @@ static const cli_own_option own_options[] = {
      "                       one_launch's (copy the result back), each checked, timed on the host's clock"},
     {NULL, NULL, NULL}};
 
+static void print_bank_model_and_exit(const cli_options &o); /* below */
+
 static void dot_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
     spec.program = "dot";
     spec.own_options = own_options;
     spec.summary = "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)";
     spec.accepts =
-        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2;
+        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2 |
+        CLI_BANK_MODEL;
     spec.kernels = kernel_names;
     spec.wrong_kernels = wrong_kernel_names;
     spec.data_kinds = data_names;
@@ -396,11 +400,80 @@ static void dot_options(int argc, char **argv, cli_options *o) {
         fprintf(stderr, "dot: --part %s: the parts are progression (the default) and cpu_sum\n", part);
         exit(EXIT_BAD_COMMAND_LINE);
     }
+    if (o->bank_model) print_bank_model_and_exit(*o);
     const unsigned every_correct_kernel = (1u << KERNEL_BARRIER_IN_IF) - 1; /* what no --kernel selects */
     if (part_cpu_sum_asked(*o) && o->kernel_mask != every_correct_kernel) {
         fprintf(stderr, "dot: --part cpu_sum runs book and one_launch itself: leave out --kernel\n");
         exit(EXIT_BAD_COMMAND_LINE);
     }
+}
+
+// ---------------------------------------------------------------------------
+// The bank model (--bank-model, no GPU): every shared-memory instruction of
+// every kernel, over the warps of a block, from the kernels' own subscripts
+// (s_cache[threadIdx.x], s_cache[threadIdx.x + half]) on host arrays of their
+// types (common/bank_model_block.h). scripts/bank_conflicts.sh sets it beside
+// Nsight Compute's counts; scripts/plot.py --bank-maps draws the pictures.
+
+static const char *dot_bank_picture(const char *kernel, const char *access, int threads) {
+    static const struct {
+        const char *kernel, *access, *picture;
+    } pictures[] = {
+        {"dot_book<float>", "s_cache[tid] write (the block's elements)", "dot_book_float_store"},
+        {"dot_book<float>", "offset 16: s_cache[tid + offset] read", "dot_book_float_half16"},
+        {"dot_book<double>", "offset 128: s_cache[tid + offset] read", "dot_book_double_half128"},
+        {"dot_book<double>", "offset 16: s_cache[tid + offset] read", "dot_book_double_half16"},
+    };
+    if (threads != BOOK_THREADS) return NULL;
+    for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
+        if (strcmp(pictures[i].kernel, kernel) == 0 && strcmp(pictures[i].access, access) == 0)
+            return pictures[i].picture;
+    return NULL;
+}
+
+/* Every kernel with shared memory, in one element type. The trees are the
+ * book's (halving_tree and its variants make the same accesses: the wrong
+ * kernels differ in where their barriers are, not in what they touch).
+ * one_launch's last block runs a second tree: it is counted per grid of the
+ * blocks --n and --block give. fast's last block repeats block_sum, whose
+ * accesses all take one pass: counted per block. */
+template <typename real> static void model_dot_kernels(const cli_options &o) {
+    const int threads = o.block;
+    const int blocks = (int)imin((o.n + threads - 1) / threads, (long long)BOOK_MAX_BLOCKS);
+    const char *type = element_name<real>();
+    char kernel[64];
+    snprintf(kernel, sizeof kernel, "dot_book<%s>", type);
+    model_halving_tree<real>(kernel, "s_cache", threads, 0);
+    snprintf(kernel, sizeof kernel, "dot_barrier_in_if<%s>", type);
+    model_halving_tree<real>(kernel, "s_cache", threads, 0);
+    for (int wrong = 0; wrong < 2; ++wrong) {
+        snprintf(kernel, sizeof kernel, "dot_barrier_first_warp<%s, %s>", type, wrong ? "true" : "false");
+        model_halving_tree<real>(kernel, "s_cache", threads, 0);
+        snprintf(kernel, sizeof kernel, "dot_and_norm_one_block<%s, %s>", type, wrong ? "true" : "false");
+        model_halving_tree<real>(kernel, "s_cache", threads, 0); /* a.b, then a.a in the same cache */
+        model_halving_tree<real>(kernel, "s_cache", threads, 0);
+    }
+    snprintf(kernel, sizeof kernel, "dot_one_launch<%s>", type);
+    bank_model_blocks = blocks;
+    model_halving_tree<real>(kernel, "s_cache", threads, 0);
+    model_last_block_flag(kernel, threads);
+    bank_model_blocks = 1; /* the last block: its partials into s_cache, the tree again */
+    model_halving_tree<real>(kernel, "s_cache", threads, 0);
+    snprintf(kernel, sizeof kernel, "dot_fast<%s>", type);
+    model_block_sum<real>(kernel, FAST_THREADS, "");
+    model_last_block_flag(kernel, FAST_THREADS);
+    model_block_sum<real>(kernel, FAST_THREADS, "last block only: ");
+}
+
+/* --bank-model: print the model and exit 0, before any CUDA call. */
+static void print_bank_model_and_exit(const cli_options &o) {
+    bank_model_picture = dot_bank_picture;
+    bank_model_header();
+    model_dot_kernels<float>(o);
+    model_dot_kernels<double>(o);
+    printf("library\tdot_kernel<\tcuBLAS\n"); /* cublasSdot/Ddot's own kernels */
+    printf("library\treduce_1Block_kernel<\tcuBLAS\n");
+    exit(EXIT_ALL_PASSED);
 }
 
 /* --part cpu_sum was asked for. */

@@ -167,7 +167,8 @@ static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned i
  *   op       ld or st
  *   bytes    per lane: 1, 2, 4, 8 or 16
  *   passes   bank_passes() of this warp's addresses
- *   weight   how often a block executes it this way (a warp count, times a loop count)
+ *   weight   how often a block executes it this way (a warp count, times a loop count;
+ *            per grid for a kernel whose last block does more than the others)
  *   picture  a file name for the bank map the plot script draws, or "-"
  *   lanes    32 entries "byte address:pass", "-" for an inactive lane
  * scripts/bank_conflicts.sh weighs passes by weight into the prediction per

@@ -19,6 +19,12 @@
  * set by the chapter before it models its kernels. */
 static const char *(*bank_model_picture)(const char *kernel, const char *access, int threads) = NULL;
 
+/* How many blocks execute the instructions modelled next (each line's weight
+ * is its warp count times this): 1 counts per block. A kernel whose last block
+ * does more than the others (one_launch) is counted per grid: its blocks' part
+ * times the grid, the last block's part once. */
+static int bank_model_blocks = 1;
+
 /* One warp's part of one instruction: its working lanes, their byte
  * addresses, the passes, and how many warps of the block do the same. */
 struct warp_access {
@@ -71,7 +77,8 @@ static void model_instruction(const char *kernel, const char *access, const char
             snprintf(name, sizeof name, "%s", access);
         else /* never so far: every warp that works does so in the same shape */
             snprintf(name, sizeof name, "%s (like warp %d)", access, shapes[s].first_warp);
-        bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active, shapes[s].warps,
+        bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active,
+                        (long long)shapes[s].warps * bank_model_blocks,
                         s == 0 && bank_model_picture ? bank_model_picture(kernel, access, threads) : NULL);
     }
 }
