@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """The documents a learner reads: every chapter has its lesson in both languages,
 every relative link and image resolves, and the generated tables between markers
-are identical in the English and the Chinese file. No GPU needed.
+are identical in the English and the Chinese file. Each lesson shows its kernels'
+code as the real lines of its .cu (a ```cuda block after a line <!-- code: PATH -->:
+split at lines "// ...", each piece must stand in PATH verbatim), keeps its
+unfolded prose short (outside code, tables, HTML comments and <details>: at most
+MAX_CJK Chinese characters, MAX_WORDS English words), and the Chinese follows the
+term table of docs/GLOSSARY.zh-CN.md (its "用词约定" section: no word of its
+"不用" column, except inside a phrase of its "例外" column). No GPU needed.
 
     python3 tests/test_docs.py [REPO]      (exit 0: all good; 1: what is wrong, one line each)
 """
@@ -51,6 +57,92 @@ def broken_links(repo, document):
     return problems
 
 
+MAX_CJK = 3300    # "about 3,000 Chinese characters": ten minutes of reading
+MAX_WORDS = 2000  # the English of the same lesson
+CODE = re.compile(r"^<!-- code: (\S+) -->\n```(?:cuda|c|cpp)\n(.*?)^```", re.S | re.M)
+
+
+def code_problems(repo, document):
+    """Code blocks of a lesson that are not the real lines of the file they name."""
+    text = open(os.path.join(repo, document), encoding="utf-8").read()
+    problems = []
+    for source, body in CODE.findall(text):
+        path = os.path.join(repo, source)
+        if not os.path.exists(path):
+            problems.append(f"{document}: code block from {source}, which does not exist")
+            continue
+        lines = open(path, encoding="utf-8").read().split("\n")
+        pieces, piece = [], []
+        for line in body.rstrip("\n").split("\n"):
+            if line.strip() == "// ...":
+                pieces.append(piece)
+                piece = []
+            else:
+                piece.append(line)
+        pieces.append(piece)
+        for piece in filter(None, pieces):
+            if not any(lines[i:i + len(piece)] == piece for i in range(len(lines) - len(piece) + 1)):
+                problems.append(f"{document}: code block from {source} is not its text: {piece[0].strip()[:60]!r}")
+    return problems
+
+
+def unfolded(text):
+    """The prose a reader meets without unfolding anything: no code blocks, HTML comments, folded
+    <details>, tables or generated blocks."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"<details>.*?</details>", "", text, flags=re.S)
+    text = MARKER.sub("", text)
+    text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+    return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("|"))
+
+
+def length_problems(repo, chapter):
+    problems = []
+    for name, limit, count in (("README.zh-CN.md", MAX_CJK, lambda t: len(re.findall(r"[\u4e00-\u9fff]", t))),
+                               ("README.md", MAX_WORDS, lambda t: len(re.findall(r"[A-Za-z][A-Za-z'-]*", t)))):
+        path = os.path.join(repo, chapter, name)
+        if not os.path.exists(path):
+            continue
+        text = open(path, encoding="utf-8").read()
+        found = count(unfolded(text))
+        if found > limit:
+            unit = "Chinese characters" if name.endswith("zh-CN.md") else "English words"
+            problems.append(f"{chapter}/{name}: {found} {unit} unfolded (at most {limit}: fold the rest in <details>)")
+        if not CODE.search(text):
+            problems.append(f"{chapter}/{name}: shows no code (a ```cuda block after <!-- code: PATH -->)")
+    return problems
+
+
+def term_table(repo):
+    """The "用词约定" table of docs/GLOSSARY.zh-CN.md: [(word to avoid, [phrases that may hold it])]."""
+    path = os.path.join(repo, "docs", "GLOSSARY.zh-CN.md")
+    if not os.path.exists(path):
+        return []
+    text = open(path, encoding="utf-8").read()
+    section = re.search(r"^## [^\n]*用词约定[^\n]*\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    avoid = []
+    for line in (section.group(1).split("\n") if section else []):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[1] and not set(cells[1]) <= set("- ") and cells[1] != "不用":
+            allowed = [a.strip("` ") for a in re.split(r"[、，,]", cells[2]) if a.strip("` ")]
+            avoid += [(word.strip("` "), allowed) for word in re.split(r"[、，,]", cells[1]) if word.strip("` ")]
+    return avoid
+
+
+def term_problems(repo, document, avoid):
+    text = open(os.path.join(repo, document), encoding="utf-8").read()
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"^## [^\n]*用词约定.*?(?=^## |\Z)", "", text, flags=re.S | re.M)  # the table itself
+    problems = []
+    for word, allowed in avoid:
+        for match in re.finditer(re.escape(word), text):
+            around = text[max(0, match.start() - 8):match.end() + 8]
+            if not any(a in around and word in a for a in allowed):
+                line = text.count("\n", 0, match.start()) + 1
+                problems.append(f"{document}:{line}: '{word}' (the term table says what to write instead)")
+    return problems
+
+
 def generated_blocks(path):
     with open(path, encoding="utf-8") as f:
         return {name: body.strip() for name, body in MARKER.findall(f.read())}
@@ -79,8 +171,13 @@ def problems_in(repo):
                 head = "".join(open(path, encoding="utf-8").readlines()[:6])
                 if f"]({other})" not in head:
                     problems.append(f"{os.path.relpath(path, repo)}: no link to {other} at the top")
+    avoid = term_table(repo)
     for document in documents(repo):
-        problems += broken_links(repo, document)
+        problems += broken_links(repo, document) + code_problems(repo, document)
+        if document.endswith(".zh-CN.md"):
+            problems += term_problems(repo, document, avoid)
+    for chapter in chapters(repo):
+        problems += length_problems(repo, chapter)
     return problems
 
 
@@ -99,15 +196,29 @@ def self_test():
             "ch01_demo/README.md": "[中文](README.zh-CN.md)\n" + table,
             "ch01_demo/README.zh-CN.md": "no link back\n" + table.replace("| a |", "| b |"),
         }
+        kernel = "__global__ void k(float *x) {\n    x[threadIdx.x] = 0;\n}\n"
+        good = "<!-- code: ch01_demo/k.cu -->\n```cuda\n__global__ void k(float *x) {\n// ...\n}\n```\n"
+        files["ch01_demo/k.cu"] = kernel
+        files["ch01_demo/README.md"] += good + "<!-- code: ch01_demo/k.cu -->\n```cuda\n    x[threadIdx.x] = 1;\n```\n"
+        files["ch01_demo/README.zh-CN.md"] += good + "线程块" * 1200 + "占用率很高。\n<details>" + "折半" * 500 + \
+            "</details>\n"
+        os.makedirs(os.path.join(repo, "docs"))
+        files["docs/GLOSSARY.md"] = "[中文](GLOSSARY.zh-CN.md)\n"
+        files["docs/GLOSSARY.zh-CN.md"] = "[English](GLOSSARY.md)\n## 用词约定\n| 用 | 不用 | 例外 |\n| --- | --- | --- |\n" \
+            "| 占有率 | 占用率 | |\n| 同步函数 | 栅栏 | 内存栅栏 |\n## 其他\n内存栅栏可以用。\n"
         for name, text in files.items():
             with open(os.path.join(repo, name), "w", encoding="utf-8") as f:
                 f.write(text)
         found = "\n".join(problems_in(repo))
         expected = ["broken link docs/missing.png", "'results:demo' table differs", "no link to README.md",
-                    "ch02_english_only/README.zh-CN.md: missing", "README.zh-CN.md: links to the English ch01_demo/"]
+                    "ch02_english_only/README.zh-CN.md: missing", "README.zh-CN.md: links to the English ch01_demo/",
+                    "ch01_demo/README.md: code block from ch01_demo/k.cu is not its text: 'x[threadIdx.x] = 1;'",
+                    "ch01_demo/README.zh-CN.md: 3605 Chinese characters unfolded",
+                    "ch01_demo/README.zh-CN.md:7: '占用率'", "ch02_english_only/README.md: shows no code"]
         missing = [e for e in expected if e not in found]
         assert not missing, f"the checks missed: {missing}\n{found}"
         assert "ch01_demo/README.md: broken" not in found, found
+        assert "GLOSSARY" not in found and "__global__ void k" not in found, found  # the table, the good block
     print("self-test: every planted problem was reported")
 
 
