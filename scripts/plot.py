@@ -139,8 +139,13 @@ def read_examples(path):
         elif line.startswith("=== "):
             current = runs.setdefault(line[4:].strip(), [])
         elif current is not None:
-            current.append(line.rstrip("\n"))
+            current.append(REPOSITORY_PATH.sub("", line.rstrip("\n")).replace("build-gpu/./", "build-gpu/"))
     return runs
+
+
+# The machine's path to the repository, which __FILE__ and the sanitizer print
+# ("/work/main/.snap/common/book.h:162"): a lesson shows paths from the repository's root.
+REPOSITORY_PATH = re.compile(r"(?<![\w.:/])/(?:[\w.+-]+/)+?(?=(?:common|build-gpu|ch\d\d_\w+)/)")
 
 
 def read_mutants(path):

@@ -305,6 +305,17 @@ class Plot(InTemporaryFolder):
         self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
 
 
+class ExamplesLog(InTemporaryFolder):
+    def test_machine_paths_cut_to_the_repository(self):
+        log = os.path.join(self.folder, "examples.log")
+        write(log, "=== compute-sanitizer ch05_dot/dot\n/work/main/.snap/common/book.h:162: CUDA error\n"
+                   "  racecheck /root/x/build-gpu/./ch05_shared_bitmap/shared_bitmap --no-sync\n"
+                   "see a/common/b and https://x.org/common/y\n=== exit 3\n")
+        self.assertEqual(plot.read_examples(log)["compute-sanitizer ch05_dot/dot"],
+                         ["common/book.h:162: CUDA error", "  racecheck build-gpu/ch05_shared_bitmap/shared_bitmap --no-sync",
+                          "see a/common/b and https://x.org/common/y"])
+
+
 class Mutants(InTemporaryFolder):
     """mutants.sh on a fake chapter (a plain C main built by nvcc) with a stand-in nvidia-smi: a caught
     mutant, a survivor, a script that changes nothing, and a check that fails without the bug."""
