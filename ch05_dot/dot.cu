@@ -53,9 +53,9 @@
 #include <cmath>
 
 #include "bank_model_block.h" /* the harness (--bank-model): each shared access's bank passes */
-#include "block_reduce.cuh"     /* the kernels' block_sum and last-block pattern */
-#include "book.h"               /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
-#include "ceiling.cuh"          /* these four: the harness, below main */
+#include "block_reduce.cuh"   /* the kernels' block_sum and last-block pattern */
+#include "book.h"             /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
+#include "ceiling.cuh"        /* these four: the harness, below main */
 #include "cli.h"
 #include "numerics.h"
 #include "report.h"
@@ -372,9 +372,8 @@ static void dot_options(int argc, char **argv, cli_options *o) {
     spec.program = "dot";
     spec.own_options = own_options;
     spec.summary = "dot product with a per-block shared-memory cache (CUDA by Example, ch. 5)";
-    spec.accepts =
-        CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA | CLI_COLD_L2 |
-        CLI_BANK_MODEL;
+    spec.accepts = CLI_N | CLI_KERNEL | CLI_TYPE | CLI_REPS | CLI_CHECK | CLI_DEVICE | CLI_BLOCK | CLI_DATA |
+                   CLI_COLD_L2 | CLI_BANK_MODEL;
     spec.kernels = kernel_names;
     spec.wrong_kernels = wrong_kernel_names;
     spec.data_kinds = data_names;
@@ -415,13 +414,15 @@ static void dot_options(int argc, char **argv, cli_options *o) {
 // types (common/bank_model_block.h). scripts/bank_conflicts.sh sets it beside
 // Nsight Compute's counts; scripts/plot.py --bank-maps draws the pictures.
 
+/* The lesson's pictures, at the book's 256 threads: the store s_cache[tid] (a
+ * full warp) and the tree's step at half = 16 (half a warp), float and double. */
 static const char *dot_bank_picture(const char *kernel, const char *access, int threads) {
     static const struct {
         const char *kernel, *access, *picture;
     } pictures[] = {
         {"dot_book<float>", "s_cache[tid] write (the block's elements)", "dot_book_float_store"},
         {"dot_book<float>", "offset 16: s_cache[tid + offset] read", "dot_book_float_half16"},
-        {"dot_book<double>", "offset 128: s_cache[tid + offset] read", "dot_book_double_half128"},
+        {"dot_book<double>", "s_cache[tid] write (the block's elements)", "dot_book_double_store"},
         {"dot_book<double>", "offset 16: s_cache[tid + offset] read", "dot_book_double_half16"},
     };
     if (threads != BOOK_THREADS) return NULL;
