@@ -9,7 +9,8 @@ present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh) and mutan
 <!-- NAME:end --> is rewritten, by NAME: results (every device's headline table; in --results a
 section per device with tests, plots and bank conflicts), results:summary (the book's kernel, our
 best and the library at the headline sizes), results:EXAMPLE (that example's rows), banks (every
-bank table), banks:PROGRAM (the tables of that program), run:SLUG (one run from examples.log, in a
+bank table), banks:PROGRAM (the tables of that program), banks:agreement (per device and run, how
+many of the tables' predicted rows the SASS-level and the hardware counts equal, within 2 %), run:SLUG (one run from examples.log, in a
 code block: SLUG is its command's words, paths cut to their last part, dashes dropped, joined by '-':
 run:banks, run:reduce-demo-squares), mutants (the mutant table; mutants:CHAPTER, its rows). Prose that interprets figures is written by hand,
 outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
@@ -303,6 +304,48 @@ def banks_body(devices, program=None):
     return "\n".join(lines)
 
 
+def agrees(measured, predicted):
+    """Within bank_conflicts.sh's tolerance: 2 % of the measured value, and half the last digit."""
+    return abs(measured - predicted) <= 0.02 * measured + 0.005
+
+
+def banks_agreement_body(devices):
+    """Per device and Nsight run (a section of banks.txt), loads and stores counted as separate rows:
+    how many rows have a prediction, how many the SASS-level count and the hardware count equal
+    (per access, as agrees() says), and the hardware count's largest deviation from the prediction."""
+    lines = []
+    for device in devices:
+        rows = []
+        for section in re.split(r"\n(?=`)", device["banks"] or ""):
+            command = re.match(r"`(?:\S*/)?([^`]*)`", section)
+            predicted = sass_equal = hardware_equal = 0
+            worst = None
+            for line in section.split("\n"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if len(cells) != 13 or not cells[1].isdigit():
+                    continue  # not a kernel's row (header, rule, prose)
+                for accesses, wavefronts, sass, model in (cells[1:3] + cells[4:6], cells[7:9] + cells[10:12]):
+                    model = number(model.split(" ")[0])  # '2.00 ✗': a prediction the SASS count disagrees with
+                    if int(accesses) == 0 or not model:
+                        continue
+                    hardware = int(wavefronts) / int(accesses)
+                    predicted += 1
+                    sass_equal += agrees(number(sass), model) if number(sass) else 0
+                    hardware_equal += agrees(hardware, model)
+                    deviation = hardware / model - 1
+                    if not agrees(hardware, model) and (worst is None or abs(deviation) > abs(worst[0])):
+                        worst = (deviation, cells[0].split(" (")[0])
+            if command and predicted:
+                rows.append("| %s | %d | %d | %d | %s |" % (
+                    command.group(1), predicted, sass_equal, hardware_equal,
+                    "%+.0f %% (%s)" % (100 * worst[0], worst[1].replace("|", "\\|")) if worst else "–"))
+        if rows:
+            lines += ["**%s**" % device["name"], "",
+                      "| run | rows predicted | SASS count = prediction | hardware count = prediction | "
+                      "largest hardware deviation |", "| --- | ---: | ---: | ---: | --- |"] + rows + [""]
+    return "\n".join(lines)
+
+
 def summary_body(devices):
     """Per device, example, type and headline size: the book's kernel, our fastest and the library, as
     % of the ceiling measured in the same run, and our fastest over the library."""
@@ -345,6 +388,8 @@ def marker_body(name, devices, path, results_page):
         return body(only, path, False)
     if kind == "results":  # the results page, in either language, gets the full sections
         return body(devices, path, path == results_page or os.path.basename(path).startswith("RESULTS"))
+    if kind == "banks" and which == "agreement":
+        return banks_agreement_body(devices)
     if kind == "banks":
         return banks_body(devices, which or None)
     if kind == "run":  # the first device's run of that command

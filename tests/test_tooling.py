@@ -248,6 +248,27 @@ class Plot(InTemporaryFolder):
         self.assertAlmostEqual(per_element, 4.0)
         self.assertEqual(plot.launch_floor([{"n": "5", "gbps": "-", "ms": "-"}]), (None, None))
 
+    def test_bank_agreement_counts_rows_and_the_largest_excess(self):
+        # Loads and stores are separate rows; a row without a prediction (a library's kernel) or
+        # without accesses is not counted; 2 % is within, 1.08 over 1.00 is an excess of 8 %.
+        header = ("| kernel | shared loads | wavefronts | per load | SASS per load | predicted | conflicts (ld) | "
+                  "shared stores | wavefronts | per store | SASS per store | predicted | conflicts (st) |\n"
+                  "| --- |" + " ---: |" * 12 + "\n")
+        banks = ("`build-gpu/ch08_transpose/transpose --check` under Nsight Compute:\n\n" + header +
+                 "| padded<float> | 100 | 102 | 1.02 | 1.00 | 1.00 | 2 | 100 | 108 | 1.08 | 1.00 | 1.00 | 8 |\n"
+                 "| copy<float> | 0 | 0 | – | – | – | 0 | 0 | 0 | – | – | – | 0 |\n"
+                 "| lib_kernel (cuBLAS’s own kernel) | 10 | 20 | 2.00 | 2.00 | – | 10 | 10 | 10 | 1.00 | 1.00 | – | 0 |\n"
+                 "| shared<float> | 10 | 330 | 33.00 | 32.00 | 32.00 | 320 | 10 | 10 | 1.00 | 1.00 | 2.00 ✗ | 0 |\n\n"
+                 "Every prediction equals the SASS count (within 2 %).\n\n"
+                 "`build-gpu/ch08_banks/banks --check` under Nsight Compute:\n\n" + header +
+                 "| bank_read | 32 | 64 | 2.00 | 2.00 | 2.00 | 32 | 0 | 0 | – | – | – | 0 |\n")
+        body = plot.banks_agreement_body([{"name": "GPU", "banks": banks}])
+        # padded: both SASS counts agree, its store's hardware count is 8 % above; shared: the load's
+        # hardware count is 3 % above, the store's 2.00 ✗ matches neither count (-50 %, the largest).
+        self.assertIn("| transpose --check | 4 | 3 | 1 | -50 % (shared<float>) |", body)
+        self.assertIn("| banks --check | 1 | 1 | 1 | – |", body)
+        self.assertEqual(plot.banks_agreement_body([{"name": "GPU", "banks": None}]), "")
+
     def test_bank_table_pasted_where_markers_are(self):
         self.write("README.md", PAGE + "<!-- banks:begin -->\nold\n<!-- banks:end -->\n")
         self.write("h100/banks.txt", "| kernel | shared loads |\n| --- | ---: |\n| shared | 32 |\n")
