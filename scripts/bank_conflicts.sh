@@ -53,6 +53,8 @@ echo
 grep '^"' "$raw" | python3 -c '
 import csv, re, sys
 metrics, model_path = sys.argv[1].split(","), sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+from plot import agrees  # the one tolerance: 2 % of the prediction, as in plot.py banks:agreement
 lines = list(csv.reader(sys.stdin))  # a header, a units row, a row per launch
 if len(lines) < 3:
     sys.exit("bank_conflicts.sh: ncu measured no kernel")
@@ -90,7 +92,7 @@ def cells(name, sums, op):
         value = model[0] / model[1]
         reference = (counted if counted is not None else measured) / instructions
         prediction = "%.2f" % value
-        if abs(value - reference) > 0.02 * value + 0.005:
+        if not agrees(reference, value):
             prediction += " \u2717"
             disagreements.append("%s, %s: predicted %.2f, %s %.2f" % (name, "loads" if op == "ld" else "stores",
                                  value, "SASS-counted" if counted is not None else "measured", reference))
@@ -118,4 +120,4 @@ if predicted:
             print("- " + line)
     else:
         print("Every prediction equals the %s count (within 2 %%)." % ("SASS" if sass else "measured"))
-' "${metrics#,}" "$model"
+' "${metrics#,}" "$model" "$(dirname "$0")"

@@ -305,32 +305,42 @@ def banks_body(devices, program=None):
 
 
 def agrees(measured, predicted):
-    """Within bank_conflicts.sh's tolerance: 2 % of the measured value, and half the last digit."""
-    return abs(measured - predicted) <= 0.02 * measured + 0.005
+    """A measured count of passes per instruction equals the bank model's prediction: within 2 % of
+    the prediction, and half the last printed digit. The one tolerance of bank_conflicts.sh's ✗ marks
+    and of banks:agreement."""
+    return abs(measured - predicted) <= 0.02 * predicted + 0.005
 
 
 def banks_agreement_body(devices):
     """Per device and Nsight run (a section of banks.txt), loads and stores counted as separate rows:
     how many rows have a prediction, how many the SASS-level count and the hardware count equal
-    (per access, as agrees() says), and the hardware count's largest deviation from the prediction."""
+    (per access, as agrees() says), and the hardware count's largest deviation from the prediction.
+    Columns are found by their headers, so a table without the SASS column (an older ncu) counts too."""
     lines = []
     for device in devices:
         rows = []
         for section in re.split(r"\n(?=`)", device["banks"] or ""):
             command = re.match(r"`(?:\S*/)?([^`]*)`", section)
             predicted = sass_equal = hardware_equal = 0
-            worst = None
+            worst, columns = None, None
             for line in section.split("\n"):
                 cells = [c.strip() for c in line.strip().strip("|").split("|")]
-                if len(cells) != 13 or not cells[1].isdigit():
-                    continue  # not a kernel's row (header, rule, prose)
-                for accesses, wavefronts, sass, model in (cells[1:3] + cells[4:6], cells[7:9] + cells[10:12]):
-                    model = number(model.split(" ")[0])  # '2.00 ✗': a prediction the SASS count disagrees with
-                    if int(accesses) == 0 or not model:
+                if cells[0] == "kernel":
+                    columns = cells
+                    continue
+                if not columns or len(cells) != len(columns) or not cells[1].isdigit():
+                    continue  # not a kernel's row (rule, prose)
+                bounds = [columns.index("shared loads"), columns.index("shared stores"), len(columns)]
+                for access, begin, end in (("load", bounds[0], bounds[1]), ("store", bounds[1], bounds[2])):
+                    value = dict(zip(columns[begin:end], cells[begin:end]))  # this op's half of the row
+                    accesses = int(value["shared %ss" % access])
+                    model = number(value["predicted"].split(" ")[0])  # '2.00 ✗': the SASS count disagrees
+                    if accesses == 0 or not model:
                         continue
-                    hardware = int(wavefronts) / int(accesses)
+                    hardware = int(value["wavefronts"]) / accesses
+                    sass = number(value.get("SASS per %s" % access, "–"))
                     predicted += 1
-                    sass_equal += agrees(number(sass), model) if number(sass) else 0
+                    sass_equal += bool(sass) and agrees(sass, model)
                     hardware_equal += agrees(hardware, model)
                     deviation = hardware / model - 1
                     if not agrees(hardware, model) and (worst is None or abs(deviation) > abs(worst[0])):
