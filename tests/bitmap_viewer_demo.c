@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitmap.h"
+#include "bitmap_load.h"
 
 /* Two images that look different from every side: a flipped or shifted
  * picture cannot match. Sizes are odd on purpose. */

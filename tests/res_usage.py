@@ -4,7 +4,7 @@
     res_usage.py CUOBJDUMP ARCH_LIMITS PROGRAM...
 
 CUOBJDUMP: cuobjdump (nvdisasm beside it). ARCH_LIMITS: the test_arch_limits
-program, the one door to common/arch_limits.h's table and occupancy
+program, the one door to tests/arch_limits.h's table and occupancy
 calculation. For each PROGRAM, for each architecture of its fatbinary
 (`cuobjdump -res-usage`, `cuobjdump -elf`) and each GPU architecture of the
 table that runs that code (sm_80 code runs on sm_86, 87 and 89 GPUs: the
@@ -209,7 +209,7 @@ def check_program(cuobjdump, helper, limits, program):
     code_archs = sorted(usage, key=arch_number)
     if not code_archs:
         return ["%s: holds no SASS (cuobjdump -res-usage printed no architecture)" % program]
-    failures = ["%s: no limits for %s in common/arch_limits.h: add its row" % (program, code)
+    failures = ["%s: no limits for %s in tests/arch_limits.h: add its row" % (program, code)
                 for code in code_archs if arch_number(code) not in limits]
     # Every GPU of the table that runs some of this build's machine code, and which.
     gpus = [(gpu, code_for(gpu, code_archs)) for gpu in sorted(limits)]

@@ -1,4 +1,4 @@
-/* common/arch_limits.h: the limits table and the occupancy calculation, on
+/* tests/arch_limits.h: the limits table and the occupancy calculation, on
  * cases worked by hand (each comment shows the arithmetic).
  *   test_arch_limits               the unit tests
  * It is also the one door to the table for tests/res_usage.py (one table, not

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bitmap.h"
+#include "bitmap_load.h"
 #include "unit.h"
 
 /* Every byte of every pixel different from its neighbours', alpha included. */

@@ -654,7 +654,7 @@ for line in sys.stdin:
                 (dict(local=8), "FAIL: program sm_75 bounded: 8 bytes of local memory a thread"),
                 (dict(shared=50000), "FAIL: program sm_75 bounded: 50000 bytes of static shared memory, over the "
                                      "49152"),
-                (dict(newer="sm_91"), "FAIL: program: no limits for sm_91 in common/arch_limits.h")):
+                (dict(newer="sm_91"), "FAIL: program: no limits for sm_91 in tests/arch_limits.h")):
             done = self.res_usage(**values)
             self.assertEqual(done.returncode, 1, values)
             self.assertIn(message, done.stdout.replace(os.path.join(self.folder, "program"), "program"))

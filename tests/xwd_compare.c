@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitmap.h"
+#include "bitmap_load.h"
 
 enum { XWD_HEADER_WORDS = 25, XWD_COLOR_BYTES = 12 };
 enum {
