@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Every verdict a program prints, recomputed from the figures it prints beside it,
+so a verdict whose comparison is flipped, or a figure that no longer follows from
+the others, fails a test:
+- each RESULT line: rel_err from value and expected (|v - e| / |e|, or |v - e| when
+  e = 0); a PASS never beside rel_err over tolerance (but for the kernels in
+  PASS_BY_REPORTING, which pass by showing their wrong result); a rel_err over the
+  tolerance never PASS; gbps = bytes / ms / 1e6; pct_ceiling = 100 gbps / the last
+  CEILING line of that name;
+- shared_vs_global's tables and verdict: SM GHz = cycles / ns; per SM = GB/s / the
+  SMs of the device line; every ratio of the verdict from the table's figures; each
+  YES or NO from the program's own thresholds.
+
+    recompute_verdicts.py FILE...            (a program's output, or examples.log)
+    recompute_verdicts.py --run PROGRAM ARGS (runs it; its exit 77 is passed on)
+    recompute_verdicts.py --self-test FILE   (plants a wrong figure or verdict in each
+                                              kind of line of FILE: each must be found)
+Exit 0: every verdict follows from its figures; 1: what does not, one line each.
+"""
+import re
+import subprocess
+import sys
+
+PASS_BY_REPORTING = {("shared_bitmap", "no_sync")}  # the race on purpose: it passes by counting wrong pixels
+MUCH_LOWER = 2.0  # shared_vs_global's LATENCY_RATIO_MUCH_LOWER
+REGISTER_LIKE = 1.5  # shared_vs_global's REGISTER_LIKE_RATIO
+HUNDRED = 100.0
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def close(printed, computed, decimals):
+    """printed, rounded to `decimals` places (or 3 significant digits, whichever is looser), equals computed."""
+    if printed is None or computed is None:
+        return True
+    slack = max(0.5 * 10 ** -decimals, 0.0051 * abs(computed)) * 1.01 + 1e-12
+    return abs(printed - computed) <= slack
+
+
+def decimals_of(text):
+    text = text.lower().split("e")[0]
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def printed(text):
+    """A printed figure as (value, half a unit of its last digit): the interval it stands for."""
+    value = number(text)
+    return None if value is None else (value, 0.5 * 10 ** -decimals_of(text))
+
+
+def quotient_holds(shown, a, b):
+    """The printed quotient `shown` can be a / b rounded, a and b being printed figures (value, half)."""
+    if shown is None or a is None or b is None or b[0] - b[1] <= 0:
+        return True
+    low = (a[0] - a[1]) / (b[0] + b[1])
+    high = (a[0] + a[1]) / (b[0] - b[1])
+    return low - shown[1] * 1.001 - 1e-12 <= shown[0] <= high + shown[1] * 1.001 + 1e-12
+
+
+def check_result_lines(lines):
+    problems, ceilings = [], {}
+    for i, line in enumerate(lines, 1):
+        if line.startswith("CEILING "):
+            fields = dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
+            ceilings[fields.get("name")] = number(fields.get("gbps"))
+        if not line.startswith("RESULT "):
+            continue
+        f = dict(field.split("=", 1) for field in line.split()[1:] if "=" in field)
+        where = f"line {i}: {f.get('example')} {f.get('kernel')} {f.get('type')} n={f.get('n')}"
+        value, expected, rel_err, tolerance = (number(f.get(k)) for k in ("value", "expected", "rel_err", "tolerance"))
+        if value is not None and expected is not None and rel_err is not None:
+            computed = abs(value - expected) / abs(expected) if expected else abs(value - expected)
+            if not (abs(rel_err - computed) <= 0.006 * max(rel_err, computed) + 1e-300
+                    or abs(rel_err - computed) <= 1e-12):
+                problems.append(f"{where}: rel_err={f['rel_err']}, but value and expected give {computed:.3g}")
+        status = f.get("status")
+        if rel_err is not None and tolerance is not None:
+            over = rel_err > tolerance
+            if status == "PASS" and over and (f.get("example"), f.get("kernel")) not in PASS_BY_REPORTING:
+                problems.append(f"{where}: PASS with rel_err {f['rel_err']} over tolerance {f['tolerance']}")
+        if status not in ("PASS", "FAIL"):
+            problems.append(f"{where}: status={status}, neither PASS nor FAIL")
+        nbytes, ms, gbps = number(f.get("bytes")), number(f.get("ms")), number(f.get("gbps"))
+        if nbytes and ms and gbps is not None and not close(gbps, nbytes / ms / 1e6, decimals_of(f["gbps"])):
+            problems.append(f"{where}: gbps={f['gbps']}, but bytes / ms gives {nbytes / ms / 1e6:.1f}")
+        pct, ceiling = number(f.get("pct_ceiling")), ceilings.get(f.get("ceiling"))
+        if pct is not None and gbps is not None:
+            if not ceiling:
+                problems.append(f"{where}: pct_ceiling={f['pct_ceiling']} of ceiling '{f.get('ceiling')}', "
+                                "which no CEILING line before it measured")
+            elif not close(pct, 100 * gbps / ceiling, decimals_of(f["pct_ceiling"])):
+                problems.append(f"{where}: pct_ceiling={f['pct_ceiling']}, but 100 x {gbps} / {ceiling} gives "
+                                f"{100 * gbps / ceiling:.2f}")
+    return problems
+
+
+ROW = re.compile(r"^  (shared memory|global, L1 hit|global, L2 hit|global, DRAM|register: one FMA|global, L2|"
+                 r"shared memory \(a|global, DRAM \()")
+
+
+def shared_vs_global_runs(lines):
+    """Each run's (first line index, lines) from its 'Latency:' table to the end of its verdict."""
+    runs, start = [], None
+    for i, line in enumerate(lines):
+        if line.startswith("Latency: one thread"):
+            start = i
+        if start is not None and (line.startswith("RESULT ") or i == len(lines) - 1):
+            runs.append((start, lines[start:i + 1]))
+            start = None
+    return runs
+
+
+def figures_of(run):
+    """{'latency': {label: (cycles, ns, ghz)}, 'bandwidth': {label: (gbps, per_sm, per_clock)}}."""
+    tables, table = {"latency": {}, "bandwidth": {}}, None
+    for line in run:
+        if line.startswith("Latency:"):
+            table = "latency"
+        elif line.startswith("Bandwidth:"):
+            table = "bandwidth"
+        elif table and line.startswith("  ") and not line.startswith("  ("):
+            parts = line.split()
+            values = [number(p) for p in parts[-3:]]
+            if None in values:
+                table = None
+                continue
+            label = line[2:].split("  ")[0].strip()
+            tables[table][label] = [printed(p) for p in parts[-3:]]
+        else:
+            table = None
+    return tables
+
+
+def find(table, prefix):
+    for label, figures in table.items():
+        if label.startswith(prefix):
+            return figures
+    return None
+
+
+def check_shared_vs_global(lines):
+    problems = []
+    sms = None
+    for line in lines:
+        m = re.search(r", (\d+) SMs,", line)
+        if m:
+            sms = int(m.group(1))
+    for start, run in shared_vs_global_runs(lines):
+        where = f"shared_vs_global at line {start + 1}"
+        t = figures_of(run)
+        for label, (cycles, ns, ghz) in t["latency"].items():
+            if not quotient_holds(ghz, cycles, ns):
+                problems.append(f"{where}: {label}: SM GHz {ghz[0]}, but cycles / ns gives {cycles[0] / ns[0]:.3f}")
+        for label, (gbps, per_sm, _) in t["bandwidth"].items():
+            if sms and not quotient_holds(per_sm, gbps, (sms, 0)):
+                problems.append(f"{where}: {label}: {per_sm[0]} GB/s per SM, but {gbps[0]} / {sms} SMs gives "
+                                f"{gbps[0] / sms:.2f}")
+        c = {k: (find(t["latency"], p) or [None])[0] for k, p in
+             (("shared", "shared memory"), ("l1", "global, L1"), ("l2", "global, L2 hit"),
+              ("dram", "global, DRAM"), ("fma", "register"))}
+        g = {k: (find(t["bandwidth"], p) or [None, None])[1] for k, p in
+             (("shared", "shared memory"), ("l2", "global, L2"), ("dram", "global, DRAM"))}
+        text = "\n".join(run)
+        expected = []  # (what, the printed ratio pattern's value or verdict, computed)
+
+        def ratio(a, b):
+            return a[0] / b[0] if a is not None and b is not None and b[0] else None
+
+        m = re.search(r"a shared-memory load takes [\d.]+ cycles \([\d.]+ ns\), ([\d.]+) times less than an L2 hit"
+                      r"\s+\([\d.]+ cycles\) and ([\d.]+) times less than DRAM", text)
+        if m:
+            expected += [("latency vs L2", m.group(1), c["l2"], c["shared"]),
+                         ("latency vs DRAM", m.group(2), c["dram"], c["shared"])]
+        m = re.search(r"an L1 hit takes [\d.]+ cycles, ([\d.]+) times a", text)
+        if m:
+            expected.append(("L1 vs shared", m.group(1), c["l1"], c["shared"]))
+        m = re.search(r"lasts as long as ([\d.]+) of them", text)
+        if m:
+            expected.append(("shared vs FMA", m.group(1), c["shared"], c["fma"]))
+        m = re.search(r"bandwidth per SM: shared memory [\d.]+ GB/s \([\d.]+ bytes a clock\), ([\d.]+) times the "
+                      r"L2's \([\d.]+ GB/s\)\s+and ([\d.]+) times DRAM's", text)
+        if m:
+            expected += [("bandwidth vs L2", m.group(1), g["shared"], g["l2"]),
+                         ("bandwidth vs DRAM", m.group(2), g["shared"], g["dram"])]
+        for what, shown, a, b in expected:
+            if not quotient_holds(printed(shown), a, b):
+                problems.append(f"{where}: {what}: printed {shown}, the table's figures give {ratio(a, b):.3f}")
+
+        verdicts = []
+        latency, bandwidth = ratio(c["dram"], c["shared"]), ratio(g["shared"], g["dram"])
+        if latency is not None and bandwidth is not None:
+            verdicts.append(("hundred times faster", latency >= HUNDRED or bandwidth >= HUNDRED))
+        if ratio(c["shared"], c["fma"]) is not None:
+            verdicts.append(("as fast as registers", ratio(c["shared"], c["fma"]) <= REGISTER_LIKE))
+        if ratio(c["l2"], c["shared"]) is not None:
+            verdicts.append(("much lower latency", ratio(c["l2"], c["shared"]) >= MUCH_LOWER))
+        for claim, holds in verdicts:
+            m = re.search(re.escape(claim) + r"[^:]*\"[^:]*: (YES|NO):", text)
+            if not m:
+                problems.append(f"{where}: no verdict line for the claim '{claim}'")
+            elif (m.group(1) == "YES") != holds:
+                problems.append(f"{where}: claim '{claim}': {m.group(1)}, but the figures say "
+                                f"{'YES' if holds else 'NO'}")
+    return problems
+
+
+def check(lines):
+    return check_result_lines(lines) + check_shared_vs_global(lines)
+
+
+def self_test(path):
+    """Each kind of wrong figure or verdict, planted in a copy of FILE's lines, must be found."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if check(lines):
+        print(f"self-test: {path} is not clean to begin with")
+        return 1
+
+    def plant(pattern, replace):
+        for i, line in enumerate(lines):
+            changed = re.sub(pattern, replace, line, count=1)
+            if changed != line:
+                return lines[:i] + [changed] + lines[i + 1:]
+        return None
+
+    plants = {
+        "rel_err": (r"(RESULT .*value=)(\d+)( expected=\2 )", lambda m: m.group(1) + str(int(m.group(2)) * 2 + 1) +
+                    m.group(3)),
+        "PASS with rel_err": (r"(RESULT .*rel_err=)0( tolerance=0 .*status=)PASS", r"\g<1>1\g<2>PASS"),
+        "bytes / ms": (r"(RESULT .*gbps=)(\d+)\.", lambda m: m.group(1) + str(int(m.group(2)) * 2 + 1) + "."),
+        "pct_ceiling": (r"(RESULT .*pct_ceiling=)(\d+)\.", lambda m: m.group(1) + str(int(m.group(2)) + 7) + "."),
+        "which no CEILING": (r"^CEILING (.*)name=read ", r"CEILING \1name=elsewhere "),
+        "SM GHz": (r"^(  shared memory \(a .* chain\) .* )(\d)\.(\d\d)$", r"\g<1>9.\3"),
+        "per SM": (r"^(  global, DRAM \(.*read once\)\s+[\d.]+\s+)(\d+)\.", lambda m: m.group(1) +
+                   str(int(m.group(2)) + 9) + "."),
+        "latency vs L2": (r"(\), )([\d.]+)( times less than an L2 hit)", r"\g<1>99.9\3"),
+        "shared vs FMA": (r"(lasts as long as )([\d.]+)", r"\g<1>0.5"),
+        "bandwidth vs DRAM": (r"(    and )([\d.]+)( times DRAM's)", r"\g<1>999.0\3"),
+        "'hundred times faster'": (r"(上百倍快\): )NO:", r"\1YES:"),
+        "'as fast as registers'": (r"(堪比寄存器\): )NO:", r"\1YES:"),
+        "'much lower latency'": (r"(than global memory\": )YES:", r"\1NO:"),
+    }
+    failed = 0
+    for expected, (pattern, replace) in plants.items():
+        planted = plant(pattern, replace)
+        if planted is None:
+            print(f"self-test: could not plant '{expected}' in {path}")
+            failed = 1
+            continue
+        found = check(planted)
+        if not any(expected in problem for problem in found):
+            print(f"self-test: planted '{expected}', not found (found: {found[:3]})")
+            failed = 1
+    if not failed:
+        print(f"self-test: each of {len(plants)} planted wrong figures and verdicts was found in {path}")
+    return failed
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "--self-test":
+        return max(self_test(path) for path in argv[1:])
+    if len(argv) >= 2 and argv[0] == "--run":
+        run = subprocess.run(argv[1:], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        sys.stdout.write(run.stdout)
+        if run.returncode == 77:
+            return 77
+        lines, sources = run.stdout.split("\n"), [" ".join(argv[1:])]
+        if run.returncode != 0:
+            print(f"recompute_verdicts: the program exited {run.returncode}")
+            return 1
+    elif argv and not argv[0].startswith("-"):
+        lines, sources = [], argv
+        for path in argv:
+            lines += open(path, encoding="utf-8").read().split("\n")
+    else:
+        print(__doc__.strip().split("\n\n")[-2], file=sys.stderr)
+        return 2
+    problems = check(lines)
+    for problem in problems:
+        print(problem)
+    results = sum(1 for line in lines if line.startswith("RESULT "))
+    runs = len(shared_vs_global_runs(lines))
+    if problems:
+        return 1
+    print(f"recompute_verdicts: {results} RESULT lines and {runs} shared_vs_global verdicts follow from their figures "
+          f"({', '.join(sources)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
