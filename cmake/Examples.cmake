@@ -135,6 +135,9 @@ endfunction()
 # program's --bank-model (no GPU needed) and checks what it predicts
 # (tests/expect_bank_model.py: KERNEL:ld=V, KERNEL:st=V, KERNEL/ACCESS=P).
 # Label host; skipped (77) without a Python 3 interpreter.
+# add_ncu_test(<name> <target> [PROGRAM ARGS...] -- CHECK...): the KERNEL:ld/st checks
+# alone, on the GPU (Nsight Compute), for a claim the model test makes on a run too
+# long to profile.
 function(add_bank_model_test name target)
   if(NOT Python3_Interpreter_FOUND)
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "no Python 3: not run")
@@ -144,4 +147,20 @@ function(add_bank_model_test name target)
   add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py
                                 $<TARGET_FILE:${target}> ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS host TIMEOUT 120)
+  # A model test of a --check run has a twin on the GPU: its KERNEL:ld/st claims held
+  # against Nsight Compute's SASS-level count (label ncu; skipped without ncu or leave
+  # to read the counters).
+  if("--check" IN_LIST ARGN)
+    add_test(NAME ${name}_ncu COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py --measured
+                                      $<TARGET_FILE:${target}> ${ARGN})
+    set_tests_properties(${name}_ncu PROPERTIES LABELS ncu SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+  endif()
+endfunction()
+
+function(add_ncu_test name target)
+  if(Python3_Interpreter_FOUND)
+    add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py --measured
+                                  $<TARGET_FILE:${target}> ${ARGN})
+    set_tests_properties(${name} PROPERTIES LABELS ncu SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+  endif()
 endfunction()

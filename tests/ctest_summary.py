@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ElementTree
 
 NO_GPU = re.compile(r"no CUDA device", re.I)
 NO_GPU_REASON = re.compile(r"no CUDA device was found: (.*?)(?:\. Nothing was run\.?)?$", re.I | re.M)
-GPU_LABELS = {"gpu", "sanitizer", "large"}  # tests that need a CUDA device
+GPU_LABELS = {"gpu", "sanitizer", "large", "ncu", "mutants"}  # tests that need a CUDA device
 
 
 def read_junit(path):

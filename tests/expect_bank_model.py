@@ -10,9 +10,22 @@ CHECK:
     KERNEL:st=V        by how often a block executes each pattern; within 0.005)
     KERNEL/ACCESS=P    the instruction pattern named ACCESS takes P passes (every line of it)
 Exit 0 when every check holds, 1 (one line per failed check) when one does not, 2 on bad use.
+
+    expect_bank_model.py --measured PROGRAM [ARGS...] -- CHECK...
+
+holds the same KERNEL:ld=V and KERNEL:st=V checks against the GPU instead: Nsight Compute's
+SASS-level wavefront count per instruction (scripts/bank_conflicts.sh), within 2 % of V, and
+no row where that count and the model differ. So a slip in the kernel's padding fails even
+where the model slipped with it. KERNEL/ACCESS checks are the model's alone (ncu counts per
+kernel). Exit 77 (skipped, with the reason) without a GPU, ncu, the SASS-level counter, or
+leave to read the GPU's counters.
 """
+import os
+import re
 import subprocess
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def model(command):
@@ -36,7 +49,40 @@ def per_instruction(lines, kernel, op):
     return sum(p * w for p, w in rows) / total if total else None
 
 
+def measured(command):
+    """{(kernel, op): SASS-counted wavefronts per instruction} and the rows ncu and the model disagree on."""
+    script = os.environ.get("BANK_CONFLICTS_SH", os.path.join(HERE, "..", "scripts", "bank_conflicts.sh"))
+    run = subprocess.run(["sh", script] + command, capture_output=True, text=True, timeout=900)
+    if run.returncode == 77 or "ERR_NVGPUCTRPERM" in run.stdout + run.stderr:
+        reason = "no leave to read the GPU's counters (ERR_NVGPUCTRPERM)" if run.returncode != 77 else \
+            run.stderr.strip()
+        print("expect_bank_model --measured: skipped: %s" % reason)
+        sys.exit(77)
+    if run.returncode != 0:
+        sys.exit("expect_bank_model --measured: bank_conflicts.sh exited %d: %s"
+                 % (run.returncode, (run.stderr or run.stdout).strip()[-600:]))
+    print(run.stdout)
+    rows = [line for line in run.stdout.splitlines() if line.startswith("| ")]
+    header = [cell.strip() for cell in rows[0].strip("|").split("|")] if rows else []
+    if "SASS per load" not in header:
+        print("expect_bank_model --measured: skipped: this ncu has no SASS-level wavefront counter")
+        sys.exit(77)
+    columns = {"ld": header.index("SASS per load"), "st": header.index("SASS per store")}
+    counts = {}
+    for row in rows[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        for op, column in columns.items():
+            try:
+                counts[(cells[0], op)] = float(cells[column])
+            except ValueError:
+                pass
+    disagreements = [line[2:] for line in run.stdout.splitlines() if line.startswith("- ") and "predicted" in line]
+    return counts, disagreements
+
+
 def main(argv):
+    if argv and argv[0] == "--measured":
+        return main_measured(argv[1:])
     if "--" not in argv or argv.index("--") == 0 or argv.index("--") == len(argv) - 1:
         print(__doc__, file=sys.stderr)
         return 2
@@ -63,6 +109,35 @@ def main(argv):
             print("FAIL %s: the model says %s" % (check, shown))
     if not failed:
         print("bank model: %d checks hold" % (len(argv) - split - 1))
+    return 1 if failed else 0
+
+
+def main_measured(argv):
+    if "--" not in argv or argv.index("--") == 0 or argv.index("--") == len(argv) - 1:
+        print(__doc__, file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    counts, disagreements = measured(argv[:split])
+    failed, checked = 0, 0
+    for check in argv[split + 1:]:
+        target, _, value = check.rpartition("=")
+        if "/" in target.split(":")[0] or not re.search(r":(ld|st)$", target):
+            continue  # a single access: the model's claim alone
+        kernel, op = target.rsplit(":", 1)
+        got = counts.get((kernel, op))
+        checked += 1
+        if got is None or abs(got - float(value)) > 0.02 * float(value):
+            failed += 1
+            print("FAIL %s: Nsight Compute's SASS-level count says %s" % (
+                check, "nothing (no such kernel or no instruction)" if got is None else "%.2f" % got))
+    for line in disagreements:
+        failed += 1
+        print("FAIL the model and the SASS-level count differ: %s" % line)
+    if checked == 0:
+        print("expect_bank_model --measured: no KERNEL:ld/st check to measure", file=sys.stderr)
+        return 2
+    if not failed:
+        print("bank claims on the GPU: %d checks hold, and the model equals the SASS-level count in every row" % checked)
     return 1 if failed else 0
 
 

@@ -3,7 +3,11 @@
 # (mangled) name matches FUNCTION, for every architecture the build holds, must
 # have or lack the instructions named.
 #   expect_sass.sh CUOBJDUMP PROGRAM FUNCTION [--arch ARCHS] [--has REGEX]... [--lacks REGEX]... [--count REGEX N]...
+#                  [--order REGEX,REGEX[,REGEX...]]...
 # --count: exactly N lines match REGEX in each such function. Regexes are grep -E.
+# --order A,B,C: a line matching A, a later one matching B, a later one matching C
+# (the first A, then the first B after it, ...): the instructions in that place,
+# not only present (a store, then the fence, then the ticket's atomic).
 # --arch ARCHS: the claims after it hold only on those architectures (until the
 # next --arch); ARCHS is a comma list of sm_NN (that one), sm_NN+ (that one and
 # newer) or all (the default). A fatbinary holds one SASS per architecture
@@ -41,6 +45,7 @@ set -- "${claims[@]}"
 while [ $# -gt 0 ]; do
     case $1 in
     --has | --lacks) [ $# -ge 2 ] || { echo "expect_sass: $1 needs a REGEX"; exit 2; }; shift 2 ;;
+    --order) [ $# -ge 2 ] && [[ $2 == *,* ]] || { echo "expect_sass: --order needs REGEX,REGEX[,...]"; exit 2; }; shift 2 ;;
     --count)
         [ $# -ge 3 ] && [[ $3 =~ ^[0-9]+$ ]] || { echo "expect_sass: --count needs a REGEX and a number"; exit 2; }
         shift 3 ;;
@@ -100,11 +105,20 @@ for arch in $archs; do
         while [ $# -gt 0 ]; do
             case $1 in
             --arch) scope=$2; shift 2; continue ;;
-            --has | --lacks) kind=$1 regex=$2; shift 2 ;;
+            --has | --lacks | --order) kind=$1 regex=$2; shift 2 ;;
             --count) kind=$1 regex=$2 expect=$3; shift 3 ;;
             esac
             arch_in "$arch" "$scope" || continue
             checked=$((checked + 1))
+            if [ "$kind" = --order ]; then
+                # The instruction lines only (a SASS line holds /*offset*/ then the instruction).
+                missing_step=$(grep -E '^ +/\*[0-9a-f]{4}\*/' "$file" | awk -v list="$regex" '
+                    BEGIN { steps = split(list, step, ","); at = 1 }
+                    at <= steps && $0 ~ step[at] { at++ }
+                    END { if (at <= steps) print step[at] }')
+                [ -z "$missing_step" ] || { echo "FAIL: $where: no '$missing_step' after the earlier steps of '$regex'"; failed=1; }
+                continue
+            fi
             count=$(grep -Ec -- "$regex" "$file")
             if [ "$kind" = --has ]; then
                 [ "$count" -gt 0 ] || { echo "FAIL: $where: no line matches '$regex'"; failed=1; }
