@@ -43,6 +43,32 @@ static void test_table(void) {
     CHECK(arch_limits_of(89)->max_threads_per_sm == 1536 && arch_limits_of(120)->shared_per_sm == 100 * 1024);
 }
 
+/* The vendor's figures, written here from the CUDA Programming Guide's table of
+ * technical specifications per compute capability (CUDA 13.0), independently of
+ * arch_limits.h: resident threads per SM, shared memory per SM and the most one
+ * block may opt in to, in KiB. Blocks per SM are not written here: they come from
+ * the toolkit's own code (cudaOccMaxBlocksPerMultiprocessor, below). */
+static const struct {
+    int sm, threads_per_sm, shared_kib_per_sm, shared_kib_per_block;
+} vendor[] = {
+    {75, 1024, 64, 64},  {80, 2048, 164, 163}, {86, 1536, 100, 99},  {87, 1536, 164, 163},
+    {89, 1536, 100, 99}, {90, 2048, 228, 227}, {100, 2048, 228, 227}, {103, 2048, 228, 227},
+    {110, 1536, 228, 227}, {120, 1536, 100, 99}, {121, 1536, 100, 99},
+};
+enum { VENDOR_COUNT = (int)(sizeof vendor / sizeof vendor[0]) };
+
+static void test_table_against_vendor(void) {
+    CHECK((int)VENDOR_COUNT == (int)ARCH_LIMITS_COUNT); /* every row of the table has the vendor's figures */
+    for (int i = 0; i < VENDOR_COUNT; ++i) {
+        const arch_limits *l = arch_limits_of(vendor[i].sm);
+        CHECK(l != NULL);
+        if (!l) continue;
+        CHECK(l->max_threads_per_sm == vendor[i].threads_per_sm);
+        CHECK(l->shared_per_sm == vendor[i].shared_kib_per_sm * 1024);
+        CHECK(l->max_shared_per_block == vendor[i].shared_kib_per_block * 1024);
+    }
+}
+
 static void test_threads(void) {
     /* 1024 threads, 32 registers: 32 warps a block; Hopper holds 64 warps: 2;
      * Turing 32: 1; sm_86 48: 1 (the other 16 warp slots stay empty). */
@@ -106,8 +132,9 @@ static void test_shared(void) {
 }
 
 /* Against the toolkit's own occupancy calculator (cuda_occupancy.h, what the
- * runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor mirrors), fed this
- * table's limits: the same blocks per SM for every architecture, block size,
+ * runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor mirrors), fed the
+ * vendor's figures above, not the table's own: the table's blocks per SM equal
+ * the calculator's, and the same blocks per SM for every architecture, block size,
  * register count and shared size on a grid (opt-in shared memory, default
  * carveout). An independent implementation: a rounding rule that drifts fails. */
 #if defined(__has_include)
@@ -120,27 +147,32 @@ static void test_shared(void) {
 static void test_against_cuda_occupancy(void) {
 #ifdef HAVE_CUDA_OCCUPANCY
     int cases = 0, differ = 0;
-    for (int i = 0; i < ARCH_LIMITS_COUNT; ++i) {
-        const arch_limits *l = &arch_limits_table[i];
+    for (int i = 0; i < VENDOR_COUNT; ++i) {
+        const arch_limits *l = arch_limits_of(vendor[i].sm);
+        if (!l) continue;
+        /* The device as the vendor describes it, not as the table under test does. */
         cudaOccDeviceProp device = {0};
-        device.computeMajor = l->sm / 10, device.computeMinor = l->sm % 10;
-        device.maxThreadsPerBlock = ARCH_MAX_THREADS_PER_BLOCK;
-        device.maxThreadsPerMultiprocessor = l->max_threads_per_sm;
-        device.regsPerBlock = ARCH_REGISTERS_PER_BLOCK, device.regsPerMultiprocessor = l->registers_per_sm;
-        device.warpSize = ARCH_WARP, device.numSms = 1;
-        device.sharedMemPerBlock = (size_t)l->static_shared_per_block;
-        device.sharedMemPerMultiprocessor = (size_t)l->shared_per_sm;
-        device.sharedMemPerBlockOptin = (size_t)l->max_shared_per_block;
-        device.reservedSharedMemPerBlock = (size_t)l->reserved_shared_per_block;
+        device.computeMajor = vendor[i].sm / 10, device.computeMinor = vendor[i].sm % 10;
+        device.maxThreadsPerBlock = 1024;
+        device.maxThreadsPerMultiprocessor = vendor[i].threads_per_sm;
+        device.regsPerBlock = 64 * 1024, device.regsPerMultiprocessor = 64 * 1024;
+        device.warpSize = 32, device.numSms = 1;
+        device.sharedMemPerBlock = 48 * 1024;
+        device.sharedMemPerMultiprocessor = (size_t)vendor[i].shared_kib_per_sm * 1024;
+        device.sharedMemPerBlockOptin = (size_t)vendor[i].shared_kib_per_block * 1024;
+        device.reservedSharedMemPerBlock = vendor[i].sm >= 80 ? 1024 : 0;
+        int vendor_blocks = 0;
+        CHECK(cudaOccMaxBlocksPerMultiprocessor(&vendor_blocks, &device) == CUDA_OCC_SUCCESS);
+        CHECK(l->max_blocks_per_sm == vendor_blocks);
         cudaOccDeviceState state = {0};
         state.carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT;
         for (int threads = 1; threads <= ARCH_MAX_THREADS_PER_BLOCK; threads += threads < 64 ? 1 : 31)
             for (int registers = 0; registers <= 255; registers += registers < 40 ? 1 : 7)
-                for (int shared = 0; shared <= l->max_shared_per_block + 512; shared += 1000 + shared / 5) {
+                for (int shared = 0; shared <= (int)device.sharedMemPerBlockOptin + 512; shared += 1000 + shared / 5) {
                     cudaOccFuncAttributes function = {0};
                     function.maxThreadsPerBlock = ARCH_MAX_THREADS_PER_BLOCK, function.numRegs = registers;
                     function.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-                    function.maxDynamicSharedSizeBytes = (size_t)l->max_shared_per_block;
+                    function.maxDynamicSharedSizeBytes = device.sharedMemPerBlockOptin;
                     function.numBlockBarriers = 1;
                     cudaOccResult result = {0};
                     if (cudaOccMaxActiveBlocksPerMultiprocessor(&result, &device, &function, &state, threads,
@@ -206,6 +238,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     test_table();
+    test_table_against_vendor();
     test_threads();
     test_registers();
     test_shared();
