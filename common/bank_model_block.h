@@ -33,7 +33,7 @@ struct warp_access {
 };
 
 /* The same lanes, at addresses equal up to a shift, in as many passes. */
-static int same_shape(const warp_access &a, const warp_access &b) {
+static inline int same_shape(const warp_access &a, const warp_access &b) {
     if (a.active != b.active || a.passes != b.passes) return 0;
     const int first = __builtin_ctz(a.active);
     for (int lane = first; lane < 32; ++lane)
@@ -177,7 +177,7 @@ template <typename real> static void model_block_sum(const char *kernel, int thr
 
 /* The last-block test (block_reduce.cuh's store_partial_and_check_last): a
  * bool, one byte; thread 0 writes it, every thread reads it. */
-static void model_last_block_flag(const char *kernel, int threads) {
+static inline void model_last_block_flag(const char *kernel, int threads) {
     static bool s_is_last_block;
     model_instruction(
         kernel, "s_is_last_block write by thread 0", "st", sizeof(bool), threads,
