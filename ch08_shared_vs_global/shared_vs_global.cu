@@ -35,10 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#pragma GCC diagnostic push /* bank_model_block.h's functions this chapter does not call */
-#pragma GCC diagnostic ignored "-Wunused-function"
 #include "bank_model_block.h" /* harness: --bank-model's passes per warp instruction */
-#pragma GCC diagnostic pop
 #include "book.h"      /* the book's header: error checks, the device, timing */
 #include "ceiling.cuh" /* harness (below the line): the L2 flush before the DRAM walk */
 #include "cli.h"       /* harness: the command line */
