@@ -171,7 +171,7 @@ template <typename real> static void model_block_sum(const char *kernel, int thr
 
 /* The last-block test (block_reduce.cuh's store_partial_and_check_last): a
  * bool, one byte; thread 0 writes it, every thread reads it. */
-static void model_last_block_flag(const char *kernel, int threads) {
+static inline void model_last_block_flag(const char *kernel, int threads) {
     static bool s_is_last_block;
     model_instruction(
         kernel, "s_is_last_block write by thread 0", "st", sizeof(bool), threads,
