@@ -37,11 +37,12 @@
 #include "cli.h"
 #include "vector16.cuh"
 
-#define TILE_DIM 32                                 /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
-#define ROWS_PER_PASS 8                             /* padded_multi and swizzled: 32 x 8 threads per block */
-#define STREAMING_TILE 64                           /* streaming, prefetch: 64 x 64 elements per block,   */
-#define STREAMING_ROWS_PER_PASS 16                  /* moved by 32 x 16 threads                           */
-#define WIDE_TILE(real) ((int)(256 / sizeof(real))) /* 256 bytes wide: 64 floats, 32 doubles */
+#define TILE_DIM 32                /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
+#define ROWS_PER_PASS 8            /* padded_multi and swizzled: 32 x 8 threads per block */
+#define STREAMING_TILE 64          /* streaming, prefetch: 64 x 64 elements per block,   */
+#define STREAMING_ROWS_PER_PASS 16 /* moved by 32 x 16 threads                           */
+/* The further steps' tile is 256 bytes wide: 64 floats or 32 doubles, square. */
+#define WIDE_TILE(real) ((int)(256 / sizeof(real)))
 #define COPY_THREADS 256
 #define VECTOR_THREADS 256
 #define MAX_GRID_Y 65535 /* gridDim.y's limit: taller matrices loop over tile rows */
