@@ -12,18 +12,15 @@
  *   nvcc -O3 -I../common shared_bitmap.cu -o shared_bitmap -lpng -lglut -lGL
  *   nvcc -O3 -I../common -DBITMAP_NO_WINDOW shared_bitmap.cu -o shared_bitmap -lpng
  *
- * Run it: ./shared_bitmap (the book's image, in a window, or saved as a PNG
- * where there is no display), ./shared_bitmap --no-sync (the race), --help;
- *   ./shared_bitmap --no-sync --no-window --save racy.png --save-diff racy_diff.png
+ * Run: ./shared_bitmap (the book's image, in a window, else a PNG), --no-sync (the race),
+ * --bank-model (each shared-memory access's bank passes; no GPU needed), --help;
  *   compute-sanitizer --tool racecheck ./shared_bitmap --no-sync --check
- *   ./shared_bitmap --bank-model (each shared-memory access's bank passes; no GPU needed)
  *
  * Kernels:
  *   shared_bitmap_synced   the book's: write s_shared, __syncthreads(), read the partner's value.
  *   shared_bitmap_no_sync  the same with the barrier left out: a data race, on purpose (--no-sync).
  *
- * main runs the book's program and checks every pixel; below the divider: the
- * options, the CPU's image, the check, the saving rules and the bank model. */
+ * main runs the book's program and checks every pixel against the CPU's image. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,12 +60,10 @@ __global__ void shared_bitmap_synced(unsigned char *pixels) {
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 2, shared_bitmap_no_sync: DELIBERATELY WRONG. The only change is the
-// missing barrier. The 256 threads of a block run as 8 warps that the SM
-// schedules independently, so a thread may read its partner's element before
-// the partner's warp has written it: a read-after-write race. The pixel then
-// shows whatever that shared memory held (an older block's value, or
-// anything). Which pixels lose the race changes from run to run.
+// Kernel 2, shared_bitmap_no_sync: DELIBERATELY WRONG, the barrier left out. The
+// block's 8 warps are scheduled independently, so a thread may read its partner's
+// element before the partner's warp has written it (a read-after-write race) and
+// draw whatever that shared memory held. Which pixels lose changes from run to run.
 
 __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
     const int x = threadIdx.x + blockIdx.x * blockDim.x;
