@@ -12,29 +12,25 @@
  *   nvcc -O3 -I../common shared_bitmap.cu -o shared_bitmap -lpng -lglut -lGL
  *   nvcc -O3 -I../common -DBITMAP_NO_WINDOW shared_bitmap.cu -o shared_bitmap -lpng
  *
- * Run it: ./shared_bitmap (the book's image, in a window, or saved as a PNG
- * where there is no display), ./shared_bitmap --no-sync (the race), --help;
- *   ./shared_bitmap --no-sync --no-window --save racy.png --save-diff racy_diff.png
+ * Run: ./shared_bitmap (the book's image, in a window, else a PNG), --no-sync (the race),
+ * --bank-model (each shared-memory access's bank passes; no GPU needed), --help;
  *   compute-sanitizer --tool racecheck ./shared_bitmap --no-sync --check
- *   ./shared_bitmap --bank-model (each shared-memory access's bank passes; no GPU needed)
  *
  * Kernels:
  *   shared_bitmap_synced   the book's: write s_shared, __syncthreads(), read the partner's value.
  *   shared_bitmap_no_sync  the same with the barrier left out: a data race, on purpose (--no-sync).
  *
- * main runs the book's program and checks every pixel; below the "Harness"
- * line are the CPU's image, the check, the saving rules and the bank model,
- * not needed to follow the lesson. */
+ * main runs the book's program and checks every pixel against the CPU's image. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model.h" /* harness (below the line): --bank-model, passes from each lane's address */
-#include "bitmap.h"     /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
-#include "book.h"       /* the book's header: error checks, the device */
-#include "cli.h"        /* harness: the command line */
-#include "report.h"     /* harness: the table and the RESULT line */
+#include "bank_model_block.h" /* harness (below the line): --bank-model, passes from each lane's address */
+#include "bitmap.h"           /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
+#include "book.h"             /* the book's header: error checks, the device */
+#include "cli.h"              /* harness: the command line */
+#include "report.h"           /* harness: the table and the RESULT line */
 
 #define DIM 1024      /* the image is DIM x DIM pixels                */
 #define TILE 16       /* blocks of TILE x TILE threads, one per pixel */
@@ -64,12 +60,10 @@ __global__ void shared_bitmap_synced(unsigned char *pixels) {
 }
 
 // ---------------------------------------------------------------------------
-// Kernel 2, shared_bitmap_no_sync: DELIBERATELY WRONG. The only change is the
-// missing barrier. The 256 threads of a block run as 8 warps that the SM
-// schedules independently, so a thread may read its partner's element before
-// the partner's warp has written it: a read-after-write race. The pixel then
-// shows whatever that shared memory held (an older block's value, or
-// anything). Which pixels lose the race changes from run to run.
+// Kernel 2, shared_bitmap_no_sync: DELIBERATELY WRONG, the barrier left out. The
+// block's 8 warps are scheduled independently, so a thread may read its partner's
+// element before the partner's warp has written it (a read-after-write race) and
+// draw whatever that shared memory held. Which pixels lose changes from run to run.
 
 __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
     const int x = threadIdx.x + blockIdx.x * blockDim.x;
@@ -89,28 +83,20 @@ __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
 }
 
 // ---------------------------------------------------------------------------
-// main: the book's program in its straight line, then our verdict and the
-// picture. What main calls from below the line:
+// main: the book's program in its straight line, then our verdict and the picture.
 
-/* The options (--no-sync, --save, --save-diff, --no-window, --check, --device):
- * exit 2 on a bad one, a path that cannot take the PNG included, before any CUDA call.
- * --bank-model prints each shared-memory access's bank passes and exits 0, also
- * before any CUDA call. */
-static void parse_command_line(int argc, char **argv, cli_options *o);
-/* What the synced kernel draws, computed on the CPU in double. */
-static void shared_bitmap_cpu(cpu_bitmap *image);
-/* Every pixel against the reference: the table, the RESULT line, what it
- * means; 0 when the image passed, else 1 (the racy kernel passes by reporting). */
-static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program);
-/* --save-diff, --save, then the window or the PNG: 0 when every image asked for was written. */
+/* Defined below the divider: */
+/* the options; exit 2 on a bad one (an unsavable path included), --bank-model prints and exits 0 */
+static void parse_options(int argc, char **argv, cli_options *o);
+static void shared_bitmap_cpu(cpu_bitmap *image); /* what the synced kernel draws, in double */
+/* every pixel against the CPU's: the table and the RESULT line; 0 when the image passed */
+static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program);
+/* --save-diff, --save, then the window or the PNG: 0 when every image asked for was written */
 static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, const cli_options *o, int synced);
-/* --bank-model: the passes of each warp's store and load of s_shared, from
- * each lane's address. Not static: it is defined for the host only. */
-void print_bank_model(void);
 
 int main(int argc, char **argv) {
     cli_options o;
-    parse_command_line(argc, argv, &o);
+    parse_options(argc, argv, &o);
     struct cudaDeviceProp device;
     gpu_select_device("shared_bitmap", o.device, &device);
     const int synced = !o.no_sync;
@@ -139,7 +125,7 @@ int main(int argc, char **argv) {
     cpu_bitmap reference;
     if (bitmap_create(&reference, DIM, DIM) != 0) return EXIT_BAD_COMMAND_LINE;
     shared_bitmap_cpu(&reference);
-    const int status = report_verdict(&bitmap, &reference, synced, argv[0]);
+    const int status = check_image(&bitmap, &reference, synced, argv[0]);
     const int saved = save_and_show(&bitmap, &reference, &o, synced) == 0;
     bitmap_free(&bitmap);
     bitmap_free(&reference);
@@ -149,86 +135,14 @@ int main(int argc, char **argv) {
     return EXIT_ALL_PASSED;
 }
 
-// ===== Harness: below this line, the option set-up, the CPU's image, the
-// check and the saving rules. Not needed to follow the lesson.
-//
-// Check: a CPU reference image computed in double. Red, blue and alpha are
-// constants and must match exactly; green may differ by 1, because the GPU's
-// sinf in float and the CPU's sin in double can land on either side of an
-// integer before the value is cut to a byte. Any other difference is a wrong
-// pixel, and the synced kernel passes only with none.
-//
-// The bank model (--bank-model): the store and the load of s_shared in both
-// kernels, warp by warp, with the passes common/bank_model.h predicts.
-//
-// Saving (--save, --save-diff, and the PNG written where no window opens):
-// only names ending in .png; a target that exists must be a regular file we
-// may write. The image goes to a temporary file beside the target, renamed
-// over it when complete; a failed save leaves the old file as it was. Exit 5:
-// the image was right but could not be saved (a wrong image still exits 1).
+// ===== Harness: below this line, not needed to follow the lesson =====
 
-// ---------------------------------------------------------------------------
-// The bank model: no GPU, no CUDA call. The kernels index s_shared in the
-// book's form; the model evaluates the same subscripts on a host array of the
-// same declared type, so the byte addresses are the kernels' own. A block is
-// 16 x 16 threads, thread t = threadIdx.x + 16 * threadIdx.y, and warp w holds
-// threads 32 w .. 32 w + 31: two rows of 16 threads (threadIdx.y = 2 w, 2 w + 1).
-// Row y writes column y of s_shared, 16 floats (64 bytes) apart, so lanes x and
-// x + 2 land in the same bank: each row touches 2 banks with 8 words each, the
-// warp 4 banks, and the store takes 8 passes; the mirrored read likewise.
+// ----- options -----
 
-/* Byte address of the element thread (x, y) writes (mirrored = 0) or reads
- * (mirrored = 1), with the kernels' subscripts. */
-static unsigned int s_shared_byte_address(int x, int y, int mirrored) {
-    static float s_shared[TILE][TILE]; /* the kernels' declaration, on the host */
-    const float *element = mirrored ? &s_shared[TILE - 1 - x][TILE - 1 - y] : &s_shared[x][y];
-    return (unsigned int)((const char *)element - (const char *)s_shared);
-}
-
-/* One instruction as the 8 warps of a block execute it: warps that take the
- * same passes share a line (the first one's addresses, weight = how many
- * warps); the picture, if any, is warp 0's. */
-static void model_s_shared_access(const char *kernel, const char *access, const char *op, int mirrored,
-                                  const char *picture) {
-    enum { WARPS = TILE * TILE / BANK_MODEL_WARP };
-    unsigned int address[WARPS][BANK_MODEL_WARP];
-    int passes[WARPS];
-    for (int w = 0; w < WARPS; ++w) {
-        for (int lane = 0; lane < BANK_MODEL_WARP; ++lane) {
-            const int thread = w * BANK_MODEL_WARP + lane;
-            address[w][lane] = s_shared_byte_address(thread % TILE, thread / TILE, mirrored);
-        }
-        passes[w] = bank_passes(address[w], 0xffffffffu, (int)sizeof(float));
-    }
-    for (int w = 0; w < WARPS; ++w) {
-        int seen_before = 0, same = 0;
-        for (int v = 0; v < WARPS; ++v) {
-            seen_before |= v < w && passes[v] == passes[w];
-            same += passes[v] == passes[w];
-        }
-        if (!seen_before)
-            bank_model_line(kernel, access, op, (int)sizeof(float), address[w], 0xffffffffu, same,
-                            w == 0 ? picture : NULL);
-    }
-}
-
-/* Both kernels: the same two instructions; the pictures are drawn once. */
-void print_bank_model(void) {
-    bank_model_header();
-    model_s_shared_access("shared_bitmap_synced", "column write", "st", 0, "bitmap_write");
-    model_s_shared_access("shared_bitmap_synced", "mirrored column read", "ld", 1, "bitmap_read");
-    model_s_shared_access("shared_bitmap_no_sync", "column write", "st", 0, NULL);
-    model_s_shared_access("shared_bitmap_no_sync", "mirrored column read", "ld", 1, NULL);
-}
-
-// ---------------------------------------------------------------------------
-// The command line; the pictures' paths checked before any GPU work.
-
-/* A --save or --save-diff path that cannot take the PNG is a bad command
- * line: said before any CUDA call, and nothing on disk is touched. */
+static void print_bank_model(void);
+/* A --save or --save-diff path that cannot take the PNG: exit 2 before any CUDA call, nothing touched. */
 static void reject_unsavable_paths(const cli_options *o) {
-    const char *paths[2] = {o->save_path, o->save_diff_path};
-    const char *options[2] = {"--save", "--save-diff"};
+    const char *paths[2] = {o->save_path, o->save_diff_path}, *options[2] = {"--save", "--save-diff"};
     for (int i = 0; i < 2; ++i) {
         const char *problem = paths[i] ? bitmap_save_problem(paths[i]) : NULL;
         if (problem) {
@@ -242,20 +156,15 @@ static void reject_unsavable_paths(const cli_options *o) {
     }
 }
 
-static void parse_command_line(int argc, char **argv, cli_options *o) {
+static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {}; /* no --n, --kernel, --type: the book's image is fixed */
     spec.program = "shared_bitmap";
     spec.summary = "a shared-memory bitmap with and without __syncthreads() (CUDA by Example, ch. 5)";
     spec.accepts = CLI_BITMAP | CLI_CHECK | CLI_DEVICE | CLI_BANK_MODEL;
-    spec.extra_help = "Draws a 1024 x 1024 image; each thread shows a value another thread wrote to shared memory.\n"
-                      "Default: the correct kernel (with __syncthreads()), shown in a window, or saved as\n"
-                      "shared_bitmap_synced.png where there is no display. --no-sync: the racy kernel\n"
-                      "(shared_bitmap_no_sync.png); it reports how many pixels the race spoiled and exits 0.\n"
-                      "--save-diff marks in red the pixels that differ from the CPU reference.\n"
-                      "--check: verify only; no window, and no file unless --save or --save-diff asks.\n"
-                      "Saving: names must end in .png; an existing target must be a regular file you may write;\n"
-                      "it is replaced only by a complete new image, never lost.\n"
-                      "EXAMPLES_WINDOW_SECONDS=N closes the window N seconds after it is drawn.";
+    spec.extra_help = "Draws a 1024 x 1024 image, each thread a value another thread wrote to shared memory, in a\n"
+                      "window (else shared_bitmap_synced.png). --no-sync: the racy kernel; counts the race, exit 0.\n"
+                      "--save-diff: wrong pixels in red. --check: no window, no file unless asked. Saving: .png only,\n"
+                      "a target replaced only by a whole image. EXAMPLES_WINDOW_SECONDS=N closes the window after N s.";
     spec.exit_codes = "  5  the image was right, but an image asked for could not be saved\n"
                       "     (a wrong image exits 1 whatever happened to the file)";
     cli_parse_or_exit(&spec, argc, argv, o);
@@ -266,17 +175,20 @@ static void parse_command_line(int argc, char **argv, cli_options *o) {
     reject_unsavable_paths(o);
 }
 
-// ---------------------------------------------------------------------------
-// The CPU reference: what the synced kernel draws, computed in double.
-// Pixel (x, y) shows the value of the thread at the mirrored position of the
-// same 16 x 16 tile: (15 - x % 16, 15 - y % 16) within the tile.
+// ----- the run -----
+// none: main runs the book's one kernel itself, in the book's straight line
 
+// ----- the launch switch -----
+// none: main launches the kernel directly
+
+// ----- CPU replays -----
+
+/* Pixel (x, y) shows the value its mirrored partner, (15 - x % 16, 15 - y % 16) in its tile, computes. */
 static void shared_bitmap_cpu(cpu_bitmap *image) {
     const double pi = 3.14159265358979323846;
     for (int y = 0; y < DIM; ++y)
         for (int x = 0; x < DIM; ++x) {
-            int source_x = x - x % TILE + (TILE - 1 - x % TILE);
-            int source_y = y - y % TILE + (TILE - 1 - y % TILE);
+            const int source_x = x - x % TILE + (TILE - 1 - x % TILE), source_y = y - y % TILE + (TILE - 1 - y % TILE);
             double value =
                 255.0 * (sin(source_x * 2.0 * pi / 128.0) + 1.0) * (sin(source_y * 2.0 * pi / 128.0) + 1.0) / 4.0;
             unsigned char *pixel = bitmap_pixel(image, x, y);
@@ -287,62 +199,45 @@ static void shared_bitmap_cpu(cpu_bitmap *image) {
         }
 }
 
-// ---------------------------------------------------------------------------
-// Comparing with the reference, and the image that shows where they differ.
+// ----- checks -----
+// Against the CPU image: red, blue and alpha exactly; green within 1, since the GPU's sinf
+// in float and the CPU's sin in double may land on either side of an integer.
 
-/* Red, blue, alpha exact; green within 1 (sinf against sin, see above). */
-static int pixel_is_wrong(const unsigned char *pixel, const unsigned char *want) {
-    return pixel[0] != want[0] || abs((int)pixel[1] - (int)want[1]) > 1 || pixel[2] != want[2] || pixel[3] != want[3];
-}
-
-/* The wrong pixels; *green_off_by_one counts the tolerated ones. */
-static long long count_wrong_pixels(const cpu_bitmap *image, const cpu_bitmap *reference, long long *green_off_by_one) {
+/* The wrong pixels (*green_off_by_one: the tolerated ones); a diff image gets each in red, the rest dimmed. */
+static long long count_wrong_pixels(const cpu_bitmap *image, const cpu_bitmap *reference, long long *green_off_by_one,
+                                    cpu_bitmap *diff) {
     long long wrong = 0;
     *green_off_by_one = 0;
     for (int y = 0; y < DIM; ++y)
         for (int x = 0; x < DIM; ++x) {
             const unsigned char *pixel = bitmap_pixel(image, x, y), *want = bitmap_pixel(reference, x, y);
-            if (pixel_is_wrong(pixel, want))
-                ++wrong;
-            else if (pixel[1] != want[1])
-                ++*green_off_by_one;
+            const int is_wrong = pixel[0] != want[0] || abs((int)pixel[1] - (int)want[1]) > 1 || pixel[2] != want[2] ||
+                                 pixel[3] != want[3];
+            wrong += is_wrong;
+            *green_off_by_one += !is_wrong && pixel[1] != want[1];
+            if (!diff) continue;
+            unsigned char *out = bitmap_pixel(diff, x, y);
+            out[0] = is_wrong ? 255 : want[0] / 3;
+            out[1] = is_wrong ? 0 : want[1] / 3;
+            out[2] = is_wrong ? 0 : want[2] / 3;
+            out[3] = 255;
         }
     return wrong;
 }
 
-/* The reference at a third of its brightness, each wrong pixel in red. */
-static void fill_diff_image(cpu_bitmap *diff, const cpu_bitmap *image, const cpu_bitmap *reference) {
-    for (int y = 0; y < DIM; ++y)
-        for (int x = 0; x < DIM; ++x) {
-            const unsigned char *want = bitmap_pixel(reference, x, y);
-            unsigned char *out = bitmap_pixel(diff, x, y);
-            int wrong = pixel_is_wrong(bitmap_pixel(image, x, y), want);
-            out[0] = wrong ? 255 : want[0] / 3;
-            out[1] = wrong ? 0 : want[1] / 3;
-            out[2] = wrong ? 0 : want[2] / 3;
-            out[3] = 255;
-        }
+/* 1048576 -> "1,048,576"; returns the end of what it wrote */
+static char *with_commas(char *out, long long value) {
+    if (value >= 1000) out = with_commas(out, value / 1000);
+    return out + snprintf(out, 8, value >= 1000 ? ",%03lld" : "%lld", value % 1000);
 }
 
-/* 1048576 -> "1,048,576" */
-static const char *with_commas(char *buffer, size_t size, long long value) {
-    char digits[32];
-    int length = snprintf(digits, sizeof digits, "%lld", value), out = 0;
-    for (int i = 0; i < length && out + 2 < (int)size; ++i) {
-        if (i > 0 && (length - i) % 3 == 0) buffer[out++] = ',';
-        buffer[out++] = digits[i];
-    }
-    buffer[out] = '\0';
-    return buffer;
-}
-
-static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program) {
+static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program) {
     long long green_off_by_one;
-    const long long pixels = (long long)DIM * DIM, wrong = count_wrong_pixels(image, reference, &green_off_by_one);
+    const long long pixels = (long long)DIM * DIM,
+                    wrong = count_wrong_pixels(image, reference, &green_off_by_one, NULL);
     char wrong_text[32], pixels_text[32];
-    with_commas(wrong_text, sizeof wrong_text, wrong);
-    with_commas(pixels_text, sizeof pixels_text, pixels);
-
+    with_commas(wrong_text, wrong);
+    with_commas(pixels_text, pixels);
     report rep;
     report_begin(&rep, "shared_bitmap", stdout);
     result_row row = result_row_for(synced ? "synced" : "no_sync", NULL, pixels);
@@ -353,8 +248,7 @@ static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, 
                  wrong ? "pixels differ from the CPU reference" : "every pixel equals the CPU reference",
                  green_off_by_one);
     } else {
-        /* The racy kernel "passes" by running and reporting: how many pixels
-         * the race spoiled is chance, not a verdict on this program. */
+        /* The racy kernel passes by reporting: the pixels the race spoils are chance, no verdict. */
         row.pass = 1;
         row_note(&row, "race: %s pixels wrong %s", wrong_text,
                  wrong ? "(expected: racecheck finds it)" : "on this run, which proves nothing");
@@ -377,23 +271,21 @@ static int report_verdict(const cpu_bitmap *image, const cpu_bitmap *reference, 
     return report_end(&rep);
 }
 
-// ---------------------------------------------------------------------------
-// The pictures: checked before any GPU work (above), written after the verdict.
-
 static int save(const cpu_bitmap *image, const char *path, const char *what) {
     if (bitmap_save_png(image, path) != 0) return -1;
     printf("saved %s (%s)\n", path, what);
     return 0;
 }
 
-/* The window waits for a person; where none opens, the default PNG. -1 when
- * an image asked for was not written. */
+/* The window waits for a person; where none opens, the default PNG. A PNG goes to a temporary
+ * file renamed over the target when complete (bitmap.h). -1: an image asked for was not written. */
 static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, const cli_options *o, int synced) {
     int failed = 0;
     if (o->save_diff_path) {
         cpu_bitmap diff;
+        long long green_off_by_one;
         if (bitmap_create(&diff, DIM, DIM) != 0) return -1;
-        fill_diff_image(&diff, image, reference);
+        count_wrong_pixels(image, reference, &green_off_by_one, &diff);
         failed |= save(&diff, o->save_diff_path, "wrong pixels in red on the dimmed reference");
         bitmap_free(&diff);
     }
@@ -409,4 +301,28 @@ static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, c
         failed |= bitmap_show_or_save(image, title, fallback, o->no_window) == BITMAP_ERROR;
     }
     return failed ? -1 : 0;
+}
+
+// ----- bank model -----
+// Each warp's store and load of s_shared, on a host array declared as the kernels declare
+// it; thread tid = threadIdx.x + 16 threadIdx.y, so a warp is two rows of 16 threads.
+
+static void print_bank_model(void) {
+    static float s_shared[TILE][TILE];
+    const char *const kernels[] = {"shared_bitmap_synced", "shared_bitmap_no_sync"};
+    /* Thread t writes s_shared[threadIdx.x][threadIdx.y], then reads s_shared[15 - threadIdx.x][15 - threadIdx.y]. */
+    auto write = [&](unsigned int t) { return byte_address(s_shared, t % TILE) + byte_address(s_shared[0], t / TILE); };
+    auto read = [&](unsigned int t) {
+        return byte_address(s_shared, TILE - 1 - t % TILE) + byte_address(s_shared[0], TILE - 1 - t / TILE);
+    };
+    const auto every_thread = [](unsigned int) { return true; };
+    bank_model_picture = [](const char *kernel, const char *access, int) -> const char * {
+        if (strcmp(kernel, "shared_bitmap_synced") != 0) return NULL; /* drawn once: both kernels are the same here */
+        return strcmp(access, "column write") == 0 ? "bitmap_write" : "bitmap_read";
+    };
+    bank_model_header();
+    for (int k = 0; k < 2; ++k) {
+        model_instruction(kernels[k], "column write", "st", sizeof(float), TILE * TILE, write, every_thread);
+        model_instruction(kernels[k], "mirrored column read", "ld", sizeof(float), TILE * TILE, read, every_thread);
+    }
 }

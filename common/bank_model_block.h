@@ -32,14 +32,10 @@ struct warp_access {
     int passes, warps, first_warp;
 };
 
-/* The same lanes, at addresses equal up to a shift, in as many passes. */
+/* The same lanes, in as many passes (their addresses may differ: a swizzle
+ * permutes each warp's lanes, and the passes stay what they are). */
 static inline int same_shape(const warp_access &a, const warp_access &b) {
-    if (a.active != b.active || a.passes != b.passes) return 0;
-    const int first = __builtin_ctz(a.active);
-    for (int lane = first; lane < 32; ++lane)
-        if (((a.active >> lane) & 1u) && a.address[lane] - a.address[first] != b.address[lane] - b.address[first])
-            return 0;
-    return 1;
+    return a.active == b.active && a.passes == b.passes;
 }
 
 /* One shared-memory instruction in a block of `threads` threads: thread tid
