@@ -583,9 +583,9 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     }
     real *a = (real *)host_alloc("dot", bytes, "the input vector a");
     real *b = (real *)host_alloc("dot", bytes, "the input vector b");
-    for (long long i = 0, k = 0; i < n; ++i, k = k + 1 == DOT_PERIOD ? 0 : k + 1) { /* k: i mod DOT_PERIOD */
-        a[i] = o->data_kind == DATA_BOOK ? (real)i : (real)k; /* --data periodic: exact floats past 2^24 */
-        b[i] = o->data_kind == DATA_BOOK ? (real)(2 * i) : (real)(DOT_PERIOD - 1 - k);
+    for (long long i = 0, m = 0; i < n; ++i, m = m + 1 == DOT_PERIOD ? 0 : m + 1) { /* m: i mod DOT_PERIOD */
+        a[i] = o->data_kind == DATA_BOOK ? (real)i : (real)m; /* --data periodic: exact floats past 2^24 */
+        b[i] = o->data_kind == DATA_BOOK ? (real)(2 * i) : (real)(DOT_PERIOD - 1 - m);
     }
     const long double exact = o->data_kind == DATA_BOOK ? dot_book_closed_form(n) : dot_periodic_closed_form(n);
     const int max_partials = blocks > fast_blocks ? blocks : fast_blocks;
