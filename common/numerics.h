@@ -93,9 +93,6 @@ static inline long double dot_periodic_closed_form(long long n) {
            (long double)dot_periodic_partial_(n % DOT_PERIOD);
 }
 
-static inline float dot_periodic_a(long long i) { return (float)(i % DOT_PERIOD); }
-static inline float dot_periodic_b(long long i) { return (float)(DOT_PERIOD - 1 - i % DOT_PERIOD); }
-
 /* Compensated (Kahan-Babuska / Neumaier) running sum in double. */
 typedef struct {
     double sum, compensation;

@@ -2,6 +2,10 @@
 #include "numerics.h"
 #include "unit.h"
 
+/* ch05_dot's periodic data, element by element (dot.cu fills whole arrays the same way). */
+static float dot_periodic_a(long long i) { return (float)(i % DOT_PERIOD); }
+static float dot_periodic_b(long long i) { return (float)(DOT_PERIOD - 1 - i % DOT_PERIOD); }
+
 static void test_dot_closed_forms(void) {
     /* The book's value for N = 33 * 1024 (SPEC.md). */
     CHECK(dot_book_closed_form(33792) == 25723564731392.0L);
