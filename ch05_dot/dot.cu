@@ -401,10 +401,7 @@ int main(int argc, char **argv) {
 // ===== Harness: below this line, not needed to follow the lesson =====
 // The options, the run (or --part cpu_sum), the launch switch, the CPU's replays, the checks, the bank model.
 
-namespace block_reduce_cuh { /* its host twins; its device half is the lesson's, written out above */
-#include "block_reduce.cuh"
-}
-using namespace block_reduce_cuh;
+#include "cpu_replays.cuh" /* the CPU replays of the kernels' sums */
 
 #define DEADLOCK_LIMIT_S(ms) (3.0 + 20 * (ms) / 1e3) /* a kernel that may hang: waited 3 s + 20 x the correct one */
 enum { KERNEL_BOOK, KERNEL_ONE_LAUNCH, KERNEL_FAST, KERNEL_CUBLAS, KERNEL_BARRIER_IN_IF, KERNEL_BARRIER_DEADLOCK };
@@ -791,7 +788,7 @@ template <typename real> static void launch(int kernel, const dot_run<real> *r) 
 }
 
 // ----- CPU replays -----
-// Each kernel's order of additions, from block_reduce.cuh's host twins: one fma
+// Each kernel's order of additions, from cpu_replays.cuh: one fma
 // per product (as nvcc compiles `temp += a[tid] * b[tid]`), the tree, the partials.
 
 /* book and one_launch, and the wrong kernels that keep the book's order. */

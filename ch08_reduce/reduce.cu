@@ -38,9 +38,7 @@
 #include "numerics.h"         /* harness: exact sums and error bounds */
 #include "report.h"           /* harness: the table and the RESULT lines */
 #include "vector16.cuh"       /* float4 / double2: 16 bytes per load */
-namespace twins {             /* harness: the CPU replays' host twins (this file writes the device half) */
-#include "block_reduce.cuh"
-} // namespace twins
+#include "cpu_replays.cuh"    /* harness: the CPU replays of the kernels' sums */
 
 #define MAX_BLOCK 1024   /* the largest block CUDA allows: static's array must cover it */
 #define FAST_THREADS 256 /* vector and one_launch                                      */
@@ -874,13 +872,13 @@ template <typename real> static real vector_cpu(const real *x, long long n, int 
     const int width = vector16<real>::width;
     const long long threads = (long long)blocks * FAST_THREADS, vectors = n / width;
     real *sums = (real *)host_alloc("reduce", (size_t)threads * sizeof(real), "the emulated thread sums");
-    auto add_vector = [=](real sum, long long vector) { return sum + twins::sum_of_lanes_on_cpu(x + vector * width); };
-    twins::grid_stride_sums_on_cpu(vectors, threads, add_vector, sums);
+    auto add_vector = [=](real sum, long long vector) { return sum + sum_of_lanes_on_cpu(x + vector * width); };
+    grid_stride_sums_on_cpu(vectors, threads, add_vector, sums);
     for (long long t = 0; t < threads && vectors * width + t < n; ++t)
         sums[t] += x[vectors * width + t];
     for (int b = 0; b < blocks; ++b)
-        partials[b] = twins::block_sum_on_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
-    const real total = twins::last_block_on_cpu(partials, blocks, FAST_THREADS, twins::WITH_BLOCK_SUM);
+        partials[b] = block_sum_on_cpu(sums + (long long)b * FAST_THREADS, FAST_THREADS);
+    const real total = last_block_on_cpu(partials, blocks, FAST_THREADS, WITH_BLOCK_SUM);
     free(sums);
     return total;
 }
@@ -904,11 +902,11 @@ static const cpu_reference<real> *reference_of(const cli_options *o, const struc
     ref->data = exact_sum_cpu(ref->x, o->n);
     if (o->data_kind == DATA_CONST) ref->data.sum = (long double)o->n * ref->x[0]; /* n x 1.23 as stored */
     if (o->kernel_mask & TREE_KERNELS)
-        ref->tree_partials = one_element_partials_cpu(ref->x, o, twins::halving_tree_on_cpu<real>);
+        ref->tree_partials = one_element_partials_cpu(ref->x, o, halving_tree_on_cpu<real>);
     if (o->kernel_mask & INTERLEAVED_KERNELS)
         ref->interleaved_partials = one_element_partials_cpu(ref->x, o, interleaved_tree_cpu<real>);
     if (o->kernel_mask & KERNEL_BIT(KERNEL_SHUFFLE))
-        ref->shuffle_partials = one_element_partials_cpu(ref->x, o, twins::block_sum_on_cpu<real>);
+        ref->shuffle_partials = one_element_partials_cpu(ref->x, o, block_sum_on_cpu<real>);
     return ref;
 }
 

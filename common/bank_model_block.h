@@ -3,7 +3,7 @@
  * from the kernel's own subscripts evaluated on host arrays of the kernel's
  * declared types; and the patterns ch05_dot and ch08_reduce share: the halving
  * tree (CbE ch. 5, Fan ch. 8), block_sum and the last block's flag
- * (block_reduce.cuh). Each instruction becomes bank_model_line()s of
+ * (written in ch05_dot and ch08_reduce). Each instruction becomes bank_model_line()s of
  * common/bank_model.h: one per shape of warp, weight = how many such warps. */
 #ifndef COMMON_BANK_MODEL_BLOCK_H
 #define COMMON_BANK_MODEL_BLOCK_H
@@ -153,7 +153,7 @@ static void model_halving_tree(const char *kernel, const char *name, int threads
     model_total_read(kernel, s_y, name, threads);
 }
 
-/* block_sum (block_reduce.cuh): lane 0 of each warp writes its warp's sum to
+/* block_sum (ch05_dot, ch08_reduce): lane 0 of each warp writes its warp's sum to
  * s_warp_sums[warp]; then warp 0 reads s_warp_sums[lane] in the lanes below
  * the warp count. */
 template <typename real> static void model_block_sum(const char *kernel, int threads, const char *which) {
@@ -171,7 +171,7 @@ template <typename real> static void model_block_sum(const char *kernel, int thr
         [=](unsigned int tid) { return tid / 32 == 0 && tid % 32 < (unsigned int)threads / 32; });
 }
 
-/* The last-block test (block_reduce.cuh's store_partial_and_check_last): a
+/* The last-block test (the chapters' store_partial_and_check_last): a
  * bool, one byte; thread 0 writes it, every thread reads it. */
 static inline void model_last_block_flag(const char *kernel, int threads) {
     static bool s_is_last_block;

@@ -1,4 +1,4 @@
-/* The host twins of common/block_reduce.cuh (the chapters' bit-for-bit
+/* The host twins of common/cpu_replays.cuh (the chapters' bit-for-bit
  * checks rest on them) and numerics.h's every-order tests, each against an
  * independent definition: the device code's own steps simulated lane by lane,
  * a recursive definition, or the exact integer sum. Host only: compiled by
@@ -9,7 +9,8 @@
 
 #include <cmath>
 
-#include "block_reduce.cuh"
+#include "cpu_replays.cuh"
+#include "vector16.cuh"
 #include "numerics.h"
 #include "unit.h"
 

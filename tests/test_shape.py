@@ -3,7 +3,8 @@
 to one divider line and every harness below it looks the same:
 - the divider, exactly DIVIDER, once, with main above it;
 - below it the harness's parts, each opened by its line of PARTS, in that order,
-  and the entry points every chapter names alike (parse_options, run_progression);
+  and the entry points every chapter names alike (parse_options, and
+  run_progression wherever "the run" holds code);
 - cli_options passed by pointer, never by reference;
 - no file over MAX_LINES lines; whole-line comments at most MAX_COMMENT_RATIO per
   line of code; no measured figure (a GPU's name, a time, a bandwidth, cycles)
@@ -85,7 +86,12 @@ def problems_of_chapter(repo, path):
     found = [line[9:-6] for line in below if re.fullmatch(r"// ----- .+ -----", line)]
     if found != PARTS:
         out.append(f"{path}: the harness's parts are {found}, want {PARTS} in that order")
-    for name in ["parse_options", "run_progression"]:
+    run_part = []
+    if found == PARTS:
+        start = below.index("// ----- the run -----")
+        run_part = below[start + 1:below.index("// ----- the launch switch -----")]
+    has_run = any(line.strip() and not line.strip().startswith(("//", "/*", "*")) for line in run_part)
+    for name in ["parse_options"] + (["run_progression"] if has_run else []):
         if not any(re.search(rf"\b{name}\(", line) and not line.rstrip().endswith(";") for line in below):
             out.append(f"{path}: no {name}() defined below the divider")
     for i, line in enumerate(lines):
