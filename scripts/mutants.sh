@@ -16,6 +16,11 @@
 # 3, ...), not when it could not run (2 bad usage, 77 no GPU, 124 timeout, 126/127 no command).
 # Jobs run MUTANTS_JOBS at a time (default 8). Prints a markdown table; exits 1 if any mutant
 # survives, cannot be planted, or has a check that fails on the control; 77 without a GPU.
+# A chapter's weakened.tsv (optional) weakens a check on purpose, to show the check matters:
+#   name    the mutant of mutants.tsv it lets through    a sed script (the weakening)
+# Each weakening is planted together with that mutant; the mutant's check must then pass (the
+# bug slips through the weakened check, so this script, and ctest's mutants test, would fail):
+# the row says "lets MUTANT through". If the mutant is still caught, the row says NOT SHOWN.
 # MUTANTS_PLANT_ONLY=1: only plant each script and say which change nothing (no GPU needed:
 # the host test mutants_plant). MUTANTS_ROOT: the chapters' repository (tests use a fake one).
 set -u -o pipefail
@@ -36,6 +41,13 @@ if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
             sed -e "$script" "$target" >"$copy"
             cmp -s "$target" "$copy" && { echo "NOT PLANTED: $chapter $name"; unplanted=$((unplanted + 1)); }
         done <"$root/$chapter/mutants.tsv"
+        [ -e "$root/$chapter/weakened.tsv" ] || continue
+        while IFS=$'\t' read -r name _ script; do
+            case $name in '' | '#'*) continue ;; esac
+            count=$((count + 1))
+            sed -e "$script" "$source_file" >"$copy"
+            cmp -s "$source_file" "$copy" && { echo "NOT PLANTED: $chapter weakened $name"; unplanted=$((unplanted + 1)); }
+        done <"$root/$chapter/weakened.tsv"
     done
     rm -f "$copy"
     echo "mutants: $count sed scripts, $unplanted change nothing"
@@ -50,18 +62,21 @@ trap 'rm -rf "$results"' EXIT
 
 wait_for_a_slot() { while [ "$(jobs -rp | wc -l)" -ge "${MUTANTS_JOBS:-8}" ]; do sleep 1; done; }
 
-# build_copy CHAPTER SOURCE BUILD_COMMAND FOLDER [SED_SCRIPT]: the chapter and common/ copied
-# into FOLDER, the script planted, built there. Prints nothing; exit 3 if the script changed
-# nothing, 4 if the copy does not build (the first error in FOLDER/build.log).
+# build_copy CHAPTER SOURCE BUILD_COMMAND FOLDER [SED_SCRIPT...]: the chapter and common/ copied
+# into FOLDER, the scripts planted one after the other, built there. Prints nothing; exit 3 if
+# a script changed nothing, 4 if the copy does not build (the first error in FOLDER/build.log).
 build_copy() {
-    local chapter=$1 source_file=$2 build=$3 folder=$4 script=${5:-}
+    local chapter=$1 source_file=$2 build=$3 folder=$4 script target
+    shift 4
     mkdir -p "$folder" && cp -R "$root/$chapter" "$folder/$chapter" && cp -R "$root/common" "$folder/common"
-    if [ -n "$script" ]; then
-        local target=$chapter/$source_file
+    for script in "$@"; do
+        [ -n "$script" ] || continue
+        target=$chapter/$source_file
         case $script in common/*::*) target=${script%%::*} script=${script#*::} ;; esac
+        cp "$folder/$target" "$folder/before"
         sed -i -e "$script" "$folder/$target"
-        cmp -s "$root/$target" "$folder/$target" && return 3
-    fi
+        cmp -s "$folder/before" "$folder/$target" && return 3
+    done
     (cd "$folder/$chapter" && eval "$build -arch=native" >"$folder/build.log" 2>&1) || return 4
 }
 
@@ -95,6 +110,35 @@ one_mutant() {
         ;;
     esac
     echo "| $chapter | $name | $verdict | $status |" >"$results/$chapter.$name"
+    rm -rf "$work"
+}
+
+# one_weakening CHAPTER SOURCE BUILD NAME MUTANT WEAKENING: the weakened check with the mutant it
+# must let through, in one copy; writes one table row to $results.
+one_weakening() {
+    local chapter=$1 source_file=$2 build=$3 name=$4 mutant=$5 weakening=$6 work verdict status=- row
+    row=$(awk -F'\t' -v m="$mutant" '$1 == m' "$root/$chapter/mutants.tsv")
+    if [ -z "$row" ]; then
+        echo "| $chapter | weakened: $name | NOT SHOWN (no mutant $mutant in mutants.tsv) | - |" >"$results/$chapter.weakened.$name"
+        return
+    fi
+    local script check serial
+    script=$(echo "$row" | cut -f3) check=$(echo "$row" | cut -f4) serial=$(echo "$row" | cut -f5)
+    work=$(mktemp -d)
+    build_copy "$chapter" "$source_file" "$build" "$work" "$weakening" "$script"
+    case $? in
+    3) verdict="NOT PLANTED (a sed script changed nothing)" ;;
+    4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
+    *)
+        run_check "$work" "$chapter" "$source_file" "$check" "$serial"
+        status=$?
+        case $status in
+        0) verdict="lets $mutant through" ;;
+        *) verdict="NOT SHOWN ($mutant is still caught: exit $status)" ;;
+        esac
+        ;;
+    esac
+    echo "| $chapter | weakened: $name | $verdict | $status |" >"$results/$chapter.weakened.$name"
     rm -rf "$work"
 }
 
@@ -137,12 +181,18 @@ for chapter in "${chapters[@]}"; do
         one_mutant "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$test" "$script" "$check" \
             "$serial" &
     done <"$root/$chapter/mutants.tsv"
+    [ -e "$root/$chapter/weakened.tsv" ] || continue
+    while IFS=$'\t' read -r name mutant weakening; do
+        case $name in '' | '#'*) continue ;; esac
+        wait_for_a_slot
+        one_weakening "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$mutant" "$weakening" &
+    done <"$root/$chapter/weakened.tsv"
 done
 wait
 echo "| chapter | mutant | caught by | check exit |"
 echo "| --- | --- | --- | --- |"
 cat "$results"/ch*.* 2>/dev/null
-failures=$(cat "$results"/ch*.* 2>/dev/null | grep -c -E '\| (SURVIVED|NOT PLANTED|NOT CAUGHT|CHECK FAILS)')
+failures=$(cat "$results"/ch*.* 2>/dev/null | grep -c -E '\| (SURVIVED|NOT PLANTED|NOT CAUGHT|NOT SHOWN|CHECK FAILS)')
 echo
 echo "mutants: $(ls "$results"/ch*.* | wc -l) planted, $failures not caught"
 [ "$failures" -eq 0 ]
