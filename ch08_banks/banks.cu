@@ -9,6 +9,7 @@
  *                 each offset rounded up to the next array's alignment.
  *   same_address  lanes storing to one address: one store is done (racecheck: a hazard).
  *   capacity      48 KB per block without asking, more with the opt-in; its cost in warps.
+ *   carve_misaligned  (by name only) the Guide's chaining with short[127]: a misaligned store.
  *
  * Build this file alone, from its folder:
  *   nvcc -O3 -I../common banks.cu -o banks
@@ -327,7 +328,6 @@ enum { PART_STRIDE, PART_SIZE, PART_HISTORY, PART_CARVE, PART_ALIAS, PART_ONE_AD
 static const char *const part_names[] = {"stride",       "size",     "history",          "carve", "alias",
                                          "same_address", "capacity", "carve_misaligned", NULL};
 #define CORRECT_PARTS ((1u << PART_MISALIGNED) - 1) /* every part but the deliberately wrong one */
-#define STRIDE_PARTS (1u << PART_STRIDE | 1u << PART_SIZE | 1u << PART_HISTORY) /* the parts --stride applies to */
 
 /* The element types a warp reads in parts stride and size, by size in bytes. */
 enum { CHAR_BYTES = 1, SHORT_BYTES = 2, INT_BYTES = 4, DOUBLE_BYTES = 8 };
@@ -347,9 +347,8 @@ static const carve_case carve_misaligned_case = {127, 64, 256, 0}; /* stops with
 // ----- options -----
 
 typedef struct {
-    unsigned parts; /* bit i: part_names[i] selected */
-    int stride;     /* -1: every stride of the part */
-    int shared_kb;  /* -1: the capacity part's list */
+    unsigned parts;        /* bit i: part_names[i] selected */
+    int stride, shared_kb; /* -1: every stride of the part, the capacity part's list of sizes */
 } bank_options;
 
 static void bad_option(const char *format, ...) {
@@ -404,7 +403,7 @@ static bank_options bank_options_from(const cli_options *o) {
     if (o->own_values[OPTION_STRIDE]) b.stride = parse_whole("--stride", o->own_values[OPTION_STRIDE], MAX_STRIDE);
     if (o->own_values[OPTION_SHARED_KB])
         b.shared_kb = parse_whole("--shared-kb", o->own_values[OPTION_SHARED_KB], MAX_SHARED_KB);
-    if (b.stride >= 0 && !(b.parts & STRIDE_PARTS))
+    if (b.stride >= 0 && !(b.parts & (1u << PART_STRIDE | 1u << PART_SIZE | 1u << PART_HISTORY)))
         bad_option("--stride applies to the stride, size and history parts only");
     if (b.shared_kb >= 0 && !(b.parts & (1u << PART_CAPACITY)))
         bad_option("--shared-kb applies to the capacity part only");
@@ -427,10 +426,9 @@ static void parse_options(int argc, char **argv, cli_options *o) {
     spec.own_options = bank_options_spec;
     cli_parse_or_exit(&spec, argc, argv, o);
     bank_options_from(o); /* the own options checked now, before any CUDA call */
-    if (o->bank_model) {
-        print_bank_model(o);
-        exit(EXIT_ALL_PASSED);
-    }
+    if (!o->bank_model) return;
+    print_bank_model(o);
+    exit(EXIT_ALL_PASSED);
 }
 
 static void options_against_device(const cli_options *o, const struct cudaDeviceProp *device) {
@@ -687,8 +685,7 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
         case PART_CAPACITY: run_capacity(o, &b, device, &rep); break;
         case PART_MISALIGNED: run_carve(&carve_misaligned_case, 1, &rep); break;
         }
-        const int code = report_end(&rep);
-        if (code > exit_code) exit_code = code;
+        exit_code |= report_end(&rep); /* 0 or 1: the worst of them */
         printf("\n");
     }
     return exit_code;
@@ -775,7 +772,6 @@ static void check_history(const bank_options *b, report *rep) {
     }
 }
 
-/* Every carved element read back must be the value written. */
 static void check_carved(report *rep, carve_case c, const short *shorts, const float *floats, const int *ints) {
     int right = 0;
     for (int i = 0; i < c.short_count; ++i)
@@ -785,14 +781,12 @@ static void check_carved(report *rep, carve_case c, const short *shorts, const f
     for (int i = 0; i < c.int_count; ++i)
         right += ints[i] == int_value(i);
     const int elements = c.short_count + c.float_count + c.int_count;
-    add_count_row(rep,
-                  name_of(c.aligned ? "carve_aligned_%d_%d_%d" : "carve_chained_%d_%d_%d", c.short_count, c.float_count,
-                          c.int_count),
-                  "mixed", elements, right, elements, "value: elements read back right");
+    const char *format = c.aligned ? "carve_aligned_%d_%d_%d" : "carve_chained_%d_%d_%d";
+    add_count_row(rep, name_of(format, c.short_count, c.float_count, c.int_count), "mixed", elements, right, elements,
+                  "value: elements read back right");
 }
 
-/* The two declarations' addresses must be equal (and written: the poison is not an address),
- * and every thread's int must hold the bits of the float the mirror thread wrote. */
+/* One address for both declarations (written: the poison is no address); the floats' bits read back. */
 static void check_alias(report *rep, const unsigned addresses[2], const int *bits, int threads) {
     int right = 0, expected[ALIAS_THREADS];
     for (int t = 0; t < threads; ++t) {
@@ -817,16 +811,14 @@ static void check_alias(report *rep, const unsigned addresses[2], const int *bit
                   "value: ints read back with the bits of the floats written");
 }
 
-/* Lane `lane` won the store in `wins[lane]` of `warps` warps: "lane 31 in 128". */
 static void print_wins(const int *wins, int warps) {
     for (int lane = 0, shown = 0; lane < WARP; ++lane)
         if (wins[lane]) printf("%slane %d in %d", shown++ ? ", " : "", lane, wins[lane]);
     printf(" of %d warps\n", warps);
 }
 
-/* Every warp's word must hold one lane's value (any lane: which one wins is undefined): lane
- * t's value has t in all four bytes, so a word mixing two lanes' bytes, or the poison, is no
- * lane's. Byte b of a warp's eight must hold a lane t with t % 8 == b. */
+/* Each word must hold one lane's value (any lane's: t in all four bytes; two lanes' bytes mixed, or
+ * the poison, are none), and byte b of a warp's eight a lane t with t % 8 == b. */
 static void check_same_address(report *rep, const unsigned *words, const unsigned *bytes, int warps) {
     int words_right = 0, word_wins[WARP] = {0}, bytes_right = 0, byte_wins[WARP] = {0}, same_winners = 0;
     for (int w = 0; w < warps; ++w) {
@@ -866,8 +858,7 @@ static void check_same_address(report *rep, const unsigned *words, const unsigne
 // on the host. Compared only: 8-byte banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16
 // banks (word w as word (w / 16) * 32 + w % 16), each half-warp a request of its own.
 
-/* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript
- * (every round reads the same banks, whole rows further on). */
+/* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */
 static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {
     const int round = 0, row_elements = ROW_BYTES / element_bytes;
     return lane * stride * element_bytes + (unsigned)(round * ROW_STEP) % WINDOW_ROWS * ROW_BYTES +
@@ -909,10 +900,9 @@ static const char *banks_picture(const char *kernel, const char *access, int) {
 
 static bool every_thread(unsigned) { return true; }
 
-/* A block-stride loop, for (i = threadIdx.x; i < count; i += blockDim.x), touching array[i]
- * (reversed: array[count - 1 - i]) at its byte offset in `buffer`. blockDim.x is a multiple of
- * 32, so 32 consecutive i are one warp access: the whole warps (each the first one shifted, in
- * as many passes) are one line, weighted by their number; a last, partial warp another. */
+/* for (i = threadIdx.x; i < count; i += blockDim.x) array[i] (reversed: array[count - 1 - i]), at its
+ * byte offset in `buffer`: 32 consecutive i are one warp access. The whole warps (each the first
+ * shifted, in as many passes) make one line, weighted by their number; a partial warp another. */
 template <typename element>
 static void model_loop(const char *kernel, const char *access, const char *op, const void *buffer, const element *array,
                        int count, int reversed) {
@@ -929,10 +919,8 @@ static void model_loop(const char *kernel, const char *access, const char *op, c
             [&](unsigned lane) { return (int)(whole + lane) < count; });
 }
 
-/* Every bank_read the stride and size parts launch, each once, in the lesson tables' order (the
- * cases and, when timed, the broadcasts they are measured against): the fill, then the 16 loads of
- * a round, each made by every warp in every round (the compiler unrolls the rounds too; every
- * copy of load k reads load k's banks). */
+/* Every bank_read parts stride and size launch (when timed, the broadcasts too), in the lessons'
+ * order: the fill, then load k of a round, made by every warp in every round, in the same banks. */
 static void model_bank_reads(const cli_options *o, const bank_options *b) {
     static unsigned s_words[4096]; /* the kernel's buffer: larger than any case's */
     const int order[] = {INT_BYTES, CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES};
@@ -960,6 +948,7 @@ static void model_bank_reads(const cli_options *o, const bank_options *b) {
 /* same_word_store and same_byte_store: every warp the same accesses, at its own word(s). */
 static void model_same_address(void) {
     static unsigned s_words[SAME_ADDRESS_THREADS / WARP * SAME_BYTES / 4];
+    const unsigned char *s_bytes = (const unsigned char *)s_words;
     const int threads = SAME_ADDRESS_THREADS;
     auto warp_word = [&](unsigned tid) { return byte_address(s_words, tid / WARP); }; /* s_words[warp] */
     auto lane_0 = [](unsigned tid) { return tid % WARP == 0; };
@@ -974,13 +963,11 @@ static void model_same_address(void) {
     model_instruction("same_byte_store", "s_warp_words[lane]", "ld", 4, threads, lane_word, first_lanes);
     model_instruction(
         "same_byte_store", "s_warp_bytes[lane % SAME_BYTES] = lane", "st", 1, threads,
-        [&](unsigned tid) {
-            return byte_address((unsigned char *)s_words, tid / WARP * SAME_BYTES + tid % WARP % SAME_BYTES);
-        },
+        [&](unsigned tid) { return byte_address(s_bytes, tid / WARP * SAME_BYTES + tid % WARP % SAME_BYTES); },
         every_thread);
 }
 
-/* Every shared-memory instruction of every kernel the options launch, with its weight. */
+/* Every shared-memory instruction of every kernel the options launch. */
 static void print_bank_model(const cli_options *o) {
     static int s_words[WARP * MAX_STRIDE]; /* guide_stride_read's */
     const bank_options b = bank_options_from(o);
