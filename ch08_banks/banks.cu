@@ -259,8 +259,7 @@ __global__ void __launch_bounds__(COPY_THREADS) copy_reserving_shared(const floa
 // ---------------------------------------------------------------------------
 // main: the Guide's example in a straight line, then the parts --part asks for.
 
-/* The options (exit 2 on a bad one, before any CUDA call); --bank-model prints
- * the model's passes of every shared-memory instruction and exits 0. */
+/* The options (exit 2 on a bad one, before any CUDA call); --bank-model prints the model, exits 0. */
 static void parse_options(int argc, char **argv, cli_options *o);
 /* --shared-kb and the copy's size against this GPU (exit 2); prints its shared memory. */
 static void options_against_device(const cli_options *o, const struct cudaDeviceProp *device);
