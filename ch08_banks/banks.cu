@@ -29,10 +29,7 @@
 
 #include "book.h" /* the book's header: error checks, the device, timing */
 
-#pragma GCC diagnostic push /* bank_model_block.h's functions this chapter does not call */
-#pragma GCC diagnostic ignored "-Wunused-function"
 #include "bank_model_block.h" /* harness (below the line): the passes of each shared access */
-#pragma GCC diagnostic pop
 #include "ceiling.cuh" /* harness: the copy's bandwidth ceiling */
 #include "cli.h"       /* harness: the command line */
 #include "report.h"    /* harness: the table and the RESULT lines */

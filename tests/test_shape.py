@@ -140,6 +140,7 @@ def problems(repo):
     for name in TEST_ONLY:
         if os.path.exists(os.path.join(repo, "common", name)):
             out.append(f"common/{name}: only the tests use it; it belongs under tests/")
+    problems.harness = harness
     if harness > MAX_HARNESS:
         out.append(f"the harness is {harness} lines (below the dividers and common/'s headers but book.h), "
                    f"more than {MAX_HARNESS}")
@@ -150,6 +151,7 @@ def self_test(repo):
     """Each planted problem must be reported, and the tree as it is must not be."""
     sources = chapter_sources(repo)
     first = sources[0]
+    untaught = next(path for path in sources if "__threadfence" not in open(os.path.join(repo, path)).read())
 
     def planted(edit):
         with tempfile.TemporaryDirectory() as copy:
@@ -177,7 +179,7 @@ def self_test(repo):
         "comment lines": lambda c: rewrite(c, first, lambda t: t + "// why\n" * 2000),
         "measured figure": lambda c: rewrite(c, first, lambda t: above_main(t, "/* 0.41 ms on the H100 */")),
         "not written above": lambda c: rewrite(
-            c, first, lambda t: t.replace(DIVIDER, DIVIDER + "\nstatic void g() { __threadfence(); }")),
+            c, untaught, lambda t: t.replace(DIVIDER, DIVIDER + "\nstatic void g() { __threadfence(); }")),
         "in common/": lambda c: rewrite(c, "common/book.h", lambda t: t + "// __shfl_down_sync\n"),
         "of its own": lambda c: rewrite(
             c, first, lambda t: t.replace(DIVIDER, DIVIDER + "\nstatic void model_instruction(int x) {")),
@@ -200,13 +202,15 @@ def self_test(repo):
 def main():
     repo = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     found = problems(repo)
+    harness = problems.harness
     for problem in found:
         print(problem)
     if found:
         return 1
     failed = self_test(repo)
     if not failed:
-        print(f"shape: {len(chapter_sources(repo))} chapters as the lesson-is-the-file rules say")
+        print(f"shape: {len(chapter_sources(repo))} chapters as the lesson-is-the-file rules say; the harness is "
+              f"{harness} lines (below the dividers, and common/'s headers but book.h; at most {MAX_HARNESS})")
     return failed
 
 
