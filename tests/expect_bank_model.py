@@ -17,7 +17,8 @@ holds the same KERNEL:ld=V and KERNEL:st=V checks against the GPU instead: Nsigh
 SASS-level wavefront count per instruction (scripts/bank_conflicts.sh), within 2 % of V, and
 no row where that count and the model differ. So a slip in the kernel's padding fails even
 where the model slipped with it. KERNEL/ACCESS checks are the model's alone (ncu counts per
-kernel). Exit 77 (skipped, with the reason) without a GPU, ncu, the SASS-level counter, or
+kernel). A check of KERNEL<double> (or <float>) that the run did not launch is measured on
+a second run with --type double (or float). Exit 77 (skipped, with the reason) without a GPU, ncu, the SASS-level counter, or
 leave to read the GPU's counters.
 """
 import os
@@ -117,7 +118,16 @@ def main_measured(argv):
         print(__doc__, file=sys.stderr)
         return 2
     split = argv.index("--")
-    counts, disagreements = measured(argv[:split])
+    command = argv[:split]
+    counts, disagreements = measured(command)
+    # --bank-model models both element types whatever --type says; a run launches one. A check
+    # of a type the run did not launch is measured on a second run of that --type.
+    for element in sorted({m.group(1) for check in argv[split + 1:] for m in [re.search(r"<(float|double)\b", check)]
+                           if m}):
+        if "--type" not in command and not any("<%s" % element in kernel for kernel, _ in counts):
+            more, more_disagreements = measured(command + ["--type", element])
+            counts.update(more)
+            disagreements += more_disagreements
     failed, checked = 0, 0
     for check in argv[split + 1:]:
         target, _, value = check.rpartition("=")
