@@ -482,7 +482,7 @@ static const char *const kernel_names[] = {"copy",         "naive_read", "naive_
                                            "padded_multi", "swizzled",   "vectorized",  "column_order", "streaming",
                                            "prefetch",     "cublas",     NULL};
 
-static void print_bank_model(void);
+static void print_bank_model(const cli_options *o);
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
     spec.program = "transpose";
@@ -495,10 +495,12 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         "The input is rows x cols, row-major; the output cols x rows. Any size >= 1 works. Every output\n"
         "element is compared exactly with a CPU transpose: the book's program (padded, float) first, then\n"
         "each kernel's first and last timed launch. '%ceil': of a device-to-device cudaMemcpy in the same\n"
-        "run; 'x geam': of cuBLAS geam. Bandwidth claims need > 50 MB (the L2), or --cold-l2.";
+        "run; 'x geam': of cuBLAS geam. Bandwidth claims need > 50 MB (the L2), or --cold-l2.\n"
+        "--bank-model with a size counts every tile of that size's launches (edge tiles have partial warps);\n"
+        "without one, one full tile: the passes the lesson states.";
     cli_parse_or_exit(&spec, argc, argv, o);
     if (o->bank_model) { /* before any CUDA call: works without a GPU or a driver */
-        print_bank_model();
+        print_bank_model(o);
         exit(EXIT_ALL_PASSED);
     }
 }
@@ -728,7 +730,8 @@ static long long check_exact(const real *got, const real *expected, long long n,
 }
 
 // ----- bank model -----
-// Each shared-memory instruction over one block's warps; a 2-D block's tid is threadIdx.y * 32 + threadIdx.x.
+// Each shared-memory instruction over a launch's warps (a 2-D block's tid is threadIdx.y * 32 + threadIdx.x):
+// given a size, every tile of it, by kind; without one, one full tile (the lesson's claim, per block).
 
 /* The lesson's pictures: the first instruction of each (kernel, access) listed. */
 static const char *transpose_bank_picture(const char *kernel, const char *access, int) {
@@ -749,84 +752,111 @@ static const char *transpose_bank_picture(const char *kernel, const char *access
     return NULL;
 }
 
-static bool every_thread(unsigned int) { return true; }
+/* A launch's tiles by kind (k & 2: the last tile row; k & 1: the last column): blocks[k] tiles of which
+ * rows_here[k] x cols_here[k] lie in the matrix (a tile-row loop changes which block moves a tile, not the
+ * tiles). The kernels guard a shared access, where they do, by its element's place in the tile: inside(). */
+typedef struct {
+    int rows_here[4], cols_here[4];
+    long long blocks[4];
+} tile_kinds;
+static tile_kinds tile_kinds_of(const cli_options *o, int tile) {
+    const long long rows = o->size_given ? o->rows : tile, cols = o->size_given ? o->cols : tile;
+    const long long down = tiles(rows, tile), across = tiles(cols, tile);
+    tile_kinds t;
+    for (int k = 0; k < 4; ++k) {
+        t.rows_here[k] = k & 2 ? (int)(rows - (down - 1) * tile) : tile;
+        t.cols_here[k] = k & 1 ? (int)(cols - (across - 1) * tile) : tile;
+        t.blocks[k] = (k & 2 ? 1 : down - 1) * (k & 1 ? 1 : across - 1);
+    }
+    return t;
+}
+static bool inside(const tile_kinds *t, int k, int r, int c) { return r < t->rows_here[k] && c < t->cols_here[k]; }
 
-/* shared and padded: their subscripts on a host array declared as the kernel declares s_tile. */
-template <typename tile_array> static void model_book_tile(const char *kernel, tile_array &s_tile) {
-    const int bytes = (int)sizeof(s_tile[0][0]), threads = TILE_DIM * TILE_DIM;
-    model_instruction(
-        kernel, "tile row write", "st", bytes, threads,
-        [&](unsigned int tid) { return byte_address(s_tile, tid / 32) + byte_address(s_tile[0], tid % 32); },
-        every_thread);
-    model_instruction(
-        kernel, "tile column read", "ld", bytes, threads,
-        [&](unsigned int tid) { return byte_address(s_tile, tid % 32) + byte_address(s_tile[0], tid / 32); },
-        every_thread);
+/* shared and padded: their subscripts on a host array declared as the kernel declares s_tile; Fan's guards
+ * (nx1, ny1 and nx2, ny2 inside the matrix) are those of s_tile[y][x] written and s_tile[x][y] read. */
+template <typename tile_array>
+static void model_book_tile(const char *kernel, tile_array &s_tile, const tile_kinds *t) {
+    for (int read = 0; read <= 1; ++read) {
+        auto row = [=](unsigned int tid) { return read ? tid % 32 : tid / 32; };
+        auto col = [=](unsigned int tid) { return read ? tid / 32 : tid % 32; };
+        model_instruction_in(
+            kernel, read ? "tile column read" : "tile row write", read ? "ld" : "st", (int)sizeof(s_tile[0][0]),
+            TILE_DIM * TILE_DIM, 4, t->blocks,
+            [&](unsigned int tid) { return byte_address(s_tile, row(tid)) + byte_address(s_tile[0], col(tid)); },
+            [&](int k, unsigned int tid) { return inside(t, k, (int)row(tid), (int)col(tid)); });
+    }
 }
 
 /* transpose_wide_tile(): store (i, j) of thread (x, y) at tile row y + rows_per_pass i, column
- * x + 32 j; then load (i, j) at tile row x + 32 j, column y + rows_per_pass i. */
+ * x + 32 j, in every thread; then load (i, j) at tile row x + 32 j, column y + rows_per_pass i. */
 template <typename real>
-static void model_wide_tile(const char *kernel, int tile, int rows_per_pass, int pitch, bool swizzle) {
+static void model_wide_tile(const char *kernel, int tile, int rows_per_pass, int pitch, bool swizzle,
+                            const tile_kinds *t) {
     const int per_x = tile / TILE_DIM, per_y = tile / rows_per_pass, bytes = (int)sizeof(real);
     for (int read = 0; read <= 1; ++read)
         for (int i = 0; i < per_y; ++i)
-            for (int j = 0; j < per_x; ++j)
-                model_instruction(
+            for (int j = 0; j < per_x; ++j) {
+                auto x = [=](unsigned int tid) { return (int)(tid % TILE_DIM) + j * TILE_DIM; };
+                auto y = [=](unsigned int tid) { return (int)(tid / TILE_DIM) + i * rows_per_pass; };
+                model_instruction_in(
                     kernel, read ? "tile column read" : "tile row write", read ? "ld" : "st", bytes,
-                    TILE_DIM * rows_per_pass,
+                    TILE_DIM * rows_per_pass, 4, t->blocks,
                     [=](unsigned int tid) {
-                        const int x = tid % TILE_DIM + j * TILE_DIM, y = tid / TILE_DIM + i * rows_per_pass;
-                        return (unsigned int)(bytes * (read ? tile_offset(x, y, pitch, swizzle)
-                                                            : tile_offset(y, x, pitch, swizzle)));
+                        return (unsigned int)(bytes * (read ? tile_offset(x(tid), y(tid), pitch, swizzle)
+                                                            : tile_offset(y(tid), x(tid), pitch, swizzle)));
                     },
-                    every_thread);
+                    [=](int k, unsigned int tid) { return !read || inside(t, k, x(tid), y(tid)); });
+            }
 }
 
-/* transpose_16_byte_tiles(): thread t's V stores (its block's columns), then the reads along rows. */
-template <typename real> static void model_16_byte_tile(const char *kernel) {
+/* transpose_16_byte_tiles(): thread t's V stores (its block's columns), in every thread; then the reads along rows. */
+template <typename real> static void model_16_byte_tile(const char *kernel, const tile_kinds *t) {
     const int V = vector16<real>::width, tile = WIDE_TILE(real), pieces = tile / V, bytes = (int)sizeof(real);
     for (int j = 0; j < V; ++j)
-        model_instruction(
-            kernel, "16-byte piece write", "st", 16, VECTOR_THREADS,
-            [=](unsigned int t) {
-                const int r = t / pieces * V, c = t % pieces * V;
+        model_instruction_in(
+            kernel, "16-byte piece write", "st", 16, VECTOR_THREADS, 4, t->blocks,
+            [=](unsigned int tid) {
+                const int r = tid / pieces * V, c = tid % pieces * V;
                 return (unsigned int)(bytes * swizzled_piece_offset(c + j, r / V, tile, V));
             },
-            every_thread);
-    for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k)
-        model_instruction(
-            kernel, "16-byte piece read", "ld", 16, VECTOR_THREADS,
-            [=](unsigned int t) {
-                const int index = t + k * VECTOR_THREADS;
-                return (unsigned int)(bytes * swizzled_piece_offset(index / pieces, index % pieces, tile, V));
+            [](int, unsigned int) { return true; });
+    for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k) {
+        auto out_row = [=](unsigned int tid) { return (int)(tid + k * VECTOR_THREADS) / pieces; };
+        auto piece = [=](unsigned int tid) { return (int)(tid + k * VECTOR_THREADS) % pieces; };
+        model_instruction_in(
+            kernel, "16-byte piece read", "ld", 16, VECTOR_THREADS, 4, t->blocks,
+            [=](unsigned int tid) {
+                return (unsigned)(bytes * swizzled_piece_offset(out_row(tid), piece(tid), tile, V));
             },
-            every_thread);
+            [=](int kind, unsigned int tid) { return inside(t, kind, piece(tid) * V, out_row(tid)); });
+    }
 }
 
-template <typename real> static void print_bank_model_of(void) {
+template <typename real> static void print_bank_model_of(const cli_options *o) {
     static real s_plain[TILE_DIM][TILE_DIM], s_padded[TILE_DIM][TILE_DIM + 1]; /* the book's tiles */
     const int wide = WIDE_TILE(real);
+    const tile_kinds book = tile_kinds_of(o, TILE_DIM), wide_tiles = tile_kinds_of(o, wide),
+                     streaming = tile_kinds_of(o, STREAMING_TILE);
     char kernel[64];
     auto name = [&](const char *step) {
         snprintf(kernel, sizeof kernel, "transpose_%s<%s>", step, element_name<real>());
         return kernel;
     };
-    model_book_tile(name("shared"), s_plain);
-    model_book_tile(name("padded"), s_padded);
-    model_wide_tile<real>(name("padded_multi"), wide, ROWS_PER_PASS, wide + 1, false);
-    model_wide_tile<real>(name("swizzled"), wide, ROWS_PER_PASS, wide, true);
-    model_16_byte_tile<real>(name("vectorized"));
-    model_16_byte_tile<real>(name("column_order"));
-    model_wide_tile<real>(name("streaming"), STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true);
-    model_wide_tile<real>(name("prefetch"), STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true);
+    model_book_tile(name("shared"), s_plain, &book);
+    model_book_tile(name("padded"), s_padded, &book);
+    model_wide_tile<real>(name("padded_multi"), wide, ROWS_PER_PASS, wide + 1, false, &wide_tiles);
+    model_wide_tile<real>(name("swizzled"), wide, ROWS_PER_PASS, wide, true, &wide_tiles);
+    model_16_byte_tile<real>(name("vectorized"), &wide_tiles);
+    model_16_byte_tile<real>(name("column_order"), &wide_tiles);
+    model_wide_tile<real>(name("streaming"), STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true, &streaming);
+    model_wide_tile<real>(name("prefetch"), STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true, &streaming);
 }
 
 /* Both types whatever --type says: the book's program always runs the float kernel. */
-static void print_bank_model(void) {
+static void print_bank_model(const cli_options *o) {
     bank_model_picture = transpose_bank_picture;
     bank_model_header();
-    print_bank_model_of<float>();
-    print_bank_model_of<double>();
+    print_bank_model_of<float>(o);
+    print_bank_model_of<double>(o);
     printf("library\ttranspose_readWrite_alignment_kernel\tcuBLAS\n"); /* what geam launches */
 }

@@ -161,14 +161,16 @@ static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned i
 
 /* One line of a program's --bank-model output (tab-separated; a "#" line
  * first names the columns, bank_model_header()): one warp-wide shared-memory
- * instruction of one kernel, as one warp of a full block executes it.
+ * instruction of one kernel, as warps of one shape (the same working lanes,
+ * as many passes) execute it.
  *   kernel   the kernel's name as Nsight Compute prints it ("transpose_padded<float>")
  *   access   what the instruction does ("tile column read")
  *   op       ld or st
  *   bytes    per lane: 1, 2, 4, 8 or 16
  *   passes   bank_passes() of this warp's addresses
  *   weight   how often a block executes it this way (a warp count, times a loop count;
- *            per grid for a kernel whose last block does more than the others)
+ *            per grid for a kernel whose last block does more than the others, and
+ *            for transpose given a size: its edge tiles have partial warps)
  *   picture  a file name for the bank map the plot script draws, or "-"
  *   lanes    32 entries "byte address:pass", "-" for an inactive lane
  * scripts/bank_conflicts.sh weighs passes by weight into the prediction per

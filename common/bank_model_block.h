@@ -1,6 +1,6 @@
 /* The bank model of a whole block (host C++, for the chapters' --bank-model):
- * each shared-memory instruction of a kernel, over the warps of one block,
- * from the kernel's own subscripts evaluated on host arrays of the kernel's
+ * each shared-memory instruction of a kernel, over the warps of one block (or
+ * of a launch whose edge blocks differ), from the kernel's own subscripts evaluated on host arrays of the kernel's
  * declared types; and the patterns ch05_dot and ch08_reduce share: the halving
  * tree (CbE ch. 5, Fan ch. 8), block_sum and the last block's flag
  * (written in ch05_dot and ch08_reduce). Each instruction becomes bank_model_line()s of
@@ -9,6 +9,7 @@
 #define COMMON_BANK_MODEL_BLOCK_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bank_model.h"
@@ -26,10 +27,11 @@ static const char *(*bank_model_picture)(const char *kernel, const char *access,
 static int bank_model_blocks = 1;
 
 /* One warp's part of one instruction: its working lanes, their byte
- * addresses, the passes, and how many warps of the block do the same. */
+ * addresses, the passes, and how many warps of the launch do the same. */
 struct warp_access {
     unsigned int active, address[32];
-    int passes, warps, first_warp;
+    int passes;
+    long long warps;
 };
 
 /* The same lanes, in as many passes (their addresses may differ: a swizzle
@@ -38,45 +40,70 @@ static inline int same_shape(const warp_access &a, const warp_access &b) {
     return a.active == b.active && a.passes == b.passes;
 }
 
-/* One shared-memory instruction in a block of `threads` threads: thread tid
- * touches `bytes` bytes at byte address address(tid) if works(tid). A warp
- * in which no thread works does not execute it (it branches around it, or
- * every lane's predicate is off, and Nsight Compute does not count it either).
- * Warps of one shape make one line, weight = how many of them; the line shows
- * the first such warp's addresses. */
+#define BANK_MODEL_MAX_CLASSES 4 /* kinds of block in one launch: a matrix's inner, right, bottom, corner tiles */
+
+/* One shared-memory instruction over a launch whose blocks are not all alike
+ * (a matrix's edge tiles): `classes` kinds of block of `threads` threads,
+ * blocks[c] blocks of kind c, in which thread tid touches `bytes` bytes at byte
+ * address address(tid) if works(c, tid). A warp in which no thread works does
+ * not execute it (it branches around it, or every lane's predicate is off, and
+ * Nsight Compute does not count it either). Warps of one shape, of whatever
+ * kind of block, make one line, weight = how many the launch executes (times
+ * bank_model_blocks); the line shows the first such warp's addresses. Of
+ * several lines, those of partial warps name their lane count. */
+template <typename address_of, typename works_if>
+static void model_instruction_in(const char *kernel, const char *access, const char *op, int bytes, int threads,
+                                 int classes, const long long *blocks, address_of address, works_if works) {
+    warp_access shapes[BANK_MODEL_MAX_CLASSES * BANK_MODEL_MAX_BLOCK / 32];
+    int count = 0;
+    if (classes > BANK_MODEL_MAX_CLASSES) { /* a mistake in the program: raise the limit */
+        fprintf(stderr, "%s: %d kinds of block, more than BANK_MODEL_MAX_CLASSES\n", kernel, classes);
+        exit(2);
+    }
+    for (int c = 0; c < classes; ++c)
+        for (int warp = 0; warp * 32 < threads; ++warp) {
+            warp_access w;
+            memset(&w, 0, sizeof w);
+            for (unsigned int lane = 0; lane < 32; ++lane) {
+                const unsigned int tid = warp * 32 + lane;
+                if (tid >= (unsigned int)threads || !works(c, tid)) continue;
+                w.active |= 1u << lane;
+                w.address[lane] = address(tid);
+            }
+            if (!w.active || blocks[c] == 0) continue;
+            w.passes = bank_passes(w.address, w.active, bytes);
+            w.warps = blocks[c];
+            int s = 0;
+            while (s < count && !same_shape(shapes[s], w))
+                ++s;
+            if (s < count)
+                shapes[s].warps += w.warps;
+            else
+                shapes[count++] = w;
+        }
+    for (int s = 0; s < count; ++s) {
+        char name[160];
+        if (count == 1 || shapes[s].active == 0xffffffffu)
+            snprintf(name, sizeof name, "%s", access);
+        else {
+            int lanes = 0;
+            for (unsigned int bits = shapes[s].active; bits; bits &= bits - 1)
+                ++lanes;
+            snprintf(name, sizeof name, "%s (%d lanes)", access, lanes);
+        }
+        bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active,
+                        shapes[s].warps * bank_model_blocks,
+                        s == 0 && bank_model_picture ? bank_model_picture(kernel, access, threads) : NULL);
+    }
+}
+
+/* The common case: every block alike, thread tid working if works(tid). */
 template <typename address_of, typename works_if>
 static void model_instruction(const char *kernel, const char *access, const char *op, int bytes, int threads,
                               address_of address, works_if works) {
-    warp_access shapes[BANK_MODEL_MAX_BLOCK / 32];
-    int count = 0;
-    for (int warp = 0; warp * 32 < threads; ++warp) {
-        warp_access w;
-        memset(&w, 0, sizeof w);
-        for (unsigned int lane = 0; lane < 32; ++lane) {
-            const unsigned int tid = warp * 32 + lane;
-            if (tid >= (unsigned int)threads || !works(tid)) continue;
-            w.active |= 1u << lane;
-            w.address[lane] = address(tid);
-        }
-        if (!w.active) continue;
-        w.passes = bank_passes(w.address, w.active, bytes);
-        w.warps = 1;
-        w.first_warp = warp;
-        int same = 0;
-        for (int s = 0; s < count && !same; ++s)
-            if (same_shape(shapes[s], w)) same = ++shapes[s].warps;
-        if (!same) shapes[count++] = w;
-    }
-    for (int s = 0; s < count; ++s) {
-        char name[160];
-        if (count == 1)
-            snprintf(name, sizeof name, "%s", access);
-        else /* never so far: every warp that works does so in the same shape */
-            snprintf(name, sizeof name, "%s (like warp %d)", access, shapes[s].first_warp);
-        bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active,
-                        (long long)shapes[s].warps * bank_model_blocks,
-                        s == 0 && bank_model_picture ? bank_model_picture(kernel, access, threads) : NULL);
-    }
+    const long long one_block = 1;
+    model_instruction_in(kernel, access, op, bytes, threads, 1, &one_block, address,
+                         [&](int, unsigned int tid) { return works(tid); });
 }
 
 /* Byte address of &array[i] from the array's start: the kernel's subscript on the host. */

@@ -112,7 +112,7 @@ def problems_of_chapter(repo, path):
         if any(token in line for line in below) and not any(token in line for line in above):
             out.append(f"{path}: {token} is used but not written above the divider")
     for i, line in enumerate(lines):
-        if re.search(r"\bbank_model_line\(", line) or re.match(r"\s*static\s+\w+\s+model_instruction\(", line):
+        if re.search(r"\bbank_model_line\(", line) or re.match(r"\s*static\s+\w+\s+model_instruction(_in)?\(", line):
             out.append(f"{path}:{i + 1}: a bank-model driver of its own; use common's model_instruction")
     return out, len(below)
 
