@@ -496,8 +496,8 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         "element is compared exactly with a CPU transpose: the book's program (padded, float) first, then\n"
         "each kernel's first and last timed launch. '%ceil': of a device-to-device cudaMemcpy in the same\n"
         "run; 'x geam': of cuBLAS geam. Bandwidth claims need > 50 MB (the L2), or --cold-l2.\n"
-        "--bank-model with a size counts every tile of that size's launches (edge tiles have partial warps);\n"
-        "without one, one full tile: the passes the lesson states.";
+        "--bank-model counts every tile of the launches at the size given (default 10000 x 10000): edge\n"
+        "tiles have partial warps; at a multiple of the tile (--n 4096), the passes the lesson states.";
     cli_parse_or_exit(&spec, argc, argv, o);
     if (o->bank_model) { /* before any CUDA call: works without a GPU or a driver */
         print_bank_model(o);
@@ -731,7 +731,7 @@ static long long check_exact(const real *got, const real *expected, long long n,
 
 // ----- bank model -----
 // Each shared-memory instruction over a launch's warps (a 2-D block's tid is threadIdx.y * 32 + threadIdx.x):
-// given a size, every tile of it, by kind; without one, one full tile (the lesson's claim, per block).
+// every tile of the launch at the size given, by kind (at a multiple of the tile: the lesson's claim).
 
 /* The lesson's pictures: the first instruction of each (kernel, access) listed. */
 static const char *transpose_bank_picture(const char *kernel, const char *access, int) {
@@ -760,7 +760,7 @@ typedef struct {
     long long blocks[4];
 } tile_kinds;
 static tile_kinds tile_kinds_of(const cli_options *o, int tile) {
-    const long long rows = o->size_given ? o->rows : tile, cols = o->size_given ? o->cols : tile;
+    const long long rows = o->rows, cols = o->cols;
     const long long down = tiles(rows, tile), across = tiles(cols, tile);
     tile_kinds t;
     for (int k = 0; k < 4; ++k) {

@@ -72,7 +72,6 @@ typedef struct {
     int device;
     int block;
     int block_given; /* 1 if --block was on the command line     */
-    int size_given;  /* 1 if --n, --rows or --cols was             */
     int data_kind;   /* index into spec->data_kinds               */
     unsigned long long seed;
     int cold_l2;    /* flush the L2 before every timed run */
@@ -345,7 +344,6 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             if (parsed != 0)
                 return cli_fail_(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name,
                                  value);
-            o->size_given = 1;
             if (strcmp(name, "--rows") == 0) {
                 o->rows = number;
                 rows_given = 1;
