@@ -5,8 +5,8 @@
 #   bash scripts/run_examples.sh         (extra arguments go to cmake's configure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_deps.sh
 source scripts/env.sh
+install_dependencies
 configure_and_build "$@"
 
 images="$BUILD_DIR/images"

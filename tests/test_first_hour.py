@@ -302,6 +302,74 @@ exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
         self.assertNotIn("Build cuda_13.0", done.stdout)
         self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
 
+    def stand_ins(self, apt_get, sudo=None, uid=None):
+        """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), a python3
+        without matplotlib, nvcc, cuobjdump, and where given a sudo and an id. Returns the environment."""
+        bin_dir, log = self.path("bin"), self.path("log")
+        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
+        write(os.path.join(bin_dir, "apt-get"), '#!/bin/sh\necho "apt-get $*" >>"$FAKE_LOG"\n' + apt_get,
+              executable=True)
+        write(os.path.join(bin_dir, "python3"), """#!/bin/sh
+case "$*" in *"import matplotlib"*) exit 1 ;; esac
+exec /usr/bin/env PATH="$REAL_PATH" python3 "$@"
+""", executable=True)
+        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
+        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
+        if sudo is not None:
+            write(os.path.join(bin_dir, "sudo"), '#!/bin/sh\necho "sudo $*" >>"$FAKE_LOG"\n' + sudo, executable=True)
+        if uid is not None:
+            write(os.path.join(bin_dir, "id"), "#!/bin/sh\necho %d\n" % uid, executable=True)
+        return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
+                    REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"),
+                    INSTALL_DEPS_REPORT=self.path("report"))
+
+    def install_deps(self, environment):
+        done = run(["bash", os.path.join(REPO, "scripts", "install_deps.sh")], env=environment, cwd=self.folder)
+        calls = read(self.path("log")).splitlines() if os.path.exists(self.path("log")) else []
+        return done, calls
+
+    def test_apt_get_failing_costs_only_what_needs_the_packages(self):
+        """No package mirror: apt-get exits 100. The script says so, names each package still missing with
+        what it costs, and exits 0, since cmake, make, gcc and g++ are there (item 1: it stopped the test
+        command after 7 s)."""
+        done, calls = self.install_deps(self.stand_ins(
+            "echo 'E: Unable to locate package' >&2\nexit 100\n"))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertTrue([call for call in calls if call.startswith("apt-get install")], calls)
+        self.assertRegex(done.stderr, r"(?m)^install_deps: apt-get install failed for .*\blibpng-dev\b.*; going on "
+                                      r"without them$")
+        self.assertIn("install_deps: apt-get update failed (no package mirror reachable?)", done.stderr)
+        costs = {"libpng-dev": "ch05_shared_bitmap is not built", "libgl1-mesa-dri": "bitmap_window_xvfb",
+                 "freeglut3-dev": "the bitmap chapter has no window",
+                 "python3-matplotlib": "plots are not drawn (tables are)"}
+        for package, cost in costs.items():
+            self.assertRegex(done.stderr, r"(?m)^not installed: %s: .*%s" % (re.escape(package), re.escape(cost)))
+        self.assertEqual(read(self.path("report")).splitlines(),
+                         [line for line in done.stderr.splitlines() if line.startswith("not installed: ")])
+        self.assertIn("install_deps: nvcc: ", done.stdout)
+
+    def test_without_root_or_sudo_one_line_and_on(self):
+        for sudo in ("echo 'sudo: a password is required' >&2\nexit 1\n", None):
+            with self.subTest(sudo="asks for a password" if sudo else "missing"):
+                environment = self.stand_ins("exit 0\n", sudo=sudo, uid=1000)
+                if sudo is None:  # no sudo anywhere on PATH: the stand-ins' folder and the basic tools only
+                    tools = self.path("tools")
+                    os.makedirs(tools, exist_ok=True)
+                    for tool in ("bash", "sh", "env", "grep", "tee", "mktemp", "dirname", "rm", "mkdir", "cat", "cmake",
+                                 "make", "gcc", "g++"):
+                        found = shutil.which(tool)
+                        if found and not os.path.exists(os.path.join(tools, tool)):
+                            os.symlink(found, os.path.join(tools, tool))
+                    environment["PATH"] = self.path("bin") + os.pathsep + tools
+                    environment["REAL_PATH"] = os.environ["PATH"]
+                done, calls = self.install_deps(environment)
+                lines = [line for line in done.stderr.splitlines() if not line.startswith("not installed: ")]
+                self.assertRegex(lines[0] if lines else "", r"^install_deps: not root, and sudo is missing or asks "
+                                 r"for a password: not installing .*libpng-dev.*; going on without them$", done.stderr)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertFalse([call for call in calls if "apt-get" in call], calls)
+                self.assertEqual([call for call in calls if not call.startswith("sudo -n ")], [])  # never a prompt
+
 
 JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="(empty)" tests="6" failures="1" disabled="0" skipped="4" hostname="" time="1" timestamp="">
@@ -396,6 +464,39 @@ class TestsSummary(InTemporaryFolder):
             self.assertRegex(lines[-1], CI_LINE, done.stdout)
             self.assertEqual(lines[-1], last or "tests: 2 passed, 1 failed, 3 skipped")
             self.assertRegex(lines[-2], r"^ran \d+ of \d+ tests; .*need a CUDA GPU")
+
+    def test_run_tests_goes_on_when_apt_get_fails_and_names_what_it_cost(self):
+        """The done-when of item 1: apt-get install exits 100 (no mirror); the test command still configures,
+        builds and runs the tests, and its closing lines name each missing package and what it cost."""
+        bin_dir = self.path("bin")
+        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
+        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
+        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
+        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
+        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\ncase $3 in libgl1-mesa-dri|libpng-dev) echo "
+                                                   "not-installed ;; *) echo 'install ok installed' ;; esac\n",
+              executable=True)
+        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\nexit 100\n",
+              executable=True)
+        write(self.path("j.xml"), JUNIT.replace('status="fail"', 'status="run"'))
+        write(self.path("t.json"), LABELS)
+        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"), FAKE_LOG=self.path("log"),
+                           FAKE_JUNIT=self.path("j.xml"), FAKE_LABELS=self.path("t.json"))
+        done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        calls = read(self.path("log")).splitlines()
+        self.assertTrue([c for c in calls if c.startswith("apt-get install")] and
+                        [c for c in calls if c.startswith("cmake --build")], calls)
+        lines = done.stdout.splitlines()
+        self.assertEqual(lines[-1], "tests: 2 passed, 1 failed, 3 skipped")
+        self.assertRegex(lines[-2], r"^ran \d+ of \d+ tests; ")
+        self.assertTrue([line for line in lines if line.startswith("not installed: libpng-dev: ch05_shared_bitmap is "
+                                                                    "not built")], done.stdout)
+        self.assertTrue([line for line in lines if line.startswith("not installed: libgl1-mesa-dri: "
+                                                                    "bitmap_window_xvfb")], done.stdout)
+        missing = [i for i, line in enumerate(lines) if line.startswith("not installed: ")]
+        self.assertGreater(min(missing), max(i for i, line in enumerate(lines) if line.startswith("ctest: ")),
+                           "the missing packages are not among the closing lines:\n" + done.stdout)
 
 
 class ReadmeHandBuild(InTemporaryFolder):
