@@ -735,6 +735,31 @@ arch = sm_90
         self.assertIn("FAIL: sm_75 ", done.stdout)
         self.assertNotIn("FAIL: sm_90 ", done.stdout)
 
+    def test_a_binary_is_disassembled_once_while_it_is_the_same(self):
+        """Reruns and the other tests of one program read the SASS kept beside it (item 4: about 20 tests
+        took 30-44 s each, every run)."""
+        write(os.path.join(self.folder, "sass.txt"), self.SASS)
+        log = os.path.join(self.folder, "calls")
+        cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\n[ "$1" = -sass ] && echo "$*" >>%s\n'
+                          'cat %s/sass.txt\n' % (log, self.folder), executable=True)
+        program = write(os.path.join(self.folder, "build", "program"), "the binary\n")
+
+        def check(*claims):
+            return subprocess.run(["bash", os.path.join(TESTS, "expect_sass.sh"), cuobjdump, program, "tree"] +
+                                  list(claims), capture_output=True, text=True)
+        first = check("--has", "LDS")
+        self.assertEqual((first.returncode, len(read(log).splitlines())), (0, 1), first.stdout)
+        second = check("--count", "BAR\\.SYNC", "1")  # another test of the same program: not disassembled again
+        self.assertEqual(len(read(log).splitlines()), 1)
+        self.assertIn("the SASS of this same binary, read before", second.stdout)
+        self.assertIn("FAIL: sm_90 ", second.stdout)  # and the claims are checked as before
+        self.assertEqual(second.returncode, 1)
+        write(program, "the binary, rebuilt\n")
+        self.assertEqual(check("--has", "LDS").returncode, 0)
+        self.assertEqual(len(read(log).splitlines()), 2)
+        self.assertEqual(len([name for name in os.listdir(os.path.join(self.folder, "build", "sass_cache"))
+                              if not name.endswith(".lock")]), 1)  # the older binary's is gone
+
     def test_malformed_claims_and_no_function(self):
         for claims in (["--arch", "sm80+", "--has", "X"], ["--count", "X"], ["--hass", "X"], ["--has"]):
             self.assertEqual(self.sass(*claims).returncode, 2, claims)
@@ -782,6 +807,41 @@ SASS
         write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
 
+
+
+class PassedBefore(InTemporaryFolder):
+    """tests/passed_before.sh: a test that passed is not run again while its inputs, its command and its
+    tools' versions are the same (item 4: cmake_oldest, 93 s, and tooling, 42 s, reran in full)."""
+
+    def run_it(self, inputs, probe="echo tools 1", exit_code=0):
+        log = os.path.join(self.folder, "runs")
+        done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
+                               inputs, probe, "sh", "-c", 'echo ran >>"$0"; exit %d' % exit_code, log],
+                              capture_output=True, text=True)
+        return done, len(read(log).splitlines()) if os.path.exists(log) else 0
+
+    def test_run_once_then_reused_until_an_input_or_a_tool_changes(self):
+        source = write(os.path.join(self.folder, "inputs", "a.c"), "int a;\n")
+        other = write(os.path.join(self.folder, "one.txt"), "1\n")
+        inputs = os.path.dirname(source) + ":" + other
+        self.assertEqual(self.run_it(inputs)[1], 1)
+        done, runs = self.run_it(inputs)
+        self.assertEqual((done.returncode, runs), (0, 1))
+        self.assertRegex(done.stdout, r"^reused: passed on \S+ with these same inputs and tools")
+        changes = [lambda: write(source, "int b;\n"), lambda: write(os.path.join(self.folder, "inputs", "new.h"), ""),
+                   lambda: write(other, "2\n")]
+        for count, change in enumerate(changes, start=2):
+            change()
+            self.assertEqual(self.run_it(inputs)[1], count)
+            self.assertEqual(self.run_it(inputs)[1], count)
+        self.assertEqual(self.run_it(inputs, probe="echo tools 2")[1], len(changes) + 2)
+        self.assertEqual(len(os.listdir(os.path.join(self.folder, "stamps"))), 1)
+
+    def test_a_failure_or_a_skip_is_never_reused(self):
+        inputs = write(os.path.join(self.folder, "one.txt"), "1\n")
+        for code, runs in ((1, 1), (1, 2), (77, 3), (77, 4), (0, 5), (0, 5)):
+            done, count = self.run_it(inputs, exit_code=code)
+            self.assertEqual((done.returncode, count), (code, runs))
 
 
 class ResUsage(InTemporaryFolder):
