@@ -567,6 +567,47 @@ class RunExamples(unittest.TestCase):
                             "run_examples.sh does not run %s/%s" % (folder, program))
 
 
+class NoGpuMessage(unittest.TestCase):
+    """Without a GPU (CUDA_VISIBLE_DEVICES empty: none visible, on any machine) each program says so, exits 77,
+    and points to what it printed on the H100 and the H200, committed: its lesson and the examples' logs
+    (item 7: the message said 'Nothing was run.' and stopped)."""
+    ARGUMENTS = {"shared_bitmap": ["--check", "--no-window"]}
+
+    def test_each_program_points_to_its_committed_outputs(self):
+        programs = {name[len("FIRST_HOUR_PROGRAM_"):]: path for name, path in os.environ.items()
+                    if name.startswith("FIRST_HOUR_PROGRAM_")}
+        if not programs:
+            self.skipTest("no FIRST_HOUR_PROGRAM_* is set")
+        for program, path in sorted(programs.items()):
+            with self.subTest(program=program):
+                done = run([path] + self.ARGUMENTS.get(program, ["--check"]),
+                           env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))
+                self.assertEqual(done.returncode, 77, done.stderr)
+                lines = done.stderr.splitlines()
+                self.assertRegex(lines[0], r"^%s: no CUDA device was found: .*\. Nothing was run\.$" % program)
+                pointer = re.match(r"^%s: what it prints on an H100 and an H200 is committed: (ch\d\d_\w+)/README\.md "
+                                   r"\(the lesson and its runs\), docs/results/\{h100,h200\}/examples\.log \('=== "
+                                   r"(\S+)'\); tables and plots: docs/RESULTS\.md$" % program, lines[1] if len(lines) > 1
+                                   else "")
+                self.assertTrue(pointer, done.stderr)
+                chapter, section = pointer.groups()
+                self.assertEqual(section, "%s/%s" % (chapter, program))
+                self.assertTrue(os.path.isfile(os.path.join(REPO, chapter, "README.md")))
+                self.assertTrue(os.path.isfile(os.path.join(REPO, "docs", "RESULTS.md")))
+                for device in ("h100", "h200"):
+                    log = read(os.path.join(REPO, "docs", "results", device, "examples.log"))
+                    self.assertRegex(log, r"(?m)^=== %s( |$)" % re.escape(section), "%s: no run of %s" % (device, section))
+
+
+    def test_run_examples_points_there_too(self):
+        script = read(os.path.join(REPO, "scripts", "run_examples.sh"))
+        ending = script[script.index("No CUDA device was found"):]
+        named = re.findall(r"docs/[\w./]+\.(?:log|md)", ending)
+        self.assertIn("docs/results/h100/examples.log", named)
+        for path in named:
+            self.assertTrue(os.path.isfile(os.path.join(REPO, path)), path)
+
+
 class CommandLines(unittest.TestCase):
     """Bad command lines of the built programs (items 4 and 5): exit 2 with one line before any GPU call,
     --help wins wherever it stands, the too-large matrix named."""
@@ -574,8 +615,15 @@ class CommandLines(unittest.TestCase):
         ("dot", "--n 100 --n 200", 2, r"--n", None),
         ("banks", "--part stride --part size", 2, r"--part", None),
         ("dot", "--kernel barrier_deadlock,all", 2, r"all", r"unknown kernel"),
-        ("dot", "--help --bogus", 0, None, None),
-        ("dot", "--bogus --help", 0, None, None),
+        ("dot", "--help", 0, None, None),
+        ("dot", "--n 0 --help", 0, None, None),  # a value is not judged beside --help
+        ("dot", "--help --bogus", 2, r"^dot: unknown option '--bogus'", None),  # a typo is (item 6)
+        ("dot", "--bogus --help", 2, r"^dot: unknown option '--bogus'", None),
+        ("dot", "--kernel book,book", 2, r"^dot: --kernel book,book: book is named twice: name it once$", None),
+        ("banks", "--part stride,stride", 2, r"^banks: --part stride,stride: stride is named twice", None),
+        ("reduce", "--kernel static,dynamic,static", 2, r"static is named twice", None),
+        ("dot", "--block 0", 2, r"^dot: --block 0: .*from 1 to 1024 \(CUDA's limit; --help says what each kernel "
+                                r"needs\)$", None),
         ("transpose", "--n 33554433", 2, r"33554433 x 33554433", r"matrix +is"),
     ]
 
@@ -590,7 +638,7 @@ class CommandLines(unittest.TestCase):
                 self.assertEqual(done.returncode, code, case)
                 if code == 2:
                     self.assertEqual(len(done.stderr.splitlines()), 1, case)
-                else:
+                if code == 0 or "--help" in arguments.split():
                     self.assertRegex(done.stdout, r"(?m)^Usage: %s " % program, case)
                 if matches:
                     self.assertRegex(done.stderr, matches, case)
