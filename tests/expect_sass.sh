@@ -115,11 +115,11 @@ for arch in $archs; do
     found=0
     for file in "$dump/$arch"/*.sass; do
         [ -e "$file" ] || continue
-        name=$(basename "$file" .sass)
-        echo "$name" | grep -Eq "$function" || continue
+        name=${file##*/} && name=${name%.sass}
+        [[ $name =~ $function ]] || continue # no process per function: a program holds hundreds (CUB);
+        # its readable name (c++filt) only in a failure's line
         found=$((found + 1))
         case " $functions " in *" $name "*) ;; *) functions="$functions $name" ;; esac
-        where="$arch $(readable "$name")"
         scope=all
         set -- "${claims[@]}"
         while [ $# -gt 0 ]; do
@@ -132,15 +132,15 @@ for arch in $archs; do
             checked=$((checked + 1))
             count=$(grep -Ec -- "$regex" "$file")
             if [ "$kind" = --has ]; then
-                [ "$count" -gt 0 ] || { echo "FAIL: $where: no line matches '$regex'"; failed=1; }
+                [ "$count" -gt 0 ] || { echo "FAIL: $arch $(readable "$name"): no line matches '$regex'"; failed=1; }
             elif [ "$kind" = --lacks ]; then
                 if [ "$count" -gt 0 ]; then
                     first=$(grep -E -m 1 -- "$regex" "$file" | sed -e 's|/\*[0-9a-fx]*\*/||' -e 's| *;.*||' -e 's|^ *||')
-                    echo "FAIL: $where: $count line(s) match '$regex', none expected (first: $first)"
+                    echo "FAIL: $arch $(readable "$name"): $count line(s) match '$regex', none expected (first: $first)"
                     failed=1
                 fi
             elif [ "$count" -ne "$expect" ]; then
-                echo "FAIL: $where: $count line(s) match '$regex', not $expect"
+                echo "FAIL: $arch $(readable "$name"): $count line(s) match '$regex', not $expect"
                 failed=1
             fi
         done
