@@ -844,6 +844,35 @@ class PassedBefore(InTemporaryFolder):
             self.assertEqual((done.returncode, count), (code, runs))
 
 
+class CuobjdumpCache(InTemporaryFolder):
+    """tests/cuobjdump_cache.py (res_usage.py, sass_excerpts.py): cuobjdump is asked once per command while the
+    binary is the same; a rebuilt binary is asked again; a failed command is never kept."""
+
+    def test_asked_once_per_binary(self):
+        sys.path.insert(0, TESTS)
+        import cuobjdump_cache
+        log = os.path.join(self.folder, "calls")
+        cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\necho "$*" >>%s\n[ "$1" = -bad ] && '
+                          'exit 1\necho "answer to $1"\n' % log, executable=True)
+        program = write(os.path.join(self.folder, "build", "program"), "binary 1\n")
+        calls = lambda: len(read(log).splitlines())
+        for _ in range(2):
+            done = cuobjdump_cache.run([cuobjdump, "-elf", program], "test")
+            self.assertEqual((done.returncode, done.stdout, calls()), (0, "answer to -elf\n", 1))
+        self.assertEqual(cuobjdump_cache.run([cuobjdump, "-res-usage", program], "test").stdout,
+                         "answer to -res-usage\n")
+        self.assertEqual(calls(), 2)
+        for count in (3, 4):
+            self.assertEqual(cuobjdump_cache.run([cuobjdump, "-bad", program], "test").returncode, 1)
+            self.assertEqual(calls(), count)
+        cuobjdump_cache._KEYS.clear()  # a new process
+        write(program, "binary 2\n")
+        self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", program], "test").stdout, "answer to -elf\n")
+        self.assertEqual(calls(), 5)
+        self.assertEqual(len(os.listdir(os.path.join(self.folder, "build", "sass_cache"))), 1)  # binary 1's gone
+        self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", "/nonexistent/program"], "test").returncode, 0)
+
+
 class ResUsage(InTemporaryFolder):
     """res_usage.py with a stand-in cuobjdump (-res-usage and -elf of sm_75 and sm_90) and a stand-in
     test_arch_limits: the checks fail naming program, architecture and kernel; the reserved KiB of sm_90
