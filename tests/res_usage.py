@@ -99,6 +99,9 @@ def parse_elf(text):
     without any __shared__ is 1024 there)."""
     bounds, reserved, arch, function, attribute = {}, set(), None, None, None
     for line in text.splitlines():
+        if not ("arch =" in line or line.startswith(".") or "Attribute:" in line or "Value:" in line or
+                line.endswith(".nv.shared.reserved.0")):
+            continue  # none of the patterns below: a section's hex dump, millions of lines in banks
         match = re.match(r"\s*arch = (\S+)", line)
         if match:
             arch, function = match.group(1), None
