@@ -4,6 +4,7 @@
 """
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -842,6 +843,71 @@ class PassedBefore(InTemporaryFolder):
         for code, runs in ((1, 1), (1, 2), (77, 3), (77, 4), (0, 5), (0, 5)):
             done, count = self.run_it(inputs, exit_code=code)
             self.assertEqual((done.returncode, count), (code, runs))
+
+
+class ReadmeFigures(InTemporaryFolder):
+    """scripts/readme_figures.py: the README's counts worked out from the build's test list by the summary's
+    own code, its times the lines of the latest timed run; a page whose figures differ fails the check
+    (item 5: the README said 'ran 57 of 281 tests' where the run said 111 of 335)."""
+    TIMINGS = ("# 2025-01-01, commit abc, 2 cores (a CPU), Debian GNU/Linux 12 (bookworm), no GPU; load average 1 before\n"
+               "first run: run_tests.sh: 30 min 2 s in all on 2 cores (dependencies 3 s, configure 20 s, build 25 min, "
+               "tests 4 min 39 s)\n"
+               "rerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests 40 s)\n"
+               "examples: run_examples.sh: 12 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, "
+               "examples 2 s)\nsummary of the first run:\nran 3 of 5 tests; ...\n")
+    PAGE = "# Top\n\n<!-- tests:without-gpu:begin -->\nran 57 of 281\n<!-- tests:without-gpu:end -->\n\n" \
+           "<!-- timings:begin -->\n<!-- timings:end -->\nprose\n"
+
+    def listing(self, names):
+        listing = {"kind": "ctestInfo", "tests": [
+            {"name": name, "properties": [{"name": "LABELS", "value": [label]}]} for name, label in names]}
+        write(os.path.join(self.folder, "tests.json"), json.dumps(listing))
+
+    def figures(self, *arguments):
+        ctest = write(os.path.join(self.folder, "ctest"), "#!/bin/sh\ncat %s/tests.json\n" % self.folder,
+                      executable=True)
+        write(os.path.join(self.folder, "build", "CTestTestfile.cmake"), "")
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "readme_figures.py"), "--ctest", ctest,
+                               "--timings", os.path.join(self.folder, "timings.txt"), os.path.join(self.folder, "build"),
+                               self.page] + list(arguments), capture_output=True, text=True)
+
+    def setUp(self):
+        super().setUp()
+        self.page = write(os.path.join(self.folder, "README.md"), self.PAGE)
+        write(os.path.join(self.folder, "timings.txt"), self.TIMINGS)
+        self.names = [(p + "_help", "host") for p in ("dot", "shared_bitmap", "banks", "reduce", "transpose",
+                                                      "shared_vs_global")] + [("dot_float", "gpu"), ("dot_memcheck",
+                                                                                                     "sanitizer")]
+        self.listing(self.names)
+
+    def test_written_then_checked_then_stale_when_a_test_is_added(self):
+        self.assertEqual(self.figures("--check").returncode, 1)
+        done = self.figures()
+        self.assertEqual(done.returncode, 0, done.stderr)
+        page = read(self.page)
+        self.assertIn("<!-- tests:without-gpu:begin -->\n```\nran 6 of 8 tests; 2 skipped: they need a CUDA GPU (labels "
+                      "gpu, sanitizer) and none was found (no NVIDIA driver is installed (libcuda.so.1 is missing))\n"
+                      "tests: 6 passed, 0 failed, 2 skipped\n```\n<!-- tests:without-gpu:end -->", page)
+        self.assertIn("<!-- timings:begin -->\n```\n# 2025-01-01, commit abc, 2 cores", page)
+        self.assertIn("\nrerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests "
+                      "40 s)\nexamples: run_examples.sh: 12 s", page)
+        self.assertNotIn("summary of", page)
+        self.assertTrue(page.endswith("<!-- timings:end -->\nprose\n"))
+        self.assertEqual(self.figures("--check").returncode, 0)
+        self.listing(self.names + [("dot_bad_input", "host")])
+        done = self.figures("--check")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("ran 7 of 9 tests", done.stdout)
+        self.assertEqual(read(self.page), page)
+
+    def test_a_build_without_a_chapter_is_skipped_and_bad_timings_refused(self):
+        self.listing(self.names[:1] + self.names[2:])
+        self.assertEqual(self.figures("--check").returncode, 77)
+        self.listing(self.names)
+        write(os.path.join(self.folder, "timings.txt"), self.TIMINGS.replace("rerun:", "again:"))
+        done = self.figures("--check")
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
+        self.assertIn("no line 'rerun: ...'", done.stderr)
 
 
 class CuobjdumpCache(InTemporaryFolder):
