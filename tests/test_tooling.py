@@ -818,7 +818,8 @@ class PassedBefore(InTemporaryFolder):
         log = os.path.join(self.folder, "runs")
         done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
                                inputs, probe, "sh", "-c", 'echo ran >>"$0"; exit %d' % exit_code, log],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True,
+                              env={k: v for k, v in os.environ.items() if k != "EXAMPLES_RERUN_ALL"})
         return done, len(read(log).splitlines()) if os.path.exists(log) else 0
 
     def test_run_once_then_reused_until_an_input_or_a_tool_changes(self):
@@ -837,6 +838,10 @@ class PassedBefore(InTemporaryFolder):
             self.assertEqual(self.run_it(inputs)[1], count)
         self.assertEqual(self.run_it(inputs, probe="echo tools 2")[1], len(changes) + 2)
         self.assertEqual(len(os.listdir(os.path.join(self.folder, "stamps"))), 1)
+        done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
+                               inputs, "echo tools 2", "sh", "-c", 'echo ran >>"$0"', os.path.join(self.folder, "runs")],
+                              capture_output=True, text=True, env=dict(os.environ, EXAMPLES_RERUN_ALL="1"))
+        self.assertEqual(len(read(os.path.join(self.folder, "runs")).splitlines()), len(changes) + 3)  # asked to
 
     def test_a_failure_or_a_skip_is_never_reused(self):
         inputs = write(os.path.join(self.folder, "one.txt"), "1\n")
