@@ -556,6 +556,41 @@ class ReadmeHandBuild(InTemporaryFolder):
                                                 "(.gitignore them):\n%s" % (readme, status.stdout))
 
 
+class ReadmeNewcomer(unittest.TestCase):
+    """What a newcomer looked for in the top-level READMEs and did not find (item 7): how long the commands
+    take (the timed run's lines, which readme_figures keeps equal to docs/results/timings.txt), which chapter
+    to start with, and why a hand-build line pins an architecture."""
+    START = {"README.md": "### Where to start", "README.zh-CN.md": "### 从哪一章开始"}
+
+    def test_times_of_every_command(self):
+        for readme in HEADINGS:
+            text = read(os.path.join(REPO, readme))
+            block = re.search(r"^<!-- timings:begin -->\n```\n(.*?)```\n<!-- timings:end -->$", text, re.S | re.M)
+            self.assertTrue(block, "%s: no timed run between the timings markers" % readme)
+            for key, script in (("first run", "run_tests.sh"), ("rerun", "run_tests.sh"), ("examples", "run_examples.sh")):
+                self.assertRegex(block.group(1), r"(?m)^%s: %s: \d+ (min|s)\b.* in all on \d+ cores \(" % (key, script),
+                                 readme)
+
+    def test_where_to_start(self):
+        for readme, heading in self.START.items():
+            text = read(os.path.join(REPO, readme))
+            self.assertIn(heading, text.splitlines(), readme)
+            section = text[text.index(heading):].split("\n## ")[0]
+            first = re.search(r"\[`(ch\d\d_\w+)/`\]", section)
+            self.assertTrue(first and os.path.isdir(os.path.join(REPO, first.group(1))), readme)
+            self.assertEqual(first.group(1), "ch05_dot", "%s starts elsewhere: say why there" % readme)
+
+    def test_a_pinned_architecture_is_explained(self):
+        for readme in HEADINGS:
+            text = read(os.path.join(REPO, readme))
+            after = text[text.index(HEADINGS[readme]):].split("\n## ")[0]
+            after = after[after.index("```\n", after.index("```sh")) + 4:]  # the prose after the block
+            for arch in sorted(set(re.findall(r"-arch=(sm_\d+)", "\n".join(hand_build_block(readme))))):
+                self.assertIn("-arch=%s" % arch, after, "%s: the block pins %s and the text does not say why" %
+                              (readme, arch))
+                self.assertIn("-arch=native", after, "%s: what to put on another GPU" % readme)
+
+
 class RunExamples(unittest.TestCase):
     """scripts/run_examples.sh, the README's first command, runs every chapter's program."""
 
