@@ -32,7 +32,7 @@ catalogue=(
     "libglu1-mesa-dev|-|as freeglut3-dev: no GLU for freeglut"
     "xvfb|Xvfb|bitmap_window_xvfb is skipped (no X server to open the window on)"
     "x11-apps|xwd|bitmap_window_xvfb is skipped (no xwd to take the window's picture)"
-    "libgl1-mesa-dri|-|bitmap_window_xvfb fails or is skipped (no software OpenGL for Xvfb)"
+    "libgl1-mesa-dri|-|bitmap_window_xvfb is skipped (no software OpenGL for a window on Xvfb)"
     "python3|python3|the results tooling, docs, SASS, res-usage, first-hour and bank-model tests are not registered; no closing summary"
     "python3-matplotlib|matplotlib|plots are not drawn (tables are); the tooling test's drawing cases are skipped"
     "python3-pip|pip|cmake_oldest is skipped (pip fetches CMake 3.22); where the CUDA toolkit lacks cuobjdump, the SASS and res-usage tests are skipped"
