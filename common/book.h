@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "report.h" /* median_of */
@@ -101,9 +102,27 @@ static inline int cuda_driver_library_present(void) {
     return 1;
 }
 
+/* Without a GPU a program can still be read: what it printed on an H100 and an
+ * H200 is in the repository, in its chapter's lesson and the GPU runs' logs. */
+static inline void gpu_say_where_outputs_are(const char *program) {
+    static const char *const chapters[][2] = {{"dot", "ch05_dot"},
+                                              {"shared_bitmap", "ch05_shared_bitmap"},
+                                              {"banks", "ch08_banks"},
+                                              {"reduce", "ch08_reduce"},
+                                              {"transpose", "ch08_transpose"},
+                                              {"shared_vs_global", "ch08_shared_vs_global"}};
+    for (size_t i = 0; i < sizeof chapters / sizeof chapters[0]; ++i)
+        if (strcmp(program, chapters[i][0]) == 0)
+            fprintf(stderr,
+                    "%s: what it prints on an H100 and an H200 is committed: %s/README.md (the lesson and its runs), "
+                    "docs/results/{h100,h200}/examples.log ('=== %s/%s'); tables and plots: docs/RESULTS.md\n",
+                    program, chapters[i][1], chapters[i][1], program);
+}
+
 /* Selects device `device`, prints "Device 0: NAME, compute capability X.Y,
- * ..." and fills *properties. No GPU: a plain sentence and exit 77; a broken
- * one: the error and exit 3; --device out of range: exit 2. */
+ * ..." and fills *properties. No GPU: a plain sentence, where the outputs of
+ * a GPU run are, and exit 77; a broken one: the error and exit 3; --device
+ * out of range: exit 2. */
 static inline void gpu_select_device(const char *program, int device, struct cudaDeviceProp *properties) {
     int count = 0;
     cudaError_t status = cudaGetDeviceCount(&count);
@@ -111,11 +130,12 @@ static inline void gpu_select_device(const char *program, int device, struct cud
     if (status != cudaSuccess) {
         int driver_present = cuda_driver_library_present();
         int code = exit_code_for_init_error(status, driver_present);
-        if (code == EXIT_NO_DEVICE)
+        if (code == EXIT_NO_DEVICE) {
             fprintf(stderr, "%s: no CUDA device was found: %s. Nothing was run.\n", program,
                     status == cudaErrorNoDevice ? "the driver is present but sees no GPU"
                                                 : "no NVIDIA driver is installed (libcuda.so.1 is missing)");
-        else
+            gpu_say_where_outputs_are(program);
+        } else
             fprintf(stderr, "%s: the CUDA device or driver is broken: %s (%s). Nothing was run.\n", program,
                     cudaGetErrorName(status), cudaGetErrorString(status));
         exit(code);

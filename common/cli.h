@@ -35,7 +35,8 @@ enum cli_accepts {
 #define CLI_MAX_KERNELS 32
 #define CLI_MAX_OWN_OPTIONS 4
 
-/* An option only one program takes, with its line for --help. */
+/* An option only one program takes, with its line for --help. A comma-separated value
+ * names each item once, as --kernel's does: cli.h refuses "--part stride,stride". */
 typedef struct {
     const char *name;  /* "--part"                                   */
     const char *value; /* what its value is called in --help: "P"  */
@@ -206,6 +207,31 @@ static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *message
     return CLI_EXIT_ERROR;
 }
 
+/* The first item a comma-separated list names twice ("stride,size,stride":
+ * stride), copied into item; 0 when each is named once. */
+static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
+    for (const char *start = list; *start;) {
+        const char *comma = strchr(start, ',');
+        size_t length = comma ? (size_t)(comma - start) : strlen(start);
+        for (const char *later = comma; length && later; later = strchr(later + 1, ','))
+            if (strncmp(later + 1, start, length) == 0 && (later[1 + length] == ',' || later[1 + length] == '\0')) {
+                snprintf(item, size, "%.*s", (int)length, start);
+                return 1;
+            }
+        if (!comma) break;
+        start = comma + 1;
+    }
+    return 0;
+}
+
+/* "banks: --part stride,stride: stride is named twice: name it once", exit 2, as an
+ * option given twice is. */
+static inline int cli_fail_repeat_(const cli_spec *spec, FILE *err, const char *option, const char *list,
+                                   const char *item) {
+    fprintf(err, "%s: %s %s: %s is named twice: name it once\n", spec->program, option, list, item);
+    return CLI_EXIT_ERROR;
+}
+
 static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
     char names[512], item[128];
     int count = 0;
@@ -237,6 +263,7 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
             fprintf(err, "%s: unknown kernel '%s' (choose from %s, or all)\n", spec->program, item, names);
             return CLI_EXIT_ERROR;
         }
+        if (*mask & (1u << index)) return cli_fail_repeat_(spec, err, "--kernel", list, item);
         *mask |= 1u << index;
         if (!comma) return CLI_OK;
         start = comma + 1;
@@ -259,6 +286,41 @@ static inline int cli_parse_int_option_(const cli_spec *spec, const char *option
     return CLI_OK;
 }
 
+/* What NAME (an option, without "=value") is to this program: -1 unknown, 0 a flag that
+ * takes no value, 1 an option that takes one. */
+static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
+    unsigned a = spec->accepts;
+#define TAKES(flag, option) ((a & (flag)) && strcmp(name, option) == 0)
+    if (cli_own_index_(spec->own_options, name) >= 0) return 1;
+    if (TAKES(CLI_CHECK, "--check") || TAKES(CLI_COLD_L2, "--cold-l2") || TAKES(CLI_BANK_MODEL, "--bank-model") ||
+        TAKES(CLI_BITMAP, "--no-sync") || TAKES(CLI_BITMAP, "--no-window"))
+        return 0;
+    if (TAKES(CLI_N, "--n") || TAKES(CLI_ROWS_COLS, "--n") || TAKES(CLI_ROWS_COLS, "--rows") ||
+        TAKES(CLI_ROWS_COLS, "--cols") || TAKES(CLI_KERNEL, "--kernel") || TAKES(CLI_TYPE, "--type") ||
+        TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
+        TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
+        TAKES(CLI_BITMAP, "--save-diff"))
+        return 1;
+#undef TAKES
+    return -1;
+}
+
+/* With --help on the line: the first word that is no option of this program (a typo the usage
+ * would otherwise hide), or NULL. Values are skipped: "--kernel --bogus" names a kernel. */
+static inline const char *cli_unknown_beside_help_(const cli_spec *spec, int argc, char **argv) {
+    for (int i = 1; i < argc; ++i) {
+        char name[64];
+        const char *equals = strchr(argv[i], '=');
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) continue;
+        snprintf(name, sizeof name, "%.*s",
+                 (int)(strncmp(argv[i], "--", 2) == 0 && equals ? equals - argv[i] : (long)strlen(argv[i])), argv[i]);
+        int kind = cli_option_kind_(spec, name);
+        if (kind < 0) return argv[i];
+        if (kind == 1 && !equals) ++i;
+    }
+    return NULL;
+}
+
 /* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
  * CLI_EXIT_ERROR: one line printed to err, exit 2. */
 static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE *out, FILE *err) {
@@ -279,10 +341,14 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
         if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
             return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (%s)%s", "raise it in cli.h", "");
-    /* --help wins wherever it stands, whatever else the line holds. */
+    /* --help wins wherever it stands, over any value; but a word that is no option of this
+     * program is still named, after the usage, and the exit is 2: "--bogus --help" is a typo. */
     for (int i = 1; i < argc; ++i)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            const char *unknown = cli_unknown_beside_help_(spec, argc, argv);
             cli_print_usage_(spec, out);
+            if (unknown)
+                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)%s", unknown, "");
             return CLI_EXIT_HELP;
         }
 
@@ -314,15 +380,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         } else {
             snprintf(name, sizeof name, "%s", arg);
         }
-#define TAKES(flag, option) ((a & (flag)) && strcmp(name, option) == 0)
-        int known = TAKES(CLI_N, "--n") || TAKES(CLI_ROWS_COLS, "--n") || TAKES(CLI_ROWS_COLS, "--rows") ||
-                    TAKES(CLI_ROWS_COLS, "--cols") || TAKES(CLI_KERNEL, "--kernel") || TAKES(CLI_TYPE, "--type") ||
-                    TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
-                    TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
-                    TAKES(CLI_BITMAP, "--save-diff");
         const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
-        if (own >= 0) known = 1;
-        if (!known) return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
+        if (cli_option_kind_(spec, name) != 1)
+            return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
         for (int s = 0; s < seen_count; ++s)
             if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once%s", name, "");
         if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
@@ -331,7 +391,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             value = argv[++i];
         }
         if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one%s", name, "");
-        if (own >= 0) { /* the program checks the text itself */
+        if (own >= 0) { /* the program checks the text itself, once each item is named once */
+            char item[64];
+            if (cli_list_repeat_(value, item, sizeof item)) return cli_fail_repeat_(spec, err, name, value, item);
             o->own_values[own] = value;
             continue;
         }
@@ -370,7 +432,15 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             if (cli_parse_int_option_(spec, name, value, 0, 1023, &number, err)) return CLI_EXIT_ERROR;
             o->device = (int)number;
         } else if (strcmp(name, "--block") == 0) {
-            if (cli_parse_int_option_(spec, name, value, 1, 1024, &number, err)) return CLI_EXIT_ERROR;
+            /* Worded as the programs word their own rules ("--block 16: the halving tree needs ..."):
+             * 1 to 1024 is CUDA's limit, and --help says what each kernel needs within it. */
+            if (cli_parse_count(value, &number) != 0 || number > 1024) {
+                fprintf(err,
+                        "%s: --block %s: a block holds a whole number of threads from 1 to 1024 (CUDA's limit; "
+                        "--help says what each kernel needs)\n",
+                        spec->program, value);
+                return CLI_EXIT_ERROR;
+            }
             o->block = (int)number;
             o->block_given = 1;
         } else if (strcmp(name, "--data") == 0) {
@@ -390,7 +460,6 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         } else if (strcmp(name, "--save-diff") == 0) {
             o->save_diff_path = value;
         }
-#undef TAKES
     }
     if (a & CLI_ROWS_COLS) {
         if (n_given && (rows_given || cols_given))

@@ -21,8 +21,12 @@
 # leave to read its counters. Exit 77 when ncu or a GPU is missing, 2 on bad use,
 # otherwise ncu's (or the program's) exit code.
 set -u
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then # this header, without its comment marks
+    sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"
+    exit 0
+fi
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
-    echo "usage: bank_conflicts.sh PROGRAM [ARGS...] (PROGRAM: a built executable; got '${1:-}')" >&2
+    echo "usage: bank_conflicts.sh PROGRAM [ARGS...] (PROGRAM: a built executable; got '${1:-}'; --help says more)" >&2
     exit 2
 fi
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)

@@ -50,7 +50,7 @@ phase build 300 cmake --build "$BUILD" -j16 >>"$OUT/build.log" 2>&1
 if [ "${EVIDENCE_SWEEP:-1}" != 0 ]; then
     quick=()
     [ "${EVIDENCE_QUICK:-0}" = 1 ] && quick=(--quick)
-    phase sweep "${EVIDENCE_SWEEP_S:-240}" python3 scripts/sweep.py --build "$BUILD" --out "$OUT/sweep.csv" "${quick[@]}" \
+    phase sweep "${EVIDENCE_SWEEP_S:-240}" python3 scripts/sweep.py --build "$BUILD" --out "$OUT/sweep.csv" --force "${quick[@]}" \
         >"$OUT/sweep.log" 2>&1
 fi
 # Each example's default run (the book's program first), as the main job runs it, then the runs the
@@ -134,5 +134,5 @@ sed -n '/^The following tests FAILED/,/^$/p' "$OUT/ctest.log"
 tail -n 1 "$OUT/sweep.log" 2>/dev/null
 folder=docs/results/${slug:-DEVICE}
 echo "Next: mkdir -p $folder && cp $OUT/{sweep.csv,ctest.log,banks.txt,mutants.txt,examples.log} $folder/"
-echo "      python3 scripts/plot.py docs/results/*/sweep.csv   # every page with markers, both languages"
+echo "      python3 scripts/plot.py --regenerate   # every page with markers, both languages, and the plots"
 ! printf '%s\n' "${SUMMARY[@]}" | grep -qvE 'exit (0|77) ' # 77: a phase found no GPU or no ncu

@@ -1,55 +1,132 @@
 #!/usr/bin/env bash
-# Installs what the collection needs and is missing, on Debian or Ubuntu.
-# Safe to run again: it installs only what is not there yet.
-#   Debian packages: cmake, a C compiler, libpng (PNG output), freeglut (the
-#   bitmap window), Xvfb and xwd (the window test), Python 3 with Debian's own
-#   matplotlib (the plots of the results page), and pip, which only downloads.
+# Installs what the collection needs and is missing, on Debian or Ubuntu, and says what
+# is still missing afterwards and what that costs. Safe to run again: it installs only
+# what is not there yet.
+#   Debian packages: cmake, a C compiler, libpng (PNG output), freeglut (the bitmap
+#   window), Xvfb and xwd (the window test), Python 3 with Debian's own matplotlib (the
+#   plots of the results page), and pip, which only downloads.
 # Nothing is ever installed into a Python with pip: matplotlib comes from the
 # distribution's package, into the system's Python, as every other package.
 # The CUDA toolkit (nvcc) is not a Debian package of the right version: it is
 # checked for, and the script says how to get it when it is missing.
-set -euo pipefail
+#
+# Only what the build cannot do without stops it (exit 1): nvcc, cmake, make, a C and
+# C++ compiler. Every other package is optional: without root or sudo, without a
+# package mirror, or when apt-get fails, the script says so in one line, names each
+# package still missing with the tests it skips or the feature it turns off, and goes
+# on (exit 0). With INSTALL_DEPS_REPORT=FILE those lines are also written to FILE, for
+# the test command to repeat beside its closing lines.
+set -uo pipefail
 
-packages=(cmake make gcc g++ pkg-config libpng-dev zlib1g-dev freeglut3-dev libgl-dev libglu1-mesa-dev
-          xvfb x11-apps libgl1-mesa-dri python3 python3-matplotlib python3-pip)
+# package|the command that provides it where no Debian package does (- for none)|what is lost without it
+catalogue=(
+    "cmake|cmake|required: the build"
+    "make|make|required: the build"
+    "gcc|gcc|required: the build"
+    "g++|g++|required: the build"
+    "pkg-config|pkg-config|CMake finds freeglut without its help less often: see freeglut3-dev"
+    "libpng-dev|-|ch05_shared_bitmap is not built, and with it its tests and the bitmap viewer's (PNG files)"
+    "zlib1g-dev|-|libpng cannot be linked: as libpng-dev"
+    "freeglut3-dev|-|the bitmap chapter has no window (it saves PNG files); shared_bitmap_builds_alone and bitmap_window_xvfb are skipped"
+    "libgl-dev|-|as freeglut3-dev: no OpenGL to link the window with"
+    "libglu1-mesa-dev|-|as freeglut3-dev: no GLU for freeglut"
+    "xvfb|Xvfb|bitmap_window_xvfb is skipped (no X server to open the window on)"
+    "x11-apps|xwd|bitmap_window_xvfb is skipped (no xwd to take the window's picture)"
+    "libgl1-mesa-dri|-|bitmap_window_xvfb is skipped (no software OpenGL for a window on Xvfb)"
+    "python3|python3|the results tooling, docs, SASS, res-usage, first-hour and bank-model tests are not registered; no closing summary"
+    "python3-matplotlib|matplotlib|plots are not drawn (tables are); the tooling test's drawing cases are skipped"
+    "python3-pip|pip|cmake_oldest is skipped (pip fetches CMake 3.22); where the CUDA toolkit lacks cuobjdump, the SASS and res-usage tests are skipped"
+)
+report=${INSTALL_DEPS_REPORT:-/dev/null}
+: >"$report" 2>/dev/null || report=/dev/null
+say() { echo "install_deps: $*"; }
+warn() { echo "install_deps: $*" >&2; }
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null; then sudo "$@"
-    else echo "install_deps: need root (or sudo) to run: $*" >&2; return 1
-    fi
+system_python=${SYSTEM_PYTHON:-/usr/bin/python3}
+path_python=$(command -v python3 || true)
+has_matplotlib() {
+    { [ -n "$path_python" ] && "$path_python" -c "import matplotlib" 2>/dev/null; } ||
+        { [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; }
+}
+# Is a package's job done, by the Debian package or otherwise (a CMake from Kitware, a pip matplotlib)?
+installed() {
+    local package=$1 provider=$2
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" && return 0
+    case $provider in
+    -) return 1 ;;
+    matplotlib) has_matplotlib ;;
+    pip) [ -n "$path_python" ] && "$path_python" -m pip --version >/dev/null 2>&1 ;;
+    *) command -v "$provider" >/dev/null 2>&1 ;;
+    esac
+}
+missing_packages() {
+    local entry package provider
+    for entry in "${catalogue[@]}"; do
+        IFS='|' read -r package provider _ <<<"$entry"
+        installed "$package" "$provider" || echo "$package"
+    done
 }
 
+# How to become root: 0 root, "sudo -n" without a password, else nothing (never a prompt).
+as_root=""
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=env
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    as_root="sudo -n"
+fi
+
 if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
-    missing=()
-    for package in "${packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-    done
-    if [ ${#missing[@]} -gt 0 ]; then
-        echo "install_deps: installing ${missing[*]}"
-        as_root apt-get update -qq
-        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    mapfile -t missing < <(missing_packages)
+    if [ ${#missing[@]} -eq 0 ]; then
+        say "Debian packages already installed"
+    elif [ -z "$as_root" ]; then
+        warn "not root, and sudo is missing or asks for a password: not installing ${missing[*]}; going on without them"
     else
-        echo "install_deps: Debian packages already installed"
+        say "installing ${missing[*]}"
+        # shellcheck disable=SC2086 # as_root is a command and its option
+        $as_root apt-get update -qq >/dev/null 2>&1 ||
+            warn "apt-get update failed (no package mirror reachable?): trying the package lists already here"
+        # shellcheck disable=SC2086
+        if ! $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}" >/dev/null 2>&1; then
+            # One by one: a package this release lacks must not cost the others.
+            failed=()
+            for package in "${missing[@]}"; do
+                # shellcheck disable=SC2086
+                $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                    "$package" >/dev/null 2>&1 || failed+=("$package")
+            done
+            warn "apt-get install failed for ${failed[*]}; going on without them"
+        fi
     fi
 else
-    echo "install_deps: not a Debian/Ubuntu system: install by hand: ${packages[*]}" >&2
+    warn "not a Debian/Ubuntu system (no apt-get): install by hand what is named below, if anything"
+fi
+
+# What is still missing, and what each costs. Required ones stop the build here.
+mapfile -t still < <(missing_packages)
+required=()
+for entry in "${catalogue[@]}"; do
+    IFS='|' read -r package _ cost <<<"$entry"
+    case " ${still[*]} " in *" $package "*) ;; *) continue ;; esac
+    if [ "$cost" = "required: the build" ]; then
+        required+=("$package")
+    else
+        echo "not installed: $package: $cost" | tee -a "$report" >&2
+    fi
+done
+if [ ${#required[@]} -gt 0 ]; then
+    warn "cannot build without ${required[*]} (Debian packages of those names): install them and run this again"
+    exit 1
 fi
 
 # matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or
 # with the system's when only that one has matplotlib (a pyenv or a virtual
-# environment first on PATH); without any, the plots are not drawn (the tables
-# still are) and the drawing test says it was skipped.
-system_python=${SYSTEM_PYTHON:-/usr/bin/python3}
-path_python=$(command -v python3 || true)
-if [ -n "$path_python" ] && "$path_python" -c "import matplotlib" 2>/dev/null; then
-    :
-elif [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; then
-    echo "install_deps: the python3 first on PATH (${path_python:-none}) has no matplotlib: the plot tests use" \
+# environment first on PATH); plot.py does the same.
+if [ -n "$path_python" ] && ! "$path_python" -c "import matplotlib" 2>/dev/null &&
+    [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; then
+    say "the python3 first on PATH ($path_python) has no matplotlib: the plot tests and plot.py use" \
         "$system_python, which has the distribution's"
-else
-    echo "install_deps: matplotlib is missing (Debian package python3-matplotlib): plots will not be drawn," \
-        "tables will; the drawing test is skipped" >&2
 fi
 
 # The CUDA compiler.
@@ -58,17 +135,17 @@ if [ -z "$nvcc" ]; then
     for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin; do
         if [ -x "$dir/nvcc" ]; then
             nvcc=$dir/nvcc
-            echo "install_deps: nvcc found in $dir (not on PATH; the build scripts add it)"
+            say "nvcc found in $dir (not on PATH; the build scripts add it)"
             break
         fi
     done
 fi
 if [ -z "$nvcc" ]; then
-    echo "install_deps: the CUDA toolkit (nvcc, version 12 or 13) is missing. Install it from NVIDIA's" >&2
-    echo "  CUDA downloads (deb network repository: the package cuda-toolkit), then run this again." >&2
+    warn "the CUDA toolkit (nvcc, version 12 or 13) is missing. Install it from NVIDIA's"
+    warn "  CUDA downloads (deb network repository: the package cuda-toolkit), then run this again."
     exit 1
 fi
-echo "install_deps: nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release line in --version)")"
+say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release line in --version)")"
 
 # cuobjdump and nvdisasm read the compiled code (the SASS tests, label host, need
 # no GPU). A full CUDA toolkit has them beside nvcc; a minimal one does not: then
@@ -84,9 +161,11 @@ if ! [ -x "$(dirname "$nvcc")/cuobjdump" ] && ! [ -x .tools/bin/cuobjdump ]; the
         done
         find "$wheels/x" -type f \( -name cuobjdump -o -name nvdisasm \) -exec cp {} .tools/bin/ \;
         chmod +x .tools/bin/* 2>/dev/null || true
-        echo "install_deps: cuobjdump and nvdisasm unpacked into .tools/bin (for the SASS tests)"
+        say "cuobjdump and nvdisasm unpacked into .tools/bin (for the SASS tests)"
     else
-        echo "install_deps: cuobjdump could not be fetched: the SASS tests will be skipped" >&2
+        echo "not installed: cuobjdump (NVIDIA's wheel, from PyPI): the SASS and res-usage tests are skipped" |
+            tee -a "$report" >&2
     fi
     rm -rf "$wheels"
 fi
+exit 0

@@ -1,11 +1,22 @@
 #!/usr/bin/env python3
-"""Draws the plots and rewrites the generated parts of the docs from the sweep CSVs, one per device.
+"""Draws the plots and the tables of the docs from the sweep CSVs (scripts/sweep.py), one per device.
 
-    python3 scripts/plot.py docs/results/h100/sweep.csv docs/results/h200/sweep.csv --readme README.md
+    python3 scripts/plot.py build/sweep.csv [MORE.csv ...] [--out DIR] [--force]
 
-Beside each CSV: its plots (EXAMPLE_TYPE.png, drawn with matplotlib where installed) and, where
-present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh) and mutants.txt
-(scripts/mutants.sh). What lies between a pair of marker lines <!-- NAME:begin --> and
+Your own run: its plots (EXAMPLE_TYPE.png, drawn with matplotlib where installed) and a page with
+every table (RESULTS.md) go into DIR, by default build/plots/ of this checkout; nothing tracked is
+touched, and files already in DIR are replaced only with --force.
+
+    python3 scripts/plot.py --regenerate [CSV ...] [--readme PAGE]... [--results PAGE] [--check]
+
+The repository's own pages and committed plots, from every device's docs/results/DEVICE/sweep.csv
+(the default CSVs; given CSVs must include them all, unless --readme names the pages). Beside each
+CSV: its plots and, where present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh)
+and mutants.txt (scripts/mutants.sh). A plot carries, in its PNG text, a hash of what it was drawn
+from (its rows and the drawing code): a plot whose hash is already the one its data gives is left
+as it is, byte for byte, whatever matplotlib is installed, so regenerating twice leaves git clean.
+--check writes nothing and exits 1 naming each file that regenerating would change.
+What lies between a pair of marker lines <!-- NAME:begin --> and
 <!-- NAME:end --> is rewritten, by NAME: results (every device's headline table; in --results a
 section per device with tests, plots and bank conflicts), results:summary (the book's kernel, our
 best and the library at the headline sizes), results:EXAMPLE (that example's rows), banks (every
@@ -13,22 +24,40 @@ bank table), banks:PROGRAM (the tables of that program), banks:agreement (per de
 many of the tables' predicted rows the SASS-level and the hardware counts equal, within 2 %), run:SLUG (one run from examples.log, in a
 code block: SLUG is its command's words, paths cut to their last part, dashes dropped, joined by '-':
 run:banks, run:reduce-demo-squares), mutants (the mutant table; mutants:CHAPTER, its rows). Prose that interprets figures is written by hand,
-outside the markers. Exit 2: a malformed CSV or ctest log (one line FILE:LINE: problem); 3: a
-file without its markers. Either way nothing is written.
+outside the markers.
 
-    PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks
+    PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks [--force]
 
 draws, from a program's bank model (common/bank_model.h), each shared-memory access it names a
-picture for: FOLDER/PICTURE.png, the 32 banks across, a row per pass, each lane in its bank(s).
+picture for: FOLDER/PICTURE.png, the 32 banks across, a row per pass, each lane in its bank(s). A
+picture already there is kept when it shows the same (same hash, or the same pixels); one that
+differs is replaced only with --force.
+
+Every option is checked before anything is read or drawn. Without matplotlib in this Python, the
+script runs itself again under the system's (/usr/bin/python3, or $SYSTEM_PYTHON) where that one
+has it (Debian's python3-matplotlib, which scripts/install_deps.sh installs); with none, tables are
+still written and plots skipped, saying so. Exit 0: done (or, with --check, nothing to change);
+1: --check found files to change; 2: a bad command line, a missing or malformed input (one line,
+FILE:LINE: problem for a malformed one), or an output that --force would be needed to replace;
+3: a page without its markers; 77: --bank-maps without matplotlib anywhere. Nothing is written
+unless the exit is 0.
 """
 import argparse
 import csv
 import glob
+import hashlib
+import inspect
+import io
+import json
 import math
 import os
 import re
 import statistics
+import struct
+import subprocess
 import sys
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))  # the checkout
 
 HEADLINE = {"dot": [2**26], "reduce": [10**8], "transpose": [4097**2, 8192**2, 10000**2]}  # n; others: every n
 LIBRARY = {"cub", "cublas", "geam"}
@@ -124,7 +153,7 @@ def load(path):
     name = rows[0]["device"]
     l2 = number(rows[0].get("l2_mb", "")) or next((mb for key, mb in L2_MB.items() if key in name), None)
     ctest, banks = os.path.join(folder, "ctest.log"), os.path.join(folder, "banks.txt")
-    return {"csv": path, "folder": folder, "rows": rows, "name": name, "l2_mb": l2,
+    return {"csv": path, "folder": folder, "plots": folder, "rows": rows, "name": name, "l2_mb": l2,
             "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
             "banks": open(banks, encoding="utf-8").read().strip() if os.path.exists(banks) else None,
             "mutants": read_mutants(os.path.join(folder, "mutants.txt")),
@@ -134,7 +163,9 @@ def load(path):
 def read_examples(path):
     """examples.log's runs: '=== PROGRAM ARGS' -> its output (up to '=== exit N')."""
     runs, current = {}, None
-    for line in open(path, encoding="utf-8") if os.path.exists(path) else []:
+    with open(path, encoding="utf-8") if os.path.exists(path) else io.StringIO() as stream:
+        lines = stream.readlines()
+    for line in lines:
         if line.startswith("=== exit"):
             current = None
         elif line.startswith("=== "):
@@ -177,10 +208,12 @@ def launch_floor(results):
     return min(float(r["ms"]) for r in timed), moved
 
 
-def plot(plt, device, example, type_name, results, ceilings, path):
+def plot(plt, device, example, type_name, results, ceilings, path, key):
     """GB/s against n: a line per kernel (the library bold), each ceiling dashed, the sizes that fit in L2
-    shaded, and the launch floor dotted."""
-    figure, axes = plt.subplots(figsize=(8, 5))
+    shaded, and the launch floor dotted. Written to PATH with KEY (what it was drawn from) in its PNG text,
+    no matplotlib version there, 1000 x 500 pixels, its ticks chosen here: the same data, the same picture
+    in any matplotlib but for the rendering of lines and letters."""
+    figure, axes = plt.subplots(figsize=(10, 5))
     # Bytes moved per element, from GB/s x time: where n elements outgrow the L2, whatever the example.
     moved = [float(r["gbps"]) * float(r["ms"]) * 1e6 / int(r["n"]) for r in results if number(r.get("ms", ""))]
     if device["l2_mb"] and moved:
@@ -212,30 +245,90 @@ def plot(plt, device, example, type_name, results, ceilings, path):
     axes.set(xlabel="n (elements)", ylabel="GB/s (1e9 bytes/s)",
              title="%s, %s on %s" % (example, type_name, device["name"]))
     axes.set_xscale("log", base=2)
+    sizes = [int(r["n"]) for r in results + ceilings]
+    low, high = math.ceil(math.log2(min(sizes))), math.floor(math.log2(max(sizes)))
+    powers = range(low, high + 1, 2 if high - low <= 20 else 3)  # the locator's choice changed between versions
+    axes.set_xticks([2**k for k in powers], ["$2^{%d}$" % k for k in powers])
+    axes.set_xticks([], minor=True)
     axes.grid(alpha=0.3)
-    axes.legend(fontsize=8)
-    figure.savefig(path, dpi=100, bbox_inches="tight")
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the axes: never over a line
+    figure.tight_layout()
+    figure.savefig(path, dpi=100, metadata={"Software": None, "Source": key})
     plt.close(figure)
 
 
-def draw(devices):
-    """Every plot of every device, next to its CSV; none (and a line saying so) without matplotlib."""
+def pyplot():
+    """matplotlib's pyplot, drawing into files (Agg); None where this Python has no matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("plot.py: matplotlib is not installed: plots skipped, tables written", file=sys.stderr)
-        return
-    for device in devices:
-        for (example, type_name), (results, ceilings) in groups(device).items():
-            if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
-                plot(plt, device, example, type_name, results, [c for c in ceilings if c.get("l2") != "cold"],
-                     image(device, example, type_name))
+        return None
+    return plt
+
+
+def drawing_key(parts, function):
+    """What a picture is drawn from, as one line for its PNG text: a hash of PARTS (its data) and of
+    the source of FUNCTION, 'plot' or 'draw_bank_map' (the code that draws it). The same key, the same
+    picture."""
+    text = json.dumps(parts, sort_keys=True) + DRAWING_CODE[function]
+    return "scripts/plot.py sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def png_text(path):
+    """The text entries (tEXt, iTXt) of a PNG file: {keyword: text}; {} for a missing or unreadable file."""
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read()
+    except OSError:
+        return {}
+    found, at = {}, 8
+    while data.startswith(b"\x89PNG") and at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        chunk = data[at + 8:at + 8 + length]
+        if kind == b"tEXt" and b"\0" in chunk:
+            keyword, text = chunk.split(b"\0", 1)
+            found[keyword.decode("latin-1")] = text.decode("latin-1")
+        elif kind == b"iTXt" and b"\0" in chunk:
+            keyword, rest = chunk.split(b"\0", 1)
+            if rest[:1] == b"\0":  # not compressed: flag, method, language, translated keyword, text
+                found[keyword.decode("latin-1")] = rest[2:].split(b"\0", 2)[-1].decode("utf-8", "replace")
+        at += 12 + length
+    return found
+
+
+def plot_jobs(device):
+    """(path, key, example, type, results, ceilings) of every plot of a device."""
+    for (example, type_name), (results, ceilings) in groups(device).items():
+        if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
+            ceilings = [c for c in ceilings if c.get("l2") != "cold"]
+            key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings], "plot")
+            yield image(device, example, type_name), key, example, type_name, results, ceilings
+
+
+def draw(devices, check=False):
+    """Every plot of every device, into its plots folder. A plot whose PNG already carries the key of its
+    data is kept as it is. Returns (stale, drawn): the plots whose PNG is missing or drawn from other data,
+    and those drawn now (none with check, or without matplotlib: a line says so)."""
+    jobs = [job for device in devices for job in plot_jobs(device)]
+    stale = [job for job in jobs if png_text(job[0]).get("Source") != job[1]]
+    if check or not stale:
+        return [job[0] for job in stale], []
+    plt = pyplot()
+    if plt is None:
+        print("plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: apt-get install "
+              "python3-matplotlib)" % sys.executable, file=sys.stderr)
+        return [job[0] for job in stale], []
+    by_path = {image(d, *key): d for d in devices for key in groups(d)}
+    for path, key, example, type_name, results, ceilings in stale:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        plot(plt, by_path[path], example, type_name, results, ceilings, path, key)
+    return [job[0] for job in stale], [job[0] for job in stale]
 
 
 def image(device, example, type_name):
-    return os.path.join(device["folder"], "%s_%s.png" % (example, type_name))
+    return os.path.join(device["plots"], "%s_%s.png" % (example, type_name))
 
 
 def size_label(row):
@@ -451,12 +544,10 @@ def read_bank_model(stream, source):
     return pictures
 
 
-def draw_bank_map(picture, kernel, access, width, passes, lanes, folder):
+def draw_bank_map(plt, picture, kernel, access, width, passes, lanes, key):
     """One warp's shared-memory access: the 32 banks across, one row per pass, each lane drawn in
-    the banks its bytes touch, on the row of the pass that serves it, coloured by that pass."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    the banks its bytes touch, on the row of the pass that serves it, coloured by that pass. Returns
+    the PNG's bytes, KEY in its text."""
     cells = {}  # (pass, first word) -> (words it spans, lanes)
     for lane, touch in enumerate(lanes):
         if touch is None:
@@ -486,14 +577,25 @@ def draw_bank_map(picture, kernel, access, width, passes, lanes, folder):
     axes.set_title("%s: %s, %d byte%s a lane: %d pass%s" % (kernel, access, width, "s" if width > 1 else "",
                                                            passes, "es" if passes != 1 else ""), fontsize=9)
     figure.tight_layout()
-    path = os.path.join(folder, picture + ".png")
-    figure.savefig(path, dpi=100)
+    png = io.BytesIO()
+    figure.savefig(png, format="png", dpi=100, metadata={"Software": None, "Source": key})
     plt.close(figure)
-    return path
+    return png.getvalue()
 
 
-def bank_maps(folder, sources):
-    """--bank-maps: draws every picture named in the --bank-model outputs (files, or - for stdin)."""
+def same_pixels(path, png):
+    """The PNG file at PATH shows exactly the picture whose PNG bytes are PNG (text entries aside)."""
+    import matplotlib.image
+    import numpy
+    try:
+        return bool(numpy.array_equal(matplotlib.image.imread(path), matplotlib.image.imread(io.BytesIO(png))))
+    except (OSError, ValueError, SyntaxError):
+        return False
+
+
+def bank_maps(folder, sources, force=False):
+    """--bank-maps: draws every picture named in the --bank-model outputs (files, or - for stdin). A picture
+    already in FOLDER is kept when it shows the same; one that differs is replaced only with force."""
     pictures = []
     for source in sources or ["-"]:
         if source == "-":
@@ -506,34 +608,164 @@ def bank_maps(folder, sources):
     if twice:
         print("plot.py: picture names given twice: %s: nothing drawn" % ", ".join(twice), file=sys.stderr)
         return 2
-    os.makedirs(folder, exist_ok=True)
+    plt = pyplot()
+    if plt is None:
+        print("plot.py: --bank-maps draws pictures, and no Python here has matplotlib (Debian: apt-get install "
+              "python3-matplotlib): nothing drawn", file=sys.stderr)
+        return 77
+    kept, written, differing = [], [], []
     for picture in pictures:
-        draw_bank_map(*picture, folder)
-    print("plot.py: %d bank map(s) into %s" % (len(pictures), folder))
+        path = os.path.join(folder, picture[0] + ".png")
+        key = drawing_key(list(picture), "draw_bank_map")
+        if png_text(path).get("Source") == key:
+            kept.append(path)
+            continue
+        png = draw_bank_map(plt, *picture, key)
+        if os.path.exists(path) and same_pixels(path, png):
+            kept.append(path)
+        elif os.path.exists(path) and not force:
+            differing.append(os.path.basename(path))
+        else:
+            written.append((path, png))
+    if differing:
+        print("plot.py: %s in %s show%s another picture than this bank model's: --force replaces %s; nothing "
+              "written" % (", ".join(differing), folder, "s" if len(differing) == 1 else "",
+                           "it" if len(differing) == 1 else "them"), file=sys.stderr)
+        return 2
+    os.makedirs(folder, exist_ok=True)
+    for path, png in written:
+        with open(path, "wb") as stream:
+            stream.write(png)
+    print("plot.py: %d bank map(s) drawn into %s, %d kept (the same picture)" % (len(written), folder, len(kept)))
     return 0
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv", nargs="*", help="sweep CSVs, one per device (docs/results/DEVICE/sweep.csv); with "
-                        "--bank-maps: --bank-model outputs (default: stdin)")
+DRAWING_CODE = {function.__name__: inspect.getsource(function) for function in (plot, draw_bank_map)}
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a bad command line gets one line on stderr, 'PROG: problem (--help lists the options)',
+    and exit 2, as the programs' do (sweep.py uses it too)."""
+
+    def error(self, message):
+        print("%s: %s (--help lists the options)" % (self.prog, message), file=sys.stderr)
+        sys.exit(2)
+
+
+def refuse(message):
+    """A command line or an input that cannot be used: one line, exit 2, nothing written."""
+    print("plot.py: " + message, file=sys.stderr)
+    sys.exit(2)
+
+
+def committed_csvs():
+    """Every device's committed results: docs/results/DEVICE/sweep.csv."""
+    return sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv")))
+
+
+def repository_pages(results):
+    """Every lesson and page of the checkout with a marker, but the results page."""
+    found = glob.glob(os.path.join(TOP, "README*.md")) + glob.glob(os.path.join(TOP, "ch*", "README*.md")) + \
+        glob.glob(os.path.join(TOP, "docs", "*.md"))
+    return sorted(os.path.relpath(path) for path in found if "begin -->" in open(path, encoding="utf-8").read()
+                  and os.path.abspath(path) != os.path.abspath(results))
+
+
+def other_python_with_matplotlib():
+    """The system's Python ($SYSTEM_PYTHON, else /usr/bin/python3) when it is not this one and has
+    matplotlib (Debian's python3-matplotlib, from scripts/install_deps.sh); else None."""
+    other = os.environ.get("SYSTEM_PYTHON") or "/usr/bin/python3"
+    if os.environ.get("PLOT_PY_RERUN") or not os.access(other, os.X_OK) or \
+            os.path.realpath(other) == os.path.realpath(sys.executable):
+        return None
+    found = subprocess.run([other, "-c", "import matplotlib"], capture_output=True)
+    return other if found.returncode == 0 else None
+
+
+def slug(name, taken):
+    """A folder name for a device's plots: 'NVIDIA H100 80GB HBM3' -> nvidia-h100-80gb-hbm3 (-2, -3 when taken)."""
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "device"
+    chosen, count = base, 1
+    while chosen in taken:
+        count += 1
+        chosen = "%s-%d" % (base, count)
+    taken.add(chosen)
+    return chosen
+
+
+def main(argv=None, rerun=False):
+    """RERUN: may run the script again under another Python that has matplotlib (as a script, not when
+    a test calls main in its own process)."""
+    argv = sys.argv[1:] if argv is None else argv
+    parser = OneLineParser(prog="plot.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("csv", nargs="*", help="sweep CSVs, one per device (build/sweep.csv); with --regenerate, by "
+                        "default every docs/results/*/sweep.csv; with --bank-maps: --bank-model outputs (default: stdin)")
+    parser.add_argument("--out", metavar="DIR", help="where your run's plots and RESULTS.md go (default: build/plots "
+                        "of this checkout)")
+    parser.add_argument("--force", action="store_true", help="replace what is already in --out (or, with "
+                        "--bank-maps, pictures that differ)")
+    parser.add_argument("--regenerate", action="store_true", help="rewrite the repository's pages between their "
+                        "markers and its committed plots, from docs/results/*/sweep.csv")
+    parser.add_argument("--check", action="store_true", help="with --regenerate: write nothing, and exit 1 naming "
+                        "each file regenerating would change")
+    parser.add_argument("--readme", action="append", default=[], metavar="PAGE", help="with --regenerate: a page "
+                        "to rewrite between its markers (default: every README*.md and docs/*.md with one)")
+    parser.add_argument("--results", metavar="PAGE", help="with --regenerate: the results page (default "
+                        "docs/RESULTS.md)")
     parser.add_argument("--bank-maps", metavar="FOLDER",
                         help="draw the bank pictures a program's --bank-model output names, into FOLDER")
-    parser.add_argument("--readme", action="append", default=[],
-                        help="a page to rewrite between its markers (default: every README*.md and docs/*.md with one)")
-    parser.add_argument("--results", default="docs/RESULTS.md", help="the results page (default docs/RESULTS.md)")
     args = parser.parse_args(argv)
+
+    # Every option checked before anything is read or drawn.
+    chosen = [name for name, given in (("--regenerate", args.regenerate), ("--bank-maps", args.bank_maps),
+                                       ("--out", args.out)) if given]
+    if len(chosen) > 1:
+        parser.error("%s and %s do different jobs: give one" % tuple(chosen[:2]))
+    if not args.regenerate and (args.check or args.readme or args.results):
+        parser.error("--check, --readme and --results go with --regenerate (they are about the repository's pages)")
+    if args.force and args.regenerate:
+        parser.error("--regenerate rewrites generated files by design: it needs no --force")
+    inputs = [path for path in args.csv if path != "-" or not args.bank_maps]
+    for path in inputs:
+        if not os.path.isfile(path):
+            refuse("%s: %s" % (path, "a folder, not a CSV" if os.path.isdir(path) else "no such file"))
     if args.bank_maps:
-        return bank_maps(args.bank_maps, args.csv)
-    if not args.csv:
-        parser.error("give the sweep CSVs (or --bank-maps FOLDER)")
-    if not args.readme:  # every lesson and page of the repository that has a marker
-        top = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
-        found = glob.glob(os.path.join(top, "README*.md")) + glob.glob(os.path.join(top, "ch*", "README*.md")) + \
-            glob.glob(os.path.join(top, "docs", "*.md"))
-        args.readme = sorted(os.path.relpath(path) for path in found if "begin -->" in open(path, encoding="utf-8").read()
-                             and os.path.abspath(path) != os.path.abspath(args.results))
+        if os.path.exists(args.bank_maps) and not os.path.isdir(args.bank_maps):
+            refuse("--bank-maps %s: not a folder" % args.bank_maps)
+    elif args.regenerate:
+        args.csv = args.csv or committed_csvs()
+        if not args.csv:
+            parser.error("--regenerate: no CSV given and none in docs/results/*/sweep.csv")
+        args.results = args.results or os.path.relpath(os.path.join(TOP, "docs", "RESULTS.md"))
+        if not args.readme:  # the repository's pages, rewritten from every device's results
+            left_out = sorted(set(committed_csvs()) - {os.path.abspath(path) for path in args.csv})
+            if left_out:
+                parser.error("--regenerate rewrites every page from every device's results, and %s is left out: "
+                             "give it too, or no CSV (every docs/results/*/sweep.csv)" % os.path.relpath(left_out[0]))
+            args.readme = repository_pages(args.results)
+        for page in args.readme + [args.results]:
+            if not os.path.isfile(page):
+                refuse("%s: no such page" % page)
+    elif not args.csv:
+        parser.error("give your sweep's CSV (scripts/sweep.py writes build/sweep.csv), or --regenerate, or "
+                     "--bank-maps FOLDER")
+    else:
+        args.out = args.out or os.path.join(TOP, "build", "plots")
+        if os.path.exists(args.out) and not os.path.isdir(args.out):
+            refuse("--out %s: not a folder" % args.out)
+
+    if rerun and not args.check and pyplot() is None:  # the README's command, under a pyenv python3
+        other = other_python_with_matplotlib()
+        if other:
+            print("plot.py: %s has no matplotlib: running under %s, which has" % (sys.executable, other), flush=True)
+            os.execve(other, [other, os.path.abspath(__file__)] + argv, dict(os.environ, PLOT_PY_RERUN="1"))
+
+    if args.bank_maps:
+        return bank_maps(args.bank_maps, args.csv, args.force)
     devices = sorted((load(path) for path in args.csv), key=lambda d: d["name"])  # the same pages in any order
+    if not args.regenerate:
+        return own_run(devices, args.out, args.force)
+
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
     markers = {path: re.findall(r"^<!-- ((?:results|banks|run|mutants)(?::[\w,.-]+)?):begin -->$", text, re.M)
                for path, text in pages.items()}
@@ -543,15 +775,55 @@ def main(argv=None):
         print("plot.py: no pair of <!-- NAME:begin --> / <!-- NAME:end --> lines (NAME: results, results:..., "
               "banks..., mutants) in %s: nothing written" % ", ".join(missing), file=sys.stderr)
         return 3
-    draw(devices)
+    stale, drawn = draw(devices, check=args.check)
+    rewritten = {}
     for path, text in pages.items():
+        new = text
         for name in markers[path]:
-            text = between(text, name, marker_body(name, devices, path, args.results))
+            new = between(new, name, marker_body(name, devices, path, args.results))
+        if new != text:
+            rewritten[path] = new
+    if args.check:
+        changed = sorted(rewritten) + [os.path.relpath(path) for path in stale]
+        if changed:
+            print("plot.py: regenerating would change %s" % ", ".join(changed))
+            return 1
+        print("plot.py: %d pages and %d plots are what %d device(s)' results give" % (
+            len(pages), sum(1 for d in devices for _ in plot_jobs(d)), len(devices)))
+        return 0
+    for path, text in rewritten.items():
         with open(path, "w", encoding="utf-8") as stream:
             stream.write(text)
-    print("plot.py: %d device(s) into %s" % (len(devices), ", ".join(pages)))
+    kept = sum(1 for d in devices for _ in plot_jobs(d)) - len(stale)
+    print("plot.py: %d device(s): %s rewritten, %d of %d pages unchanged; %d plot(s) drawn, %d kept (drawn from "
+          "the same data)" % (len(devices), ", ".join(sorted(rewritten)) or "no page", len(pages) - len(rewritten),
+                              len(pages), len(drawn), kept))
+    return 0
+
+
+def own_run(devices, out, force):
+    """Your own sweep's plots, a folder per device, and RESULTS.md with every table, into OUT; files already
+    there are replaced only with force."""
+    taken = set()
+    for device in devices:
+        device["plots"] = os.path.join(out, slug(device["name"], taken))
+    page = os.path.join(out, "RESULTS.md")
+    there = [path for path in [page] + [job[0] for d in devices for job in plot_jobs(d)] if os.path.exists(path)]
+    if there and not force:
+        refuse("%s already there%s: --force replaces %s; nothing written" % (
+            os.path.relpath(there[0]), " (and %d more)" % (len(there) - 1) if len(there) > 1 else "",
+            "them" if len(there) > 1 else "it"))
+    for path in there:
+        os.remove(path)
+    os.makedirs(out, exist_ok=True)
+    _, drawn = draw(devices)
+    text = "# Results\n\nFrom %s, by scripts/plot.py.\n\n%s\n\n%s\n" % (
+        ", ".join(link(d["csv"], page) for d in devices), summary_body(devices), body(devices, page, True).rstrip("\n"))
+    with open(page, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    print("plot.py: %d device(s): %s and %d plot(s)" % (len(devices), os.path.relpath(page), len(drawn)))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(rerun=True))

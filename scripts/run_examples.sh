@@ -5,10 +5,11 @@
 #   bash scripts/run_examples.sh         (extra arguments go to cmake's configure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install_deps.sh
 source scripts/env.sh
+install_dependencies
 configure_and_build "$@"
 
+examples_start=$SECONDS
 images="$BUILD_DIR/images"
 mkdir -p "$images"
 passed=0 failed=0 skipped=0
@@ -38,9 +39,13 @@ run "$BUILD_DIR/ch08_reduce/reduce" --demo squares
 run "$BUILD_DIR/ch08_transpose/transpose"
 run "$BUILD_DIR/ch08_shared_vs_global/shared_vs_global"
 
+phase_took examples $((SECONDS - examples_start))
 echo
+timing_line
 if [ "$skipped" -gt 0 ] && [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
-    echo "No CUDA device was found, so no example could run (each one said why above)."
+    echo "No CUDA device was found, so no example could run (each one said why above). What they print on"
+    echo "an H100 and an H200 is committed: each chapter's README.md (its lesson, with its runs),"
+    echo "docs/results/h100/examples.log and docs/results/h200/examples.log, and docs/RESULTS.md (tables, plots)."
 fi
 echo "examples: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

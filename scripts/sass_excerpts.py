@@ -13,7 +13,8 @@ instructions in program order, without addresses and encodings, under a line tha
 kernel, the architecture and the nvcc that compiled it.
 --check: rewrite nothing; exit 1 when an excerpt differs from what the build gives (one line
 each), 77 when it cannot tell (no cuobjdump; a build by another nvcc than the one that wrote the
-excerpt; no sm_90 code in the build). Exit 2 on bad use.
+excerpt; no sm_90 code in the build). Exit 2 on bad use. cuobjdump's answers are kept beside each
+program while the binary is the same (tests/cuobjdump_cache.py), so a rerun does not read it again.
 """
 import argparse
 import glob
@@ -22,6 +23,9 @@ import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests"))
+import cuobjdump_cache  # noqa: E402  answers kept beside the program while it is the same
 
 MARKER = re.compile(r"^<!-- sass:(\w+):(\w+):([\w-]+):begin -->\n(.*?)^<!-- sass:\1:\2:\3:end -->$", re.S | re.M)
 ARCH = "sm_90"
@@ -53,8 +57,7 @@ def excerpt(cuobjdump, build, program, function, ops, version):
     if not paths:
         print("sass_excerpts: no %s in %s" % (program, build), file=sys.stderr)
         return None
-    done = subprocess.run([cuobjdump, "-sass", "-arch", ARCH, "-fun", function, paths[0]], capture_output=True,
-                          text=True)
+    done = cuobjdump_cache.run([cuobjdump, "-sass", "-arch", ARCH, "-fun", function, paths[0]], "sass_excerpts")
     keep = tuple(ops.split("-"))
     lines = []
     for line in done.stdout.split("\n"):

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Runs the built examples over sizes and types and collects their RESULT and CEILING lines in one CSV.
 
-    python3 scripts/sweep.py --build build --out sweep.csv [--quick] [--type float,double] [--reps 10]
+    python3 scripts/sweep.py [--build build] [--out build/sweep.csv] [--force] [--quick] [--type float,double] [--reps 10]
 
 One row per line the programs print, key=value fields parsed generically: columns are the
 device, `record` (RESULT or CEILING), then every key seen (known ones first). A run that
 exits non-zero without RESULT lines becomes an ERROR row and the sweep goes on; exit 1 at
-the end if any row is not PASS, 77 if there is no GPU. Then: scripts/plot.py.
+the end if any row is not PASS, 77 if there is no GPU. Then: scripts/plot.py build/sweep.csv.
+Every option is checked before the first run (one line, exit 2): the types, the repeats, the
+build folder and its programs, the output's folder; an existing output is replaced only with
+--force. The CSV goes into the build folder by default, never into the checkout's root.
 """
 import argparse
 import csv
@@ -14,6 +17,8 @@ import os
 import re
 import subprocess
 import sys
+
+from plot import OneLineParser  # one line and exit 2 for a bad command line, as plot.py and the programs do
 
 PROGRAMS = {"dot": "ch05_dot/dot", "reduce": "ch08_reduce/reduce", "transpose": "ch08_transpose/transpose"}
 BANKS = "ch08_banks/banks"  # run once with its defaults, when built
@@ -28,6 +33,8 @@ QUICK = {"dot": [2**10, 2**20], "reduce": [2**10, 2**20], "transpose": [256, 102
 # L2 before every timed run, so the reader sees the DRAM figure beside the warm one.
 COLD = {"dot": [2**18, 2**20, 2**22], "reduce": [2**18, 2**20, 2**22], "transpose": [512, 1024, 2048]}
 EXTRA = {"dot": ["--data", "periodic"]}  # exact in float at every n, so large n can be checked
+TYPES = ("float", "double")
+MAX_REPS = 100000  # what the programs' --reps takes (common/cli.h)
 KNOWN = ["device", "l2_mb", "record", "example", "kernel", "name", "type", "n", "size", "bytes", "ms", "gbps",
          "pct_ceiling", "ceiling", "l2", "scope", "status", "value", "expected", "rel_err", "tolerance"]
 DEVICE = re.compile(r"^Device \d+: (?P<name>.+?), compute capability(?:.*?, L2 (?P<l2>[\d.]+) MB)?", re.M)
@@ -101,16 +108,38 @@ def write_csv(path, rows):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="sweep.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", default="build", help="the CMake build directory (default build)")
-    parser.add_argument("--out", default="sweep.csv", help="the CSV to write (default sweep.csv)")
+    parser.add_argument("--out", help="the CSV to write (default: sweep.csv in the build directory)")
+    parser.add_argument("--force", action="store_true", help="replace --out when it exists")
     parser.add_argument("--type", default="float,double", help="float, double or both (default float,double)")
-    parser.add_argument("--reps", type=int, default=10, help="timed repeats per kernel (default 10)")
+    parser.add_argument("--reps", default="10", help="timed repeats per kernel, 1 to %d (default 10)" % MAX_REPS)
     parser.add_argument("--quick", action="store_true", help="two sizes per example: a smoke test")
     args = parser.parse_args(argv)
-    runs = plan(args.build, args.type.split(","), args.quick, args.reps)
+    types = args.type.split(",")
+    for name in types:
+        if name not in TYPES:
+            parser.error("--type %s: '%s' is not float or double" % (args.type, name))
+    if len(set(types)) < len(types):
+        parser.error("--type %s: a type named twice: name each once" % args.type)
+    if not re.fullmatch(r"[0-9]+", args.reps) or not 1 <= int(args.reps) <= MAX_REPS:
+        parser.error("--reps needs a whole number from 1 to %d, got '%s'" % (MAX_REPS, args.reps))
+    if not os.path.isdir(args.build):
+        parser.error("--build %s: no such folder (configure and build first: bash scripts/run_examples.sh)" % args.build)
+    out = args.out or os.path.join(args.build, "sweep.csv")
+    folder = os.path.dirname(os.path.abspath(out))
+    if os.path.isdir(out):
+        parser.error("--out %s is a folder: name a file" % out)
+    if not os.path.isdir(folder):
+        parser.error("--out %s: the folder %s does not exist" % (out, folder))
+    if not os.access(folder, os.W_OK):
+        parser.error("--out %s: the folder %s is not writable" % (out, folder))
+    if os.path.exists(out) and not args.force:
+        parser.error("--out %s exists: --force replaces it (or name another file)" % out)
+    runs = plan(args.build, types, args.quick, int(args.reps))
     if not runs:
-        parser.error("no example built under %s: build first" % args.build)
+        parser.error("--build %s holds no built example (%s): build first" % (
+            args.build, ", ".join(list(PROGRAMS.values()) + [BANKS])))
     rows, device, failed = [], {"device": "unknown", "l2_mb": ""}, False
     for index, (binary, arguments, fields) in enumerate(runs, 1):
         code, output = run(binary, arguments)
@@ -124,8 +153,8 @@ def main(argv=None):
         rows += found
         print("[%d/%d] %s %s: exit %d, %d rows" % (index, len(runs), binary, " ".join(arguments), code, len(found)),
               flush=True)
-        write_csv(args.out, rows)  # after every run, so a sweep cut short keeps what it measured
-    print("sweep: %d rows in %s%s" % (len(rows), args.out, ", NOT all PASS" if failed else ", all PASS"))
+        write_csv(out, rows)  # after every run, so a sweep cut short keeps what it measured
+    print("sweep: %d rows in %s%s" % (len(rows), out, ", NOT all PASS" if failed else ", all PASS"))
     return 1 if failed else 0
 
 

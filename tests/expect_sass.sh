@@ -65,20 +65,45 @@ if [ ! -x "$cuobjdump" ]; then
 fi
 PATH="$(dirname "$cuobjdump"):$PATH" # nvdisasm sits beside it
 export PATH
-dump=$(mktemp -d)
-trap 'rm -rf "$dump"' EXIT
-if ! "$cuobjdump" -sass "$program" >"$dump/all" 2>"$dump/err"; then
-    if grep -q "nvdisasm" "$dump/err"; then echo "expect_sass: cuobjdump needs nvdisasm beside it: skipped"; exit 77; fi
-    cat "$dump/err"
-    exit 1
+# The SASS, split into one folder per architecture, one file per function: sm_NN/function.sass.
+split_sass() {
+    if ! "$cuobjdump" -sass "$program" >"$1/all" 2>"$1/err"; then
+        if grep -q "nvdisasm" "$1/err"; then echo "expect_sass: cuobjdump needs nvdisasm beside it: skipped"; exit 77; fi
+        cat "$1/err"
+        exit 1
+    fi
+    awk -v dir="$1" '
+        /^[ \t]*arch = / { arch = $3; system("mkdir -p " dir "/" arch) }
+        /Function : / { file = dir "/" arch "/" $3 ".sass"; next }
+        /^[ \t]*\.{10,}/ { file = "" }
+        file != "" { print > file }
+    ' "$1/all"
+    rm -f "$1/all"
+}
+# Disassembling an all-major program takes half a minute, and a program has many of these tests: its
+# split SASS is kept beside it (sass_cache/), named by a hash of the program and of cuobjdump, read by
+# every test of that program and by a rerun while the binary is the same; one test at a time writes it.
+cache=$(dirname "$program")/sass_cache
+if [ -f "$program" ] && mkdir -p "$cache" 2>/dev/null && [ -w "$cache" ]; then
+    key=$({ sha256sum <"$program"; echo "$cuobjdump"; "$cuobjdump" --version 2>&1; } | sha256sum | cut -c 1-16)
+    dump=$cache/$(basename "$program")-$key
+    exec 9>"$cache/$(basename "$program").lock"
+    command -v flock >/dev/null && flock 9
+    if [ -f "$dump/complete" ]; then
+        echo "expect_sass: the SASS of this same binary, read before: $dump"
+    else
+        rm -rf "$cache/$(basename "$program")"-* # an older binary's
+        work=$(mktemp -d "$cache/new.XXXXXX")
+        trap 'rm -rf "$work"' EXIT
+        split_sass "$work"
+        rm -f "$work/err" && touch "$work/complete" && mv "$work" "$dump"
+    fi
+    exec 9>&-
+else
+    dump=$(mktemp -d)
+    trap 'rm -rf "$dump"' EXIT
+    split_sass "$dump"
 fi
-# One folder per architecture, one file per function: sm_NN/function.sass.
-awk -v dir="$dump" '
-    /^[ \t]*arch = / { arch = $3; system("mkdir -p " dir "/" arch) }
-    /Function : / { file = dir "/" arch "/" $3 ".sass"; next }
-    /^[ \t]*\.{10,}/ { file = "" }
-    file != "" { print > file }
-' "$dump/all"
 archs=$(cd "$dump" && for d in sm_*/; do [ -d "$d" ] && echo "${d%/}"; done | sort -t_ -k2 -n | tr '\n' ' ')
 archs=${archs% }
 if [ -z "$archs" ]; then
@@ -95,11 +120,11 @@ for arch in $archs; do
     found=0
     for file in "$dump/$arch"/*.sass; do
         [ -e "$file" ] || continue
-        name=$(basename "$file" .sass)
-        echo "$name" | grep -Eq "$function" || continue
+        name=${file##*/} && name=${name%.sass}
+        [[ $name =~ $function ]] || continue # no process per function: a program holds hundreds (CUB);
+        # its readable name (c++filt) only in a failure's line
         found=$((found + 1))
         case " $functions " in *" $name "*) ;; *) functions="$functions $name" ;; esac
-        where="$arch $(readable "$name")"
         scope=all
         set -- "${claims[@]}"
         while [ $# -gt 0 ]; do
@@ -121,15 +146,15 @@ for arch in $archs; do
             fi
             count=$(grep -Ec -- "$regex" "$file")
             if [ "$kind" = --has ]; then
-                [ "$count" -gt 0 ] || { echo "FAIL: $where: no line matches '$regex'"; failed=1; }
+                [ "$count" -gt 0 ] || { echo "FAIL: $arch $(readable "$name"): no line matches '$regex'"; failed=1; }
             elif [ "$kind" = --lacks ]; then
                 if [ "$count" -gt 0 ]; then
                     first=$(grep -E -m 1 -- "$regex" "$file" | sed -e 's|/\*[0-9a-fx]*\*/||' -e 's| *;.*||' -e 's|^ *||')
-                    echo "FAIL: $where: $count line(s) match '$regex', none expected (first: $first)"
+                    echo "FAIL: $arch $(readable "$name"): $count line(s) match '$regex', none expected (first: $first)"
                     failed=1
                 fi
             elif [ "$count" -ne "$expect" ]; then
-                echo "FAIL: $where: $count line(s) match '$regex', not $expect"
+                echo "FAIL: $arch $(readable "$name"): $count line(s) match '$regex', not $expect"
                 failed=1
             fi
         done

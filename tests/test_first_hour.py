@@ -302,6 +302,74 @@ exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
         self.assertNotIn("Build cuda_13.0", done.stdout)
         self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
 
+    def stand_ins(self, apt_get, sudo=None, uid=None):
+        """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), a python3
+        without matplotlib, nvcc, cuobjdump, and where given a sudo and an id. Returns the environment."""
+        bin_dir, log = self.path("bin"), self.path("log")
+        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
+        write(os.path.join(bin_dir, "apt-get"), '#!/bin/sh\necho "apt-get $*" >>"$FAKE_LOG"\n' + apt_get,
+              executable=True)
+        write(os.path.join(bin_dir, "python3"), """#!/bin/sh
+case "$*" in *"import matplotlib"*) exit 1 ;; esac
+exec /usr/bin/env PATH="$REAL_PATH" python3 "$@"
+""", executable=True)
+        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
+        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
+        if sudo is not None:
+            write(os.path.join(bin_dir, "sudo"), '#!/bin/sh\necho "sudo $*" >>"$FAKE_LOG"\n' + sudo, executable=True)
+        if uid is not None:
+            write(os.path.join(bin_dir, "id"), "#!/bin/sh\necho %d\n" % uid, executable=True)
+        return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
+                    REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"),
+                    INSTALL_DEPS_REPORT=self.path("report"))
+
+    def install_deps(self, environment):
+        done = run(["bash", os.path.join(REPO, "scripts", "install_deps.sh")], env=environment, cwd=self.folder)
+        calls = read(self.path("log")).splitlines() if os.path.exists(self.path("log")) else []
+        return done, calls
+
+    def test_apt_get_failing_costs_only_what_needs_the_packages(self):
+        """No package mirror: apt-get exits 100. The script says so, names each package still missing with
+        what it costs, and exits 0, since cmake, make, gcc and g++ are there (item 1: it stopped the test
+        command after 7 s)."""
+        done, calls = self.install_deps(self.stand_ins(
+            "echo 'E: Unable to locate package' >&2\nexit 100\n"))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertTrue([call for call in calls if call.startswith("apt-get install")], calls)
+        self.assertRegex(done.stderr, r"(?m)^install_deps: apt-get install failed for .*\blibpng-dev\b.*; going on "
+                                      r"without them$")
+        self.assertIn("install_deps: apt-get update failed (no package mirror reachable?)", done.stderr)
+        costs = {"libpng-dev": "ch05_shared_bitmap is not built", "libgl1-mesa-dri": "bitmap_window_xvfb",
+                 "freeglut3-dev": "the bitmap chapter has no window",
+                 "python3-matplotlib": "plots are not drawn (tables are)"}
+        for package, cost in costs.items():
+            self.assertRegex(done.stderr, r"(?m)^not installed: %s: .*%s" % (re.escape(package), re.escape(cost)))
+        self.assertEqual(read(self.path("report")).splitlines(),
+                         [line for line in done.stderr.splitlines() if line.startswith("not installed: ")])
+        self.assertIn("install_deps: nvcc: ", done.stdout)
+
+    def test_without_root_or_sudo_one_line_and_on(self):
+        for sudo in ("echo 'sudo: a password is required' >&2\nexit 1\n", None):
+            with self.subTest(sudo="asks for a password" if sudo else "missing"):
+                environment = self.stand_ins("exit 0\n", sudo=sudo, uid=1000)
+                if sudo is None:  # no sudo anywhere on PATH: the stand-ins' folder and the basic tools only
+                    tools = self.path("tools")
+                    os.makedirs(tools, exist_ok=True)
+                    for tool in ("bash", "sh", "env", "grep", "tee", "mktemp", "dirname", "rm", "mkdir", "cat", "cmake",
+                                 "make", "gcc", "g++"):
+                        found = shutil.which(tool)
+                        if found and not os.path.exists(os.path.join(tools, tool)):
+                            os.symlink(found, os.path.join(tools, tool))
+                    environment["PATH"] = self.path("bin") + os.pathsep + tools
+                    environment["REAL_PATH"] = os.environ["PATH"]
+                done, calls = self.install_deps(environment)
+                lines = [line for line in done.stderr.splitlines() if not line.startswith("not installed: ")]
+                self.assertRegex(lines[0] if lines else "", r"^install_deps: not root, and sudo is missing or asks "
+                                 r"for a password: not installing .*libpng-dev.*; going on without them$", done.stderr)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertFalse([call for call in calls if "apt-get" in call], calls)
+                self.assertEqual([call for call in calls if not call.startswith("sudo -n ")], [])  # never a prompt
+
 
 JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
 <testsuite name="(empty)" tests="6" failures="1" disabled="0" skipped="4" hostname="" time="1" timestamp="">
@@ -397,6 +465,39 @@ class TestsSummary(InTemporaryFolder):
             self.assertEqual(lines[-1], last or "tests: 2 passed, 1 failed, 3 skipped")
             self.assertRegex(lines[-2], r"^ran \d+ of \d+ tests; .*need a CUDA GPU")
 
+    def test_run_tests_goes_on_when_apt_get_fails_and_names_what_it_cost(self):
+        """The done-when of item 1: apt-get install exits 100 (no mirror); the test command still configures,
+        builds and runs the tests, and its closing lines name each missing package and what it cost."""
+        bin_dir = self.path("bin")
+        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
+        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
+        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
+        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
+        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\ncase $3 in libgl1-mesa-dri|libpng-dev) echo "
+                                                   "not-installed ;; *) echo 'install ok installed' ;; esac\n",
+              executable=True)
+        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\nexit 100\n",
+              executable=True)
+        write(self.path("j.xml"), JUNIT.replace('status="fail"', 'status="run"'))
+        write(self.path("t.json"), LABELS)
+        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"), FAKE_LOG=self.path("log"),
+                           FAKE_JUNIT=self.path("j.xml"), FAKE_LABELS=self.path("t.json"))
+        done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        calls = read(self.path("log")).splitlines()
+        self.assertTrue([c for c in calls if c.startswith("apt-get install")] and
+                        [c for c in calls if c.startswith("cmake --build")], calls)
+        lines = done.stdout.splitlines()
+        self.assertEqual(lines[-1], "tests: 2 passed, 1 failed, 3 skipped")
+        self.assertRegex(lines[-2], r"^ran \d+ of \d+ tests; ")
+        self.assertTrue([line for line in lines if line.startswith("not installed: libpng-dev: ch05_shared_bitmap is "
+                                                                    "not built")], done.stdout)
+        self.assertTrue([line for line in lines if line.startswith("not installed: libgl1-mesa-dri: "
+                                                                    "bitmap_window_xvfb")], done.stdout)
+        missing = [i for i, line in enumerate(lines) if line.startswith("not installed: ")]
+        self.assertGreater(min(missing), max(i for i, line in enumerate(lines) if line.startswith("ctest: ")),
+                           "the missing packages are not among the closing lines:\n" + done.stdout)
+
 
 class ReadmeHandBuild(InTemporaryFolder):
     """README's "Build one chapter by hand" (item 1): pasted whole from the repository's root it builds every
@@ -455,6 +556,41 @@ class ReadmeHandBuild(InTemporaryFolder):
                                                 "(.gitignore them):\n%s" % (readme, status.stdout))
 
 
+class ReadmeNewcomer(unittest.TestCase):
+    """What a newcomer looked for in the top-level READMEs and did not find (item 7): how long the commands
+    take (the timed run's lines, which readme_figures keeps equal to docs/results/timings.txt), which chapter
+    to start with, and why a hand-build line pins an architecture."""
+    START = {"README.md": "### Where to start", "README.zh-CN.md": "### 从哪一章开始"}
+
+    def test_times_of_every_command(self):
+        for readme in HEADINGS:
+            text = read(os.path.join(REPO, readme))
+            block = re.search(r"^<!-- timings:begin -->\n```\n(.*?)```\n<!-- timings:end -->$", text, re.S | re.M)
+            self.assertTrue(block, "%s: no timed run between the timings markers" % readme)
+            for key, script in (("first run", "run_tests.sh"), ("rerun", "run_tests.sh"), ("examples", "run_examples.sh")):
+                self.assertRegex(block.group(1), r"(?m)^%s: %s: \d+ (min|s)\b.* in all on \d+ cores \(" % (key, script),
+                                 readme)
+
+    def test_where_to_start(self):
+        for readme, heading in self.START.items():
+            text = read(os.path.join(REPO, readme))
+            self.assertIn(heading, text.splitlines(), readme)
+            section = text[text.index(heading):].split("\n## ")[0]
+            first = re.search(r"\[`(ch\d\d_\w+)/`\]", section)
+            self.assertTrue(first and os.path.isdir(os.path.join(REPO, first.group(1))), readme)
+            self.assertEqual(first.group(1), "ch05_dot", "%s starts elsewhere: say why there" % readme)
+
+    def test_a_pinned_architecture_is_explained(self):
+        for readme in HEADINGS:
+            text = read(os.path.join(REPO, readme))
+            after = text[text.index(HEADINGS[readme]):].split("\n## ")[0]
+            after = after[after.index("```\n", after.index("```sh")) + 4:]  # the prose after the block
+            for arch in sorted(set(re.findall(r"-arch=(sm_\d+)", "\n".join(hand_build_block(readme))))):
+                self.assertIn("-arch=%s" % arch, after, "%s: the block pins %s and the text does not say why" %
+                              (readme, arch))
+                self.assertIn("-arch=native", after, "%s: what to put on another GPU" % readme)
+
+
 class RunExamples(unittest.TestCase):
     """scripts/run_examples.sh, the README's first command, runs every chapter's program."""
 
@@ -466,6 +602,47 @@ class RunExamples(unittest.TestCase):
                             "run_examples.sh does not run %s/%s" % (folder, program))
 
 
+class NoGpuMessage(unittest.TestCase):
+    """Without a GPU (CUDA_VISIBLE_DEVICES empty: none visible, on any machine) each program says so, exits 77,
+    and points to what it printed on the H100 and the H200, committed: its lesson and the examples' logs
+    (item 7: the message said 'Nothing was run.' and stopped)."""
+    ARGUMENTS = {"shared_bitmap": ["--check", "--no-window"]}
+
+    def test_each_program_points_to_its_committed_outputs(self):
+        programs = {name[len("FIRST_HOUR_PROGRAM_"):]: path for name, path in os.environ.items()
+                    if name.startswith("FIRST_HOUR_PROGRAM_")}
+        if not programs:
+            self.skipTest("no FIRST_HOUR_PROGRAM_* is set")
+        for program, path in sorted(programs.items()):
+            with self.subTest(program=program):
+                done = run([path] + self.ARGUMENTS.get(program, ["--check"]),
+                           env=dict(os.environ, CUDA_VISIBLE_DEVICES=""))
+                self.assertEqual(done.returncode, 77, done.stderr)
+                lines = done.stderr.splitlines()
+                self.assertRegex(lines[0], r"^%s: no CUDA device was found: .*\. Nothing was run\.$" % program)
+                pointer = re.match(r"^%s: what it prints on an H100 and an H200 is committed: (ch\d\d_\w+)/README\.md "
+                                   r"\(the lesson and its runs\), docs/results/\{h100,h200\}/examples\.log \('=== "
+                                   r"(\S+)'\); tables and plots: docs/RESULTS\.md$" % program, lines[1] if len(lines) > 1
+                                   else "")
+                self.assertTrue(pointer, done.stderr)
+                chapter, section = pointer.groups()
+                self.assertEqual(section, "%s/%s" % (chapter, program))
+                self.assertTrue(os.path.isfile(os.path.join(REPO, chapter, "README.md")))
+                self.assertTrue(os.path.isfile(os.path.join(REPO, "docs", "RESULTS.md")))
+                for device in ("h100", "h200"):
+                    log = read(os.path.join(REPO, "docs", "results", device, "examples.log"))
+                    self.assertRegex(log, r"(?m)^=== %s( |$)" % re.escape(section), "%s: no run of %s" % (device, section))
+
+
+    def test_run_examples_points_there_too(self):
+        script = read(os.path.join(REPO, "scripts", "run_examples.sh"))
+        ending = script[script.index("No CUDA device was found"):]
+        named = re.findall(r"docs/[\w./]+\.(?:log|md)", ending)
+        self.assertIn("docs/results/h100/examples.log", named)
+        for path in named:
+            self.assertTrue(os.path.isfile(os.path.join(REPO, path)), path)
+
+
 class CommandLines(unittest.TestCase):
     """Bad command lines of the built programs (items 4 and 5): exit 2 with one line before any GPU call,
     --help wins wherever it stands, the too-large matrix named."""
@@ -473,8 +650,15 @@ class CommandLines(unittest.TestCase):
         ("dot", "--n 100 --n 200", 2, r"--n", None),
         ("banks", "--part stride --part size", 2, r"--part", None),
         ("dot", "--kernel barrier_deadlock,all", 2, r"all", r"unknown kernel"),
-        ("dot", "--help --bogus", 0, None, None),
-        ("dot", "--bogus --help", 0, None, None),
+        ("dot", "--help", 0, None, None),
+        ("dot", "--n 0 --help", 0, None, None),  # a value is not judged beside --help
+        ("dot", "--help --bogus", 2, r"^dot: unknown option '--bogus'", None),  # a typo is (item 6)
+        ("dot", "--bogus --help", 2, r"^dot: unknown option '--bogus'", None),
+        ("dot", "--kernel book,book", 2, r"^dot: --kernel book,book: book is named twice: name it once$", None),
+        ("banks", "--part stride,stride", 2, r"^banks: --part stride,stride: stride is named twice", None),
+        ("reduce", "--kernel static,dynamic,static", 2, r"static is named twice", None),
+        ("dot", "--block 0", 2, r"^dot: --block 0: .*from 1 to 1024 \(CUDA's limit; --help says what each kernel "
+                                r"needs\)$", None),
         ("transpose", "--n 33554433", 2, r"33554433 x 33554433", r"matrix +is"),
     ]
 
@@ -489,7 +673,7 @@ class CommandLines(unittest.TestCase):
                 self.assertEqual(done.returncode, code, case)
                 if code == 2:
                     self.assertEqual(len(done.stderr.splitlines()), 1, case)
-                else:
+                if code == 0 or "--help" in arguments.split():
                     self.assertRegex(done.stdout, r"(?m)^Usage: %s " % program, case)
                 if matches:
                     self.assertRegex(done.stderr, matches, case)

@@ -4,6 +4,7 @@
 """
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -110,7 +111,8 @@ class Sweep(InTemporaryFolder):
         csv_path = os.path.join(self.folder, "sweep.csv")
         with mock.patch.dict(os.environ, environment), contextlib.redirect_stdout(io.StringIO()), \
                 contextlib.redirect_stderr(io.StringIO()):
-            return sweep.main(["--build", self.folder, "--out", csv_path, "--quick", "--type", "float"]), csv_path
+            return sweep.main(["--build", self.folder, "--out", csv_path, "--force", "--quick", "--type", "float"]), \
+                csv_path
 
     def test_sweep_writes_a_csv_that_plot_reads(self):
         code, csv_path = self.run_sweep()
@@ -136,6 +138,52 @@ class Sweep(InTemporaryFolder):
         self.assertEqual(self.run_sweep(FAKE_EXIT="77")[0], 77)
 
 
+    def test_every_option_checked_before_any_run(self):
+        """A bad option is one line and exit 2 before any program runs, and an existing CSV is left alone
+        (--type half ran 40 programs and then replaced the CSV with ERROR rows)."""
+        write(os.path.join(self.folder, "ch05_dot", "dot"), "#!/bin/sh\necho ran >>%s/ran\n" % self.folder,
+              executable=True)
+        existing = write(os.path.join(self.folder, "old.csv"), "device,record\nGPU,RESULT\n")
+        cases = {("--type", "half"): "'half' is not float or double",
+                 ("--type", "float,float"): "named twice",
+                 ("--type", ""): "is not float or double",
+                 ("--reps", "-1"): "--reps needs a whole number from 1 to 100000, got '-1'",
+                 ("--reps", "0"): "got '0'", ("--reps", "2.5"): "got '2.5'", ("--reps", "100001"): "got '100001'",
+                 ("--out", "/nonexistent/x.csv"): "the folder /nonexistent does not exist",
+                 ("--out", self.folder): "is a folder",
+                 ("--out", existing): "exists: --force replaces it",
+                 ("--build", "/nonexistent"): "no such folder",
+                 ("--build", os.path.join(self.folder, "ch05_dot")): "holds no built example",
+                 ("--bogus",): "unrecognized arguments"}
+        for arguments, problem in cases.items():
+            arguments = list(arguments) + ([] if "--build" in arguments else ["--build", self.folder])
+            done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sweep.py")] + arguments, capture_output=True,
+                                  text=True)
+            self.assertEqual((done.returncode, done.stdout), (2, ""), arguments)
+            self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+            self.assertTrue(done.stderr.startswith("sweep.py: ") and problem in done.stderr, done.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.folder, "ran")), "%s: a program ran" % arguments)
+            self.assertEqual(read(existing), "device,record\nGPU,RESULT\n")
+
+    def test_an_existing_csv_is_replaced_only_with_force_and_the_default_is_in_the_build_folder(self):
+        write(os.path.join(self.folder, "ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
+        quiet = contextlib.redirect_stdout(io.StringIO())
+        with quiet:
+            self.assertEqual(sweep.main(["--build", self.folder, "--quick", "--type", "float"]), 0)
+        default = os.path.join(self.folder, "sweep.csv")  # the build folder's, not the current folder's
+        self.assertEqual(len(plot.read_csv(default)), 4)
+        with self.assertRaises(SystemExit) as stop, contextlib.redirect_stderr(io.StringIO()):
+            sweep.main(["--build", self.folder, "--quick", "--type", "float"])
+        self.assertEqual(stop.exception.code, 2)
+        write(default, "kept\n")
+        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+            sweep.main(["--build", self.folder, "--out", default])
+        self.assertEqual(read(default), "kept\n")
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertEqual(sweep.main(["--build", self.folder, "--quick", "--type", "double", "--force"]), 0)
+        self.assertEqual({r["type"] for r in plot.read_csv(default)}, {"double"})
+
+
 class Plot(InTemporaryFolder):
     def setUp(self):
         super().setUp()
@@ -155,7 +203,7 @@ class Plot(InTemporaryFolder):
         stderr = io.StringIO()
         with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
             try:
-                code = plot.main(list(csv_paths) + ["--readme", self.readme, "--results", self.results])
+                code = plot.main(list(csv_paths) + ["--regenerate", "--readme", self.readme, "--results", self.results])
             except SystemExit as stop:
                 code = stop.code
         return code, stderr.getvalue()
@@ -324,12 +372,134 @@ class Plot(InTemporaryFolder):
         blocker = self.write("blocker/matplotlib/__init__.py", "raise ImportError('blocked by the test')\n")
         environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker)))
         done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), self.device("h100", "GPU"),
-                               "--readme", self.readme, "--results", self.results],
+                               "--regenerate", "--readme", self.readme, "--results", self.results],
                               capture_output=True, text=True, env=environment)
         self.assertEqual((done.returncode, done.stderr),
-                         (0, "plot.py: matplotlib is not installed: plots skipped, tables written\n"))
+                         (0, "plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: "
+                             "apt-get install python3-matplotlib)\n" % sys.executable))
         self.assertIn("| dot | float | 2^26 | fast |", read(self.results))
         self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
+
+
+class PlotOutputs(InTemporaryFolder):
+    """What plot.py writes: a run of your own into build/plots of the checkout, never a tracked file; the
+    repository's pages only with --regenerate, from every device; a plot kept, byte for byte, while its data
+    are the same, so regenerating leaves git clean whatever matplotlib is installed."""
+
+    def setUp(self):
+        super().setUp()
+        self.repo = os.path.join(self.folder, "repo")
+        os.makedirs(os.path.join(self.repo, "scripts"))
+        with open(os.path.join(SCRIPTS, "plot.py")) as source:
+            write(os.path.join(self.repo, "scripts", "plot.py"), source.read())
+        write(os.path.join(self.repo, ".gitignore"), "/build*/\n__pycache__/\n")
+        write(os.path.join(self.repo, "README.md"), PAGE)
+        write(os.path.join(self.repo, "docs", "RESULTS.md"), PAGE)
+        for slug, name in (("h100", "NVIDIA H100 80GB HBM3"), ("h200", "NVIDIA H200")):
+            os.makedirs(os.path.join(self.repo, "docs", "results", slug))
+            sweep.write_csv(os.path.join(self.repo, "docs", "results", slug, "sweep.csv"), device_rows(name, "2950.5"))
+        self.git("init", "-q")
+        self.git("add", ".")
+        self.git("commit", "-q", "-m", "pages")
+
+    def git(self, *arguments):
+        done = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"] +
+                              list(arguments), cwd=self.repo, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout
+
+    def plot(self, *arguments, environment=None):
+        return subprocess.run([sys.executable, os.path.join(self.repo, "scripts", "plot.py")] + list(arguments),
+                              cwd=self.repo, capture_output=True, text=True, env=environment)
+
+    def test_a_run_of_your_own_goes_into_build_plots_and_touches_nothing_tracked(self):
+        """One CSV used to rewrite every page with that device alone (20 tracked docs, 2,184 lines)."""
+        done = self.plot("docs/results/h100/sweep.csv")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(self.git("status", "--porcelain", "--untracked-files=all"), "")
+        page = read(os.path.join(self.repo, "build", "plots", "RESULTS.md"))
+        self.assertIn("| dot | float | 2^26 | fast |", page)
+        self.assertIn("[sweep.csv](../../docs/results/h100/sweep.csv)", page)
+        again = self.plot("docs/results/h100/sweep.csv")  # an output already there: only with --force
+        self.assertEqual((again.returncode, len(again.stderr.splitlines())), (2, 1), again.stderr)
+        self.assertIn("build/plots/RESULTS.md already there", again.stderr)
+        self.assertIn("--force replaces", again.stderr)
+        self.assertEqual(self.plot("docs/results/h100/sweep.csv", "--force").returncode, 0)
+
+    def test_regenerate_rewrites_the_pages_from_every_device_only(self):
+        done = self.plot("--regenerate", "docs/results/h100/sweep.csv")
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
+        self.assertIn("docs/results/h200/sweep.csv is left out", done.stderr)
+        self.assertEqual(self.git("status", "--porcelain"), "")
+        self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the pages hold 'old table'
+        done = self.plot("--regenerate")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("NVIDIA H200", read(os.path.join(self.repo, "README.md")))
+        self.assertIn("README.md", self.git("status", "--porcelain"))
+        self.git("add", ".")
+        self.git("commit", "-q", "-m", "regenerated")
+        done = self.plot("--regenerate", "--check")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertEqual(self.plot("--regenerate").returncode, 0)
+        self.assertEqual(self.git("status", "--porcelain"), "")
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    def test_a_plot_drawn_from_the_same_data_is_kept_byte_for_byte(self):
+        csv_path = os.path.join(self.repo, "docs", "results", "h100", "sweep.csv")
+        devices = [plot.load(csv_path)]
+        with contextlib.redirect_stderr(io.StringIO()):
+            stale, drawn = plot.draw(devices)
+        png = os.path.join(self.repo, "docs", "results", "h100", "dot_float.png")
+        self.assertEqual((stale, drawn), ([png], [png]))
+        self.assertNotIn("Software", plot.png_text(png))  # no matplotlib version in the file
+        self.assertTrue(plot.png_text(png)["Source"].startswith("scripts/plot.py sha256:"))
+        before = read_bytes(png)
+        with mock.patch.object(plot, "plot", side_effect=AssertionError("redrawn")):
+            self.assertEqual(plot.draw([plot.load(csv_path)]), ([], []))  # another matplotlib would not draw either
+        self.assertEqual(read_bytes(png), before)
+        sweep.write_csv(csv_path, device_rows("NVIDIA H100 80GB HBM3", "2000.5"))  # new data: drawn again
+        self.assertEqual(plot.draw([plot.load(csv_path)])[1], [png])
+        self.assertNotEqual(read_bytes(png), before)
+
+    def test_bad_command_lines_and_missing_files_are_one_line_before_anything_is_written(self):
+        cases = {("/nonexistent.csv",): "/nonexistent.csv: no such file",
+                 ("docs",): "docs: a folder, not a CSV",
+                 ("--regenerate", "/nonexistent.csv"): "no such file",
+                 ("--check", "docs/results/h100/sweep.csv"): "go with --regenerate",
+                 ("--readme", "README.md", "docs/results/h100/sweep.csv"): "go with --regenerate",
+                 ("--regenerate", "--out", "x"): "do different jobs",
+                 ("--regenerate", "--force"): "needs no --force",
+                 ("--regenerate", "--readme", "nothere.md"): "nothere.md: no such page",
+                 ("--bank-maps", "README.md"): "not a folder",
+                 (): "give your sweep's CSV",
+                 ("--bogus",): "unrecognized arguments"}
+        for arguments, problem in cases.items():
+            done = self.plot(*arguments)
+            self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), (arguments, done.stderr))
+            self.assertIn(problem, done.stderr)
+        self.assertEqual(self.git("status", "--porcelain", "--untracked-files=all"), "")
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    def test_under_a_python_without_matplotlib_it_runs_under_the_systems(self):
+        """The README's command under pyenv: python3 on PATH lacks matplotlib, the system's has Debian's."""
+        log = os.path.join(self.folder, "log")
+        system = write(os.path.join(self.folder, "system_python"), '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' % (
+            log, sys.executable), executable=True)
+        pyenv = write(os.path.join(self.folder, "pyenv_python"), """#!/bin/sh
+exec %s -c 'import runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]; \
+runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
+""" % sys.executable, executable=True)
+        done = subprocess.run([pyenv, os.path.join(self.repo, "scripts", "plot.py"), "docs/results/h100/sweep.csv"],
+                              cwd=self.repo, capture_output=True, text=True, env=dict(os.environ, SYSTEM_PYTHON=system))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("has no matplotlib: running under %s" % system, done.stdout)
+        self.assertTrue(os.listdir(os.path.join(self.repo, "build", "plots", "nvidia-h100-80gb-hbm3")))
+        self.assertIn("plot.py docs/results/h100/sweep.csv", read(log))
+
+
+def read_bytes(path):
+    with open(path, "rb") as stream:
+        return stream.read()
 
 
 class ExamplesLog(InTemporaryFolder):
@@ -432,6 +602,19 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
         self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | 1015808 |", done.stdout)
         self.assertIn("Every prediction equals the measured count (within 2 %).", done.stdout)
 
+    def test_help_describes_the_script_and_exits_0(self):
+        for option in ("--help", "-h"):
+            done = subprocess.run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh"), option], capture_output=True,
+                                  text=True)
+            self.assertEqual((done.returncode, done.stderr), (0, ""), option)
+            self.assertTrue(done.stdout.startswith("bank_conflicts.sh PROGRAM [ARGS...]\n"), done.stdout)
+            self.assertIn("Runs PROGRAM ARGS under Nsight Compute", done.stdout)
+            self.assertIn("Exit 77 when ncu or a GPU is missing", done.stdout)
+            self.assertNotIn("#", done.stdout.replace("#", "", 0).split("\n")[0])
+        done = subprocess.run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--help says more", done.stderr)
+
     def test_77_without_ncu(self):
         write(os.path.join(self.folder, "program"), self.PROGRAM, executable=True)
         self.assertEqual(self.run_script("/nonexistent").returncode, 77)
@@ -452,6 +635,34 @@ class BankMaps(InTemporaryFolder):
         with open(os.path.join(self.folder, "demo_column.png"), "rb") as image:
             self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
         self.assertEqual(os.listdir(self.folder), ["demo_column.png"])
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    def test_a_picture_that_differs_is_replaced_only_with_force(self):
+        line = self.LINE % "demo" + "\n"
+        self.assertEqual(self.plot(line).returncode, 0)
+        path = os.path.join(self.folder, "demo.png")
+        drawn = read_bytes(path)
+        self.assertEqual(self.plot(line).stdout, "plot.py: 0 bank map(s) drawn into %s, 1 kept (the same picture)\n"
+                         % self.folder)
+        other = line.replace("\t32\t32\tdemo", "\t31\t32\tdemo")  # 31 passes: another picture
+        done = self.plot(other)
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
+        self.assertIn("demo.png in %s shows another picture than this bank model's: --force replaces it" % self.folder,
+                      done.stderr)
+        self.assertEqual(read_bytes(path), drawn)
+        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder,
+                               "--force"], input=other, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotEqual(read_bytes(path), drawn)
+
+    def test_without_matplotlib_one_line_and_77(self):
+        blocker = write(os.path.join(self.folder, "blocker", "matplotlib", "__init__.py"), "raise ImportError\n")
+        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps",
+                               os.path.join(self.folder, "out")], input=self.LINE % "demo" + "\n", capture_output=True,
+                              text=True, env=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker))))
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (77, 1), done.stderr)
+        self.assertIn("no Python here has matplotlib", done.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.folder, "out")))
 
     def test_malformed_and_twice_rejected(self):
         done = self.plot(self.LINE % "demo" + ",7:0\n")  # 33 lanes
@@ -525,6 +736,31 @@ arch = sm_90
         self.assertIn("FAIL: sm_75 ", done.stdout)
         self.assertNotIn("FAIL: sm_90 ", done.stdout)
 
+    def test_a_binary_is_disassembled_once_while_it_is_the_same(self):
+        """Reruns and the other tests of one program read the SASS kept beside it (item 4: about 20 tests
+        took 30-44 s each, every run)."""
+        write(os.path.join(self.folder, "sass.txt"), self.SASS)
+        log = os.path.join(self.folder, "calls")
+        cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\n[ "$1" = -sass ] && echo "$*" >>%s\n'
+                          'cat %s/sass.txt\n' % (log, self.folder), executable=True)
+        program = write(os.path.join(self.folder, "build", "program"), "the binary\n")
+
+        def check(*claims):
+            return subprocess.run(["bash", os.path.join(TESTS, "expect_sass.sh"), cuobjdump, program, "tree"] +
+                                  list(claims), capture_output=True, text=True)
+        first = check("--has", "LDS")
+        self.assertEqual((first.returncode, len(read(log).splitlines())), (0, 1), first.stdout)
+        second = check("--count", "BAR\\.SYNC", "1")  # another test of the same program: not disassembled again
+        self.assertEqual(len(read(log).splitlines()), 1)
+        self.assertIn("the SASS of this same binary, read before", second.stdout)
+        self.assertIn("FAIL: sm_90 ", second.stdout)  # and the claims are checked as before
+        self.assertEqual(second.returncode, 1)
+        write(program, "the binary, rebuilt\n")
+        self.assertEqual(check("--has", "LDS").returncode, 0)
+        self.assertEqual(len(read(log).splitlines()), 2)
+        self.assertEqual(len([name for name in os.listdir(os.path.join(self.folder, "build", "sass_cache"))
+                              if not name.endswith(".lock")]), 1)  # the older binary's is gone
+
     def test_malformed_claims_and_no_function(self):
         for claims in (["--arch", "sm80+", "--has", "X"], ["--count", "X"], ["--hass", "X"], ["--has"]):
             self.assertEqual(self.sass(*claims).returncode, 2, claims)
@@ -572,6 +808,140 @@ SASS
         write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
 
+
+
+class PassedBefore(InTemporaryFolder):
+    """tests/passed_before.sh: a test that passed is not run again while its inputs, its command and its
+    tools' versions are the same (item 4: cmake_oldest, 93 s, and tooling, 42 s, reran in full)."""
+
+    def run_it(self, inputs, probe="echo tools 1", exit_code=0):
+        log = os.path.join(self.folder, "runs")
+        done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
+                               inputs, probe, "sh", "-c", 'echo ran >>"$0"; exit %d' % exit_code, log],
+                              capture_output=True, text=True,
+                              env={k: v for k, v in os.environ.items() if k != "EXAMPLES_RERUN_ALL"})
+        return done, len(read(log).splitlines()) if os.path.exists(log) else 0
+
+    def test_run_once_then_reused_until_an_input_or_a_tool_changes(self):
+        source = write(os.path.join(self.folder, "inputs", "a.c"), "int a;\n")
+        other = write(os.path.join(self.folder, "one.txt"), "1\n")
+        inputs = os.path.dirname(source) + ":" + other
+        self.assertEqual(self.run_it(inputs)[1], 1)
+        done, runs = self.run_it(inputs)
+        self.assertEqual((done.returncode, runs), (0, 1))
+        self.assertRegex(done.stdout, r"^reused: passed on \S+ with these same inputs and tools")
+        changes = [lambda: write(source, "int b;\n"), lambda: write(os.path.join(self.folder, "inputs", "new.h"), ""),
+                   lambda: write(other, "2\n")]
+        for count, change in enumerate(changes, start=2):
+            change()
+            self.assertEqual(self.run_it(inputs)[1], count)
+            self.assertEqual(self.run_it(inputs)[1], count)
+        self.assertEqual(self.run_it(inputs, probe="echo tools 2")[1], len(changes) + 2)
+        self.assertEqual(len(os.listdir(os.path.join(self.folder, "stamps"))), 1)
+        done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
+                               inputs, "echo tools 2", "sh", "-c", 'echo ran >>"$0"', os.path.join(self.folder, "runs")],
+                              capture_output=True, text=True, env=dict(os.environ, EXAMPLES_RERUN_ALL="1"))
+        self.assertEqual(len(read(os.path.join(self.folder, "runs")).splitlines()), len(changes) + 3)  # asked to
+
+    def test_a_failure_or_a_skip_is_never_reused(self):
+        inputs = write(os.path.join(self.folder, "one.txt"), "1\n")
+        for code, runs in ((1, 1), (1, 2), (77, 3), (77, 4), (0, 5), (0, 5)):
+            done, count = self.run_it(inputs, exit_code=code)
+            self.assertEqual((done.returncode, count), (code, runs))
+
+
+class ReadmeFigures(InTemporaryFolder):
+    """scripts/readme_figures.py: the README's counts worked out from the build's test list by the summary's
+    own code, its times the lines of the latest timed run; a page whose figures differ fails the check
+    (item 5: the README said 'ran 57 of 281 tests' where the run said 111 of 335)."""
+    TIMINGS = ("# 2025-01-01, commit abc, 2 cores (a CPU), Debian GNU/Linux 12 (bookworm), no GPU; load average 1 before\n"
+               "first run: run_tests.sh: 30 min 2 s in all on 2 cores (dependencies 3 s, configure 20 s, build 25 min, "
+               "tests 4 min 39 s)\n"
+               "rerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests 40 s)\n"
+               "examples: run_examples.sh: 12 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, "
+               "examples 2 s)\nsummary of the first run:\nran 3 of 5 tests; ...\n")
+    PAGE = "# Top\n\n<!-- tests:without-gpu:begin -->\nran 57 of 281\n<!-- tests:without-gpu:end -->\n\n" \
+           "<!-- timings:begin -->\n<!-- timings:end -->\nprose\n"
+
+    def listing(self, names):
+        listing = {"kind": "ctestInfo", "tests": [
+            {"name": name, "properties": [{"name": "LABELS", "value": [label]}]} for name, label in names]}
+        write(os.path.join(self.folder, "tests.json"), json.dumps(listing))
+
+    def figures(self, *arguments):
+        ctest = write(os.path.join(self.folder, "ctest"), "#!/bin/sh\ncat %s/tests.json\n" % self.folder,
+                      executable=True)
+        write(os.path.join(self.folder, "build", "CTestTestfile.cmake"), "")
+        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "readme_figures.py"), "--ctest", ctest,
+                               "--timings", os.path.join(self.folder, "timings.txt"), os.path.join(self.folder, "build"),
+                               self.page] + list(arguments), capture_output=True, text=True)
+
+    def setUp(self):
+        super().setUp()
+        self.page = write(os.path.join(self.folder, "README.md"), self.PAGE)
+        write(os.path.join(self.folder, "timings.txt"), self.TIMINGS)
+        self.names = [(p + "_help", "host") for p in ("dot", "shared_bitmap", "banks", "reduce", "transpose",
+                                                      "shared_vs_global")] + [("dot_float", "gpu"), ("dot_memcheck",
+                                                                                                     "sanitizer")]
+        self.listing(self.names)
+
+    def test_written_then_checked_then_stale_when_a_test_is_added(self):
+        self.assertEqual(self.figures("--check").returncode, 1)
+        done = self.figures()
+        self.assertEqual(done.returncode, 0, done.stderr)
+        page = read(self.page)
+        self.assertIn("<!-- tests:without-gpu:begin -->\n```\nran 6 of 8 tests; 2 skipped: they need a CUDA GPU (labels "
+                      "gpu, sanitizer) and none was found (no NVIDIA driver is installed (libcuda.so.1 is missing))\n"
+                      "tests: 6 passed, 0 failed, 2 skipped\n```\n<!-- tests:without-gpu:end -->", page)
+        self.assertIn("<!-- timings:begin -->\n```\n# 2025-01-01, commit abc, 2 cores", page)
+        self.assertIn("\nrerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests "
+                      "40 s)\nexamples: run_examples.sh: 12 s", page)
+        self.assertNotIn("summary of", page)
+        self.assertTrue(page.endswith("<!-- timings:end -->\nprose\n"))
+        self.assertEqual(self.figures("--check").returncode, 0)
+        self.listing(self.names + [("dot_bad_input", "host")])
+        done = self.figures("--check")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("ran 7 of 9 tests", done.stdout)
+        self.assertEqual(read(self.page), page)
+
+    def test_a_build_without_a_chapter_is_skipped_and_bad_timings_refused(self):
+        self.listing(self.names[:1] + self.names[2:])
+        self.assertEqual(self.figures("--check").returncode, 77)
+        self.listing(self.names)
+        write(os.path.join(self.folder, "timings.txt"), self.TIMINGS.replace("rerun:", "again:"))
+        done = self.figures("--check")
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
+        self.assertIn("no line 'rerun: ...'", done.stderr)
+
+
+class CuobjdumpCache(InTemporaryFolder):
+    """tests/cuobjdump_cache.py (res_usage.py, sass_excerpts.py): cuobjdump is asked once per command while the
+    binary is the same; a rebuilt binary is asked again; a failed command is never kept."""
+
+    def test_asked_once_per_binary(self):
+        sys.path.insert(0, TESTS)
+        import cuobjdump_cache
+        log = os.path.join(self.folder, "calls")
+        cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\necho "$*" >>%s\n[ "$1" = -bad ] && '
+                          'exit 1\necho "answer to $1"\n' % log, executable=True)
+        program = write(os.path.join(self.folder, "build", "program"), "binary 1\n")
+        calls = lambda: len(read(log).splitlines())
+        for _ in range(2):
+            done = cuobjdump_cache.run([cuobjdump, "-elf", program], "test")
+            self.assertEqual((done.returncode, done.stdout, calls()), (0, "answer to -elf\n", 1))
+        self.assertEqual(cuobjdump_cache.run([cuobjdump, "-res-usage", program], "test").stdout,
+                         "answer to -res-usage\n")
+        self.assertEqual(calls(), 2)
+        for count in (3, 4):
+            self.assertEqual(cuobjdump_cache.run([cuobjdump, "-bad", program], "test").returncode, 1)
+            self.assertEqual(calls(), count)
+        cuobjdump_cache._KEYS.clear()  # a new process
+        write(program, "binary 2\n")
+        self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", program], "test").stdout, "answer to -elf\n")
+        self.assertEqual(calls(), 5)
+        self.assertEqual(len(os.listdir(os.path.join(self.folder, "build", "sass_cache"))), 1)  # binary 1's gone
+        self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", "/nonexistent/program"], "test").returncode, 0)
 
 
 class ResUsage(InTemporaryFolder):

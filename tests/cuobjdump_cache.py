@@ -1,0 +1,65 @@
+"""cuobjdump's answers about a program, kept beside it while the binary is the same.
+
+Reading the compiled code of an all-major program takes seconds to half a minute, and the host
+tests that read it (res_usage.py, scripts/sass_excerpts.py; expect_sass.sh keeps its own split
+SASS the same way) run again on every run of the test command. Their cuobjdump commands go
+through run(): an answer is kept in sass_cache/PROGRAM-HASH.TAG.json beside the program, HASH
+a hash of the binary and of cuobjdump, and given again for the same command while both are the
+same. Only answers of commands that succeeded are kept; an older binary's file is removed.
+"""
+import hashlib
+import json
+import os
+import subprocess
+
+_KEYS = {}  # (cuobjdump, program) -> its hash, once per process
+
+
+def _key(cuobjdump, program):
+    if (cuobjdump, program) not in _KEYS:
+        digest = hashlib.sha256()
+        with open(program, "rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
+        tool = os.stat(cuobjdump)
+        digest.update(("%s %d %d" % (os.path.realpath(cuobjdump), tool.st_size, tool.st_mtime_ns)).encode())
+        _KEYS[(cuobjdump, program)] = digest.hexdigest()[:16]
+    return _KEYS[(cuobjdump, program)]
+
+
+def run(command, tag):
+    """subprocess.run(COMMAND, capture_output=True, text=True) for a cuobjdump COMMAND whose last word
+    is a program; TAG names the caller's file (two tests may read one program at once)."""
+    program = command[-1]
+    folder = os.path.join(os.path.dirname(os.path.abspath(program)), "sass_cache")
+    try:
+        name = "%s-%s" % (os.path.basename(program), _key(command[0], program))
+        os.makedirs(folder, exist_ok=True)
+    except OSError:  # no such program, or a folder we may not write: no cache
+        return subprocess.run(command, capture_output=True, text=True)
+    path = os.path.join(folder, "%s.%s.json" % (name, tag))
+    try:
+        with open(path, encoding="utf-8") as stream:
+            answers = json.load(stream)
+    except (OSError, ValueError):
+        answers = {}
+    asked = " ".join(command[1:-1])
+    if asked in answers:
+        return subprocess.CompletedProcess(command, 0, answers[asked], "")
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode == 0:
+        answers[asked] = done.stdout
+        prefix = os.path.basename(program) + "-"
+        for old in os.listdir(folder):  # an older binary's answers
+            if old.startswith(prefix) and old.endswith(".%s.json" % tag) and not old.startswith(name + "."):
+                try:
+                    os.remove(os.path.join(folder, old))
+                except OSError:
+                    pass
+        try:
+            with open(path + ".new", "w", encoding="utf-8") as stream:
+                json.dump(answers, stream)
+            os.replace(path + ".new", path)
+        except OSError:
+            pass
+    return done
