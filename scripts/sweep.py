@@ -33,6 +33,10 @@ QUICK = {"dot": [2**10, 2**20], "reduce": [2**10, 2**20], "transpose": [256, 102
 # L2 before every timed run, so the reader sees the DRAM figure beside the warm one.
 COLD = {"dot": [2**18, 2**20, 2**22], "reduce": [2**18, 2**20, 2**22], "transpose": [512, 1024, 2048]}
 EXTRA = {"dot": ["--data", "periodic"]}  # exact in float at every n, so large n can be checked
+# The sizes the lessons and RESULTS quote (warm L2): each run HEADLINE_RUNS times, and each row is the
+# run whose time is the median of them, since one run's figures vary by about 1 % (the ceiling too).
+HEADLINE = {"dot": [2**26], "reduce": [10**8], "transpose": [8192, 10000]}
+HEADLINE_RUNS = 3
 TYPES = ("float", "double")
 MAX_REPS = 100000  # what the programs' --reps takes (common/cli.h)
 KNOWN = ["device", "l2_mb", "record", "example", "kernel", "name", "type", "n", "size", "bytes", "ms", "gbps",
@@ -98,6 +102,28 @@ def plan(build, types, quick, reps):
     return runs
 
 
+def median_rows(runs):
+    """Rows of several runs of one command, row by row: the row whose ms (a CEILING line: gbps) is the
+    median of the runs', each marked runs=N. A failing row wins over the median; rows that do not line
+    up (another kernel or name at that place) come from the first run."""
+    chosen = []
+    for place, first in enumerate(runs[0]):
+        same = [rows[place] for rows in runs if place < len(rows) and rows[place].get("record") == first.get(
+            "record") and rows[place].get("kernel", rows[place].get("name")) == first.get("kernel", first.get("name"))]
+        failing = [row for row in same if row.get("status", "PASS") != "PASS"]
+        key = "gbps" if first.get("record") == "CEILING" else "ms"
+
+        def figure(row):
+            try:
+                return float(row.get(key, ""))
+            except ValueError:
+                return float("inf")
+        pick = failing[0] if failing else sorted(same, key=figure)[(len(same) - 1) // 2] if len(same) == len(
+            runs) else first
+        chosen.append(dict(pick, runs=str(len(same))))
+    return chosen
+
+
 def write_csv(path, rows):
     """The CSV, known columns first and then the others in the order first seen."""
     columns = KNOWN + [k for k in dict.fromkeys(k for row in rows for k in row) if k not in KNOWN]
@@ -142,11 +168,19 @@ def main(argv=None):
             args.build, ", ".join(list(PROGRAMS.values()) + [BANKS])))
     rows, device, failed = [], {"device": "unknown", "l2_mb": ""}, False
     for index, (binary, arguments, fields) in enumerate(runs, 1):
-        code, output = run(binary, arguments)
-        if code == 77:
-            print("sweep: no CUDA device: nothing measured", file=sys.stderr)
-            return 77
-        found, device = parse_output(output, device, fields)
+        headline = fields.get("l2") != "cold" and fields.get("example") in HEADLINE and any(
+            ["--n", str(n)] == arguments[i:i + 2] for n in HEADLINE[fields["example"]] for i in range(len(arguments)))
+        outputs = []
+        for _ in range(HEADLINE_RUNS if headline else 1):
+            code, output = run(binary, arguments)
+            if code == 77:
+                print("sweep: no CUDA device: nothing measured", file=sys.stderr)
+                return 77
+            found, device = parse_output(output, device, fields)
+            outputs.append(found)
+            if code:
+                break
+        found = median_rows(outputs) if len(outputs) > 1 else outputs[0]
         if code and not any(row["record"] == "RESULT" for row in found):
             found.append({**device, **fields, "record": "RESULT", "kernel": "all", "status": "ERROR"})
         failed |= code != 0 or any(row.get("status", "PASS") != "PASS" for row in found)

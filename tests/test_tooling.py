@@ -130,6 +130,17 @@ class Sweep(InTemporaryFolder):
         self.assertEqual([(f["n"], f["l2"]) for _, f in cold], [(str(n), "cold") for n in sweep.COLD["dot"]])
         self.assertFalse(any("--cold-l2" in run[1] for run in sweep.plan(self.folder, ["float"], True, 5)))
 
+    def test_headline_rows_are_the_median_of_three_runs(self):
+        def rows(ms, gbps, status="PASS"):
+            return [{"record": "CEILING", "name": "read", "gbps": gbps},
+                    {"record": "RESULT", "kernel": "static", "ms": ms, "status": status}]
+        chosen = sweep.median_rows([rows("0.52", "3000"), rows("0.50", "3100"), rows("0.51", "2900")])
+        self.assertEqual([(r.get("gbps"), r.get("ms"), r["runs"]) for r in chosen],
+                         [("3000", None, "3"), (None, "0.51", "3")])
+        failing = sweep.median_rows([rows("0.52", "3000"), rows("0.50", "3100", "FAIL"), rows("0.51", "2900")])
+        self.assertEqual(failing[1]["status"], "FAIL")
+        self.assertEqual(sweep.HEADLINE["reduce"], [10**8])
+
     def test_a_failed_run_is_an_error_row_and_no_gpu_is_77(self):
         code, csv_path = self.run_sweep(FAKE_EXIT="3")
         self.assertEqual(code, 1)
