@@ -115,9 +115,16 @@ static inline const char *bitmap_save_problem(const char *path) {
             errno == EACCES ? "its directory cannot be searched (permission denied)" : "its directory does not exist";
     else if (!S_ISDIR(status.st_mode))
         problem = "the part before the last / is not a directory";
-    else if (access(directory, W_OK | X_OK) != 0)
-        problem = errno == EROFS ? "its directory is on a read-only file system"
-                                 : "no permission to create a file in its directory";
+    else { /* create a file for real: access() says yes to root even where nothing can be made (/proc) */
+        char probe[4160];
+        snprintf(probe, sizeof probe, "%s/.save_probe.XXXXXX", directory);
+        int fd = mkstemp(probe);
+        if (fd < 0)
+            problem = errno == EROFS ? "its directory is on a read-only file system"
+                                     : "no permission to create a file in its directory";
+        else
+            close(fd), unlink(probe);
+    }
     free(directory);
     if (problem) return problem;
 
