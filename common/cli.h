@@ -201,8 +201,9 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
         snprintf(usage, sizeof usage, "%s %s", spec->own_options[i].name, spec->own_options[i].value);
         fprintf(out, "  %-20s %s\n", usage, spec->own_options[i].help);
     }
-    fprintf(out, "\nExit codes:\n  0  every check passed\n  1  a GPU result was wrong\n"
-                 "  2  bad command line%s\n  3  a CUDA call failed (the GPU or its driver is there but broken)\n",
+    fprintf(out,
+            "\nExit codes:\n  0  every check passed\n  1  a GPU result was wrong\n"
+            "  2  bad command line%s\n  3  a CUDA call failed (the GPU or its driver is there but broken)\n",
             a & (CLI_N | CLI_ROWS_COLS) ? ", or a size that does not fit in memory" : "");
     if (spec->exit_codes) fprintf(out, "%s\n", spec->exit_codes);
     fprintf(out, "  77 no CUDA device or no driver (CTest: skipped)\n");
@@ -459,8 +460,11 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
         if (n_given) o->rows = o->cols = o->n;
         if (o->rows > CLI_MAX_COUNT / o->cols)
-            return fprintf(err, "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's "
-                                "memory\n", spec->program, o->rows, o->cols), CLI_EXIT_ERROR;
+            return fprintf(err,
+                           "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's "
+                           "memory\n",
+                           spec->program, o->rows, o->cols),
+                   CLI_EXIT_ERROR;
         o->n = o->rows * o->cols;
     }
     return CLI_OK;

@@ -21,9 +21,20 @@ static const cli_spec spec = {"demo",
                               NULL,
                               NULL,
                               NULL};
-static const cli_spec matrix_spec = {
-    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL, NULL,
-    NULL, NULL};
+static const cli_spec matrix_spec = {"matrix",
+                                     "a matrix program",
+                                     CLI_ROWS_COLS | CLI_KERNEL,
+                                     kernels,
+                                     NULL,
+                                     0,
+                                     10000,
+                                     10000,
+                                     256,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
@@ -267,13 +278,14 @@ static void test_newcomer_part_three(void) {
     cli_spec sizeless = spec;
     sizeless.accepts = CLI_CHECK;
     CHECK(CAPTURE(&sizeless, text, "--help") == CLI_EXIT_HELP && strstr(text, "  2  bad command line\n"));
-    static const char *const many[] = {"global",  "interleaved", "strided_index", "static",  "dynamic", "shared_atomic",
-                                       "warp_synced", "shuffle",  "warp_unrolled", "atomic", "vector", "one_launch",
-                                       "cub",     NULL};
+    static const char *const many[] = {
+        "global",  "interleaved",   "strided_index", "static", "dynamic",    "shared_atomic", "warp_synced",
+        "shuffle", "warp_unrolled", "atomic",        "vector", "one_launch", "cub",           NULL};
     cli_spec wide = spec;
     wide.kernels = many;
     wide.wrong_kernels = many;
-    CHECK(CAPTURE(&wide, text, "--help") == CLI_EXIT_HELP && strstr(text, "\n                       vector, one_launch"));
+    CHECK(CAPTURE(&wide, text, "--help") == CLI_EXIT_HELP &&
+          strstr(text, "\n                       vector, one_launch"));
     int longest = 0;
     for (const char *line = text; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0'))
         if ((int)strcspn(line, "\n") > longest) longest = (int)strcspn(line, "\n");
