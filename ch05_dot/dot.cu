@@ -473,9 +473,10 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         "--n, --type, --data, --block, --reps, --check and --cold-l2 apply to it as to the progression.";
     spec.exit_codes = "  4  --kernel barrier_deadlock hung its block, as it is meant to, or barrier_first_warp or\n"
                       "     barrier_first_warp_then_block hung theirs (neither did on an H100); the program ended it";
+    spec.block_rule = "the halving tree needs a power of two from 32 to 1024";
     cli_parse_or_exit(&spec, argc, argv, o);
     if (!is_power_of_two(o->block) || o->block < 32) {
-        fprintf(stderr, "dot: --block %d: the halving tree needs a power of two from 32 to 1024\n", o->block);
+        fprintf(stderr, "dot: --block %d: %s\n", o->block, spec.block_rule);
         exit(EXIT_BAD_COMMAND_LINE);
     }
     const char *part = o->own_values[0];

@@ -373,6 +373,8 @@ static unsigned parse_parts(const char *list) {
         int index = -1;
         for (int i = 0; part_names[i]; ++i)
             if (strlen(part_names[i]) == length && strncmp(part_names[i], start, length) == 0) index = i;
+        if (length == 3 && strncmp(start, "all", 3) == 0)
+            bad_option("--part %s: 'all' stands alone (all, or a list of names without it)", list);
         if (index < 0)
             bad_option("unknown part in '%s' (choose from stride, size, history, carve, alias, same_address, "
                        "capacity, all; or carve_misaligned)",

@@ -524,13 +524,16 @@ static int parse_options(int argc, char **argv, cli_options *o) {
                "--data const: every element 1.23 (the book); ramp: 1 + (i mod 1024)/1024; random: uniform in [0, 1).\n"
                "Deterministic kernels are checked bit for bit against their own order on the CPU, the atomics and\n"
                "CUB against the exact sum. With global, static or dynamic, the book's program runs first.";
+    spec.block_rule = demo ? NULL
+                           : "global, interleaved, strided_index, static, dynamic, shared_atomic, warp_synced and "
+                             "shuffle need a power of two from 32 to 1024 (trees, whole warps)";
     cli_parse_or_exit(&spec, argc, argv, o);
     const char *value = o->own_values[0] ? o->own_values[0] : ""; /* --demo's, or --launches' */
     if (demo && strcmp(value, "squares") != 0)
-        BAD_COMMAND_LINE("reduce: --demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'\n",
-                         value);
+        BAD_COMMAND_LINE("%s: --demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'\n",
+                         spec.program, value);
     if (demo && squares_closed_form(o->n) > INT_MAX)
-        BAD_COMMAND_LINE("reduce: --demo squares --n %lld: the sum of squares, %lld, does not fit in an int\n", o->n,
+        BAD_COMMAND_LINE("%s: --n %lld: the sum of squares, %lld, does not fit in an int\n", spec.program, o->n,
                          squares_closed_form(o->n));
     long long launches = 0;
     if (!demo && o->own_values[0] && (cli_parse_count(value, &launches) != 0 || launches > MAX_LAUNCHES))
@@ -538,9 +541,7 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     if (launches) stateful_launches = (int)launches;
     const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
     if (!demo && (o->kernel_mask & tree_kernels) && (!is_power_of_two(o->block) || o->block < 32))
-        BAD_COMMAND_LINE("reduce: --block %d: global, interleaved, strided_index, static, dynamic, shared_atomic, "
-                         "warp_synced and shuffle need a power of two from 32 to 1024 (trees, whole warps)\n",
-                         o->block);
+        BAD_COMMAND_LINE("reduce: --block %d: %s\n", o->block, spec.block_rule);
     if (!demo && cli_kernel_selected(o, KERNEL_WARP_UNROLLED) && o->block < 64)
         BAD_COMMAND_LINE(
             "reduce: --block %d: warp_unrolled needs at least 64 threads (its last warp reads s_y[tid + 32])\n",

@@ -1,38 +1,16 @@
 /* The bank model: how many passes (Nsight Compute's "wavefronts") one warp-wide
- * shared-memory instruction takes, from the byte address each lane touches.
- * Plain C, header-only; callable from host and device code alike when compiled
- * by nvcc, so a kernel and its prediction can share one index expression.
- *
- * The GPU: 32 banks, each 4 bytes wide, on every architecture since Maxwell
- * (compute capability 5.x, Hopper included); the 4-byte word at byte address a
- * is word a / 4 and lives in bank (a / 4) % 32. A bank delivers one word per
- * pass, so a pass serves at most 32 words = 128 bytes. Following the CUDA C
- * Programming Guide ("Shared Memory", compute capability 5.x and later):
- *   - lanes that touch the same 4-byte word are served together in one pass
- *     (a broadcast for reads), also when 1- or 2-byte accesses touch different
- *     bytes of that word;
- *   - n different words in one bank take n passes (an n-way bank conflict).
- *
- * Wide accesses (the rule this model adopts, checked against the measured table
- * in SPEC.md, "Bank rules, measured"): since a pass serves 128 bytes, a warp's
- * request is processed in groups of 128 / width lanes: the whole warp for 1-,
- * 2- and 4-byte accesses (32 x 4 = 128 bytes at most), half-warps for 8-byte
- * accesses (16 x 8 = 128 bytes), quarter-warps for 16-byte accesses
- * (8 x 16 = 128 bytes). Each group takes as many passes as its most loaded bank
- * has distinct words, and the groups' passes add up. So 32 active lanes reading
- * 32 distinct doubles take at least 2 passes (consecutive doubles: exactly 2,
- * "conflict-free"), and 32 distinct float4s at least 4 (consecutive: 4, as
- * Nsight Compute counts them). One exception, for broadcasts: groups that touch
- * exactly the same set of words are served together, once (all lanes reading
- * one double: 1 pass, as measured, not 2). Two things this rule assumes and
- * nothing has measured yet: that groups touching different words never share a
- * pass, and the broadcast exception for 16-byte accesses (all lanes reading one
- * float4: the model says 1; forum reports for Volta/Turing say the 512 bytes
- * returned to the lanes can cost 2).
- *
- * Inactive lanes (a zero bit in `active`) take no part; no active lane: 0
- * passes. Each access must be aligned to its width, as the hardware requires:
- * a misaligned address or a width other than 1, 2, 4, 8, 16 returns -1. */
+ * shared-memory instruction takes, from each lane's byte address. Plain C, header-only,
+ * host and device: a kernel and its prediction can share one index expression.
+ * 32 banks of 4 bytes (every GPU since Maxwell); word a / 4 lives in bank (a / 4) % 32, and a
+ * pass serves one word per bank, 128 bytes. As the Programming Guide says: lanes touching one
+ * word share a pass (also 1- and 2-byte accesses to its different bytes); n words in one bank
+ * take n passes. Wide accesses (checked against SPEC.md, "Bank rules, measured"): the warp is
+ * served in groups of 128 / width lanes (half-warps for 8 bytes, quarter-warps for 16), each
+ * taking its most loaded bank's count of words, the groups' passes added; groups touching
+ * exactly the same words are served once (one double for all lanes: 1 pass). Unmeasured
+ * assumptions: groups with different words never share a pass; that exception for 16 bytes.
+ * Inactive lanes (zero bits in `active`) take no part; none active: 0 passes. A misaligned
+ * address or a width other than 1, 2, 4, 8, 16 returns -1. */
 #ifndef COMMON_BANK_MODEL_H
 #define COMMON_BANK_MODEL_H
 
@@ -159,24 +137,13 @@ static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned i
     return bank_passes(address, 0xffffffffu, element_bytes);
 }
 
-/* One line of a program's --bank-model output (tab-separated; a "#" line
- * first names the columns, bank_model_header()): one warp-wide shared-memory
- * instruction of one kernel, as warps of one shape (the same working lanes,
- * as many passes) execute it.
- *   kernel   the kernel's name as Nsight Compute prints it ("transpose_padded<float>")
- *   access   what the instruction does ("tile column read")
- *   op       ld or st
- *   bytes    per lane: 1, 2, 4, 8 or 16
- *   passes   bank_passes() of this warp's addresses
- *   weight   how often a block executes it this way (a warp count, times a loop count;
- *            per grid for a kernel whose last block does more than the others, and
- *            for transpose given a size: its edge tiles have partial warps)
- *   picture  a file name for the bank map the plot script draws, or "-"
- *   lanes    32 entries "byte address:pass", "-" for an inactive lane
- * scripts/bank_conflicts.sh weighs passes by weight into the prediction per
- * instruction it sets beside Nsight Compute's measurement; scripts/plot.py
- * --bank-maps draws the lines with a picture. Host functions: a .cu may call
- * them from any host code (nvcc's device pass parses them and compiles nothing). */
+/* One line of --bank-model output (tab-separated, after bank_model_header()'s "#" line): one
+ * shared-memory instruction of one kernel, as warps of one shape execute it. Columns: kernel
+ * (as Nsight Compute names it), access ("tile column read"), op (ld/st), bytes per lane,
+ * passes (bank_passes()), weight (how often a block executes it so: per grid where the last
+ * block or edge tiles differ), picture (a bank map's file name for plot.py, or "-"), lanes
+ * (32 "address:pass", "-" when inactive). bank_conflicts.sh weighs passes by weight beside
+ * Nsight Compute's measurement. Host functions, callable from any host code of a .cu. */
 #include <stdio.h>
 static inline void bank_model_header(void) {
     printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");

@@ -1,10 +1,8 @@
-/* The bank model of a whole block (host C++, for the chapters' --bank-model):
- * each shared-memory instruction of a kernel, over the warps of one block (or
- * of a launch whose edge blocks differ), from the kernel's own subscripts evaluated on host arrays of the kernel's
- * declared types; and the patterns ch05_dot and ch08_reduce share: the halving
- * tree (CbE ch. 5, Fan ch. 8), block_sum and the last block's flag
- * (written in ch05_dot and ch08_reduce). Each instruction becomes bank_model_line()s of
- * common/bank_model.h: one per shape of warp, weight = how many such warps. */
+/* The bank model of a whole block (host C++, for --bank-model): each shared-memory instruction
+ * of a kernel over a block's warps (or a launch's, where edge blocks differ), from the kernel's
+ * own subscripts on host arrays of its types, as bank_model_line()s (one per warp shape,
+ * weight = how many such warps); and what ch05_dot and ch08_reduce share: the halving tree,
+ * block_sum and the last block's flag. */
 #ifndef COMMON_BANK_MODEL_BLOCK_H
 #define COMMON_BANK_MODEL_BLOCK_H
 
@@ -20,10 +18,8 @@
  * set by the chapter before it models its kernels. */
 static const char *(*bank_model_picture)(const char *kernel, const char *access, int threads) = NULL;
 
-/* How many blocks execute the instructions modelled next (each line's weight
- * is its warp count times this): 1 counts per block. A kernel whose last block
- * does more than the others (one_launch) is counted per grid: its blocks' part
- * times the grid, the last block's part once. */
+/* Blocks executing what is modelled next (a line's weight: warps times this); a kernel whose
+ * last block does more (one_launch) counts per grid. */
 static int bank_model_blocks = 1;
 
 /* One warp's part of one instruction: its working lanes, their byte
@@ -42,15 +38,10 @@ static inline int same_shape(const warp_access &a, const warp_access &b) {
 
 #define BANK_MODEL_MAX_CLASSES 4 /* kinds of block in one launch: a matrix's inner, right, bottom, corner tiles */
 
-/* One shared-memory instruction over a launch whose blocks are not all alike
- * (a matrix's edge tiles): `classes` kinds of block of `threads` threads,
- * blocks[c] blocks of kind c, in which thread tid touches `bytes` bytes at byte
- * address address(tid) if works(c, tid). A warp in which no thread works does
- * not execute it (it branches around it, or every lane's predicate is off, and
- * Nsight Compute does not count it either). Warps of one shape, of whatever
- * kind of block, make one line, weight = how many the launch executes (times
- * bank_model_blocks); the line shows the first such warp's addresses. Of
- * several lines, those of partial warps name their lane count. */
+/* One instruction over a launch of `classes` kinds of block (a matrix's edge tiles): blocks[c]
+ * of kind c, thread tid touching `bytes` at address(tid) if works(c, tid). A warp with no
+ * working thread does not execute it (nor does Nsight Compute count it). Each warp shape makes
+ * one line (the first such warp's addresses; partial warps name their lane count). */
 template <typename address_of, typename works_if>
 static void model_instruction_in(const char *kernel, const char *access, const char *op, int bytes, int threads,
                                  int classes, const long long *blocks, address_of address, works_if works) {

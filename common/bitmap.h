@@ -1,35 +1,14 @@
-/* The CPU bitmap of CUDA by Example, modern: a width x height image of RGBA
- * bytes that a program fills (or copies from the GPU), then shows in a window
- * or saves as PNG. Plain C, no GPU needed.
- *
- *   cpu_bitmap image;
- *   bitmap_create(&image, 1024, 1024);           // 1024 * 1024 * 4 bytes, all zero
- *   cudaMemcpy(image.pixels, d_pixels, bitmap_size_bytes(&image), cudaMemcpyDeviceToHost);
- *   bitmap_show_or_save(&image, "shared_bitmap", "shared_bitmap.png", 0);
- *   bitmap_free(&image);
- *
- * Row order: pixels[0 .. 4 * width) is the BOTTOM row, as in the book and in
- * OpenGL (glDrawPixels starts at the bottom-left corner). The PNG writer and
- * reader flip the rows, so a saved file looks exactly like the window.
- *
- * Saving never destroys what was there. bitmap_save_problem() says, before any
- * work and without touching anything, why a path cannot take a PNG (not a
- * .png name, a directory that does not exist or that we may not write, a
- * target that is read-only, a device such as /dev/full, a pipe or a symbolic
- * link). bitmap_save_png() writes a temporary file beside the target and
- * renames it over the target only once every byte is on disk; on any failure
- * it removes its own temporary file and the old file stays as it was.
- *
- * The window (freeglut, built when <GL/freeglut.h> is found, unless
- * BITMAP_NO_WINDOW is defined): Esc or q closes it, the image is redrawn when
- * the window is exposed and scaled to fit when it is resized, and control then
- * returns to the program, which may open another window. With the environment
- * variable EXAMPLES_WINDOW_SECONDS=N the window closes by itself N seconds
- * after the image was first drawn (tests and scripts use it). Without GLUT,
- * without a display, or when asked not to, the image is saved as PNG instead.
- *
- * Header-only (every function static inline), from C and from CUDA. Link with
- * libpng (-lpng); the window also needs -lglut -lGL. */
+/* The CPU bitmap of CUDA by Example, modern: a width x height RGBA image a program fills,
+ * then shows in a window or saves as PNG. Plain C, header-only, no GPU; link -lpng (the
+ * window: -lglut -lGL, when <GL/freeglut.h> is found and BITMAP_NO_WINDOW is not defined).
+ * pixels[0 .. 4 * width) is the BOTTOM row, as in the book and OpenGL; the PNG code flips
+ * rows, so a saved file looks like the window.
+ * Saving never destroys what was there: bitmap_save_problem() says up front, touching
+ * nothing, why a path cannot take a PNG; bitmap_save_png() writes a temporary file beside
+ * the target and renames it over it once every byte is on disk.
+ * The window: Esc or q closes it; it redraws when exposed and scales when resized, then the
+ * program goes on. EXAMPLES_WINDOW_SECONDS=N closes it N seconds after the first draw.
+ * Without GLUT, a display, or when asked, the image is saved as PNG instead. */
 #ifndef COMMON_BITMAP_H
 #define COMMON_BITMAP_H
 
@@ -136,9 +115,16 @@ static inline const char *bitmap_save_problem(const char *path) {
             errno == EACCES ? "its directory cannot be searched (permission denied)" : "its directory does not exist";
     else if (!S_ISDIR(status.st_mode))
         problem = "the part before the last / is not a directory";
-    else if (access(directory, W_OK | X_OK) != 0)
-        problem = errno == EROFS ? "its directory is on a read-only file system"
-                                 : "no permission to create a file in its directory";
+    else { /* create a file for real: access() says yes to root even where nothing can be made (/proc) */
+        char probe[4160];
+        snprintf(probe, sizeof probe, "%s/.save_probe.XXXXXX", directory);
+        int fd = mkstemp(probe);
+        if (fd < 0)
+            problem = errno == EROFS ? "its directory is on a read-only file system"
+                                     : "no permission to create a file in its directory";
+        else
+            close(fd), unlink(probe);
+    }
     free(directory);
     if (problem) return problem;
 

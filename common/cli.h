@@ -53,14 +53,10 @@ typedef struct {
     long long default_rows, default_cols;
     int default_block;
     const char *extra_help;            /* printed after the options, or NULL   */
-    const char *const *wrong_kernels;  /* NULL-terminated: deliberately wrong kernels,
-                                          run only when named, never under all;
-                                          their indices follow the kernels' */
-    const cli_own_option *own_options; /* ends with {NULL}, at most CLI_MAX_OWN_OPTIONS:
-                                          options only this program takes ("--part");
-                                          their text is left in own_values for it to check */
-    const char *exit_codes;            /* this program's exit codes beyond 0, 1, 2, 3 and 77, one per
-                                          line ("4  ..."), for --help; or NULL */
+    const char *const *wrong_kernels;  /* run only when named, never under all; indices follow the kernels' */
+    const cli_own_option *own_options; /* ends with {NULL}; their text is left in own_values to check */
+    const char *exit_codes;            /* exit codes beyond 0, 1, 2, 3 and 77 ("  4  ..."), or NULL */
+    const char *block_rule;            /* what --block must be, said for any --block refused, or NULL */
 } cli_spec;
 
 typedef struct {
@@ -144,6 +140,18 @@ static inline void cli_join_names_(char *buffer, size_t size, const char *const 
     }
 }
 
+/* LEAD padded to column 23, then BODY's words wrapped before column 100 under it. */
+static inline void cli_print_wrapped_(FILE *out, const char *lead, const char *body) {
+    int column = fprintf(out, "%-22s ", lead);
+    for (const char *word = body + strspn(body, " "); *word; word += strspn(word, " ")) {
+        int length = (int)strcspn(word, " ");
+        if (column > 23 && column + 1 + length > 100) column = fprintf(out, "\n%23s", "") - 1;
+        column += fprintf(out, "%s%.*s", column > 23 ? " " : "", length, word);
+        word += length;
+    }
+    fprintf(out, "\n");
+}
+
 static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     char names[512];
     unsigned a = spec->accepts;
@@ -158,11 +166,14 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
         fprintf(out, "  --n N                square N x N matrix\n");
     }
     if (a & CLI_KERNEL) {
+        char line[640];
         cli_join_names_(names, sizeof names, spec->kernels);
-        fprintf(out, "  --kernel NAME        one or more of: %s (comma-separated), or all (default)\n", names);
+        snprintf(line, sizeof line, "one or more of: %s (comma-separated), or all (default)", names);
+        cli_print_wrapped_(out, "  --kernel NAME", line);
         if (spec->wrong_kernels) {
             cli_join_names_(names, sizeof names, spec->wrong_kernels);
-            fprintf(out, "                       deliberately wrong, run only when named: %s\n", names);
+            snprintf(line, sizeof line, "deliberately wrong, run only when named: %s", names);
+            cli_print_wrapped_(out, "", line);
         }
     }
     if (a & CLI_TYPE) fprintf(out, "  --type T             float (default) or double\n");
@@ -190,9 +201,10 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
         snprintf(usage, sizeof usage, "%s %s", spec->own_options[i].name, spec->own_options[i].value);
         fprintf(out, "  %-20s %s\n", usage, spec->own_options[i].help);
     }
-    fprintf(out, "\nExit codes:\n  0  every check passed\n  1  a GPU result was wrong\n"
-                 "  2  bad command line, or a size that does not fit in memory\n"
-                 "  3  a CUDA call failed (the GPU or its driver is there but broken)\n");
+    fprintf(out,
+            "\nExit codes:\n  0  every check passed\n  1  a GPU result was wrong\n"
+            "  2  bad command line%s\n  3  a CUDA call failed (the GPU or its driver is there but broken)\n",
+            a & (CLI_N | CLI_ROWS_COLS) ? ", or a size that does not fit in memory" : "");
     if (spec->exit_codes) fprintf(out, "%s\n", spec->exit_codes);
     fprintf(out, "  77 no CUDA device or no driver (CTest: skipped)\n");
     if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
@@ -224,8 +236,7 @@ static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
     return 0;
 }
 
-/* "banks: --part stride,stride: stride is named twice: name it once", exit 2, as an
- * option given twice is. */
+/* "banks: --part stride,stride: stride is named twice: name it once", exit 2. */
 static inline int cli_fail_repeat_(const cli_spec *spec, FILE *err, const char *option, const char *list,
                                    const char *item) {
     fprintf(err, "%s: %s %s: %s is named twice: name it once\n", spec->program, option, list, item);
@@ -258,11 +269,8 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
         int index = cli_index_in_(spec->kernels, item);
         int wrong = cli_index_in_(spec->wrong_kernels, item);
         if (index < 0 && wrong >= 0) index = count + wrong;
-        if (index < 0) {
-            cli_join_names_(names, sizeof names, spec->kernels);
-            fprintf(err, "%s: unknown kernel '%s' (choose from %s, or all)\n", spec->program, item, names);
-            return CLI_EXIT_ERROR;
-        }
+        cli_join_names_(names, sizeof names, spec->kernels);
+        if (index < 0) return cli_fail_(spec, err, "unknown kernel '%s' (choose from %s, or all)", item, names);
         if (*mask & (1u << index)) return cli_fail_repeat_(spec, err, "--kernel", list, item);
         *mask |= 1u << index;
         if (!comma) return CLI_OK;
@@ -406,16 +414,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             if (parsed != 0)
                 return cli_fail_(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name,
                                  value);
-            if (strcmp(name, "--rows") == 0) {
-                o->rows = number;
-                rows_given = 1;
-            } else if (strcmp(name, "--cols") == 0) {
-                o->cols = number;
-                cols_given = 1;
-            } else {
-                o->n = number;
-                n_given = 1;
-            }
+            const int rows = strcmp(name, "--rows") == 0, cols = strcmp(name, "--cols") == 0;
+            *(rows ? &o->rows : cols ? &o->cols : &o->n) = number;
+            *(rows ? &rows_given : cols ? &cols_given : &n_given) = 1;
         } else if (strcmp(name, "--kernel") == 0) {
             if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
         } else if (strcmp(name, "--type") == 0) {
@@ -432,25 +433,18 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             if (cli_parse_int_option_(spec, name, value, 0, 1023, &number, err)) return CLI_EXIT_ERROR;
             o->device = (int)number;
         } else if (strcmp(name, "--block") == 0) {
-            /* Worded as the programs word their own rules ("--block 16: the halving tree needs ..."):
-             * 1 to 1024 is CUDA's limit, and --help says what each kernel needs within it. */
-            if (cli_parse_count(value, &number) != 0 || number > 1024) {
-                fprintf(err,
-                        "%s: --block %s: a block holds a whole number of threads from 1 to 1024 (CUDA's limit; "
-                        "--help says what each kernel needs)\n",
-                        spec->program, value);
-                return CLI_EXIT_ERROR;
-            }
+            if (cli_parse_count(value, &number) != 0 || number > 1024) /* CUDA's limit, or the program's rule */
+                return cli_fail_(spec, err, "--block %s: %s", value,
+                                 spec->block_rule ? spec->block_rule
+                                                  : "a block holds a whole number of threads from 1 to 1024 (CUDA's "
+                                                    "limit; --help says what each kernel needs)");
             o->block = (int)number;
             o->block_given = 1;
         } else if (strcmp(name, "--data") == 0) {
             int index = cli_index_in_(spec->data_kinds, value);
-            if (index < 0) {
-                char names[256];
-                cli_join_names_(names, sizeof names, spec->data_kinds);
-                fprintf(err, "%s: --data must be one of %s, got '%s'\n", spec->program, names, value);
-                return CLI_EXIT_ERROR;
-            }
+            char names[256];
+            cli_join_names_(names, sizeof names, spec->data_kinds);
+            if (index < 0) return cli_fail_(spec, err, "--data must be one of %s, got '%s'", names, value);
             o->data_kind = index;
         } else if (strcmp(name, "--seed") == 0) {
             if (cli_parse_int_option_(spec, name, value, 0, CLI_MAX_COUNT, &number, err)) return CLI_EXIT_ERROR;
@@ -465,12 +459,12 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         if (n_given && (rows_given || cols_given))
             return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
         if (n_given) o->rows = o->cols = o->n;
-        if (o->rows > CLI_MAX_COUNT / o->cols) {
-            fprintf(err,
-                    "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's memory\n",
-                    spec->program, o->rows, o->cols);
-            return CLI_EXIT_ERROR;
-        }
+        if (o->rows > CLI_MAX_COUNT / o->cols)
+            return fprintf(err,
+                           "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's "
+                           "memory\n",
+                           spec->program, o->rows, o->cols),
+                   CLI_EXIT_ERROR;
         o->n = o->rows * o->cols;
     }
     return CLI_OK;

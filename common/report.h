@@ -1,18 +1,10 @@
-/* Measurement arithmetic and the output every example prints (plain C,
- * header-only, unit tested without a GPU).
- *
- * One row per kernel: an aligned table line as soon as the kernel is done, and
- * at the end one machine-readable RESULT line per kernel, e.g.
- *   RESULT example=reduce kernel=static type=double n=100000000 value=123000000
- *          expected=123000000 rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501
- *          gbps=1597 pct_ceiling=57 ceiling=read l2=warm scope=whole status=PASS
- * scope=partials marks a time that covers only a kernel which leaves per-block
- * partial sums for the CPU (the books' kernels): not comparable with a library
- * call that returns the whole answer.
- * bytes is what the GB/s figure counts (printed in --check runs too, so a test
- * can compare it with the chapter's formula); ceiling names the ceiling the
- * percentage is of (memcpy for kernels that read and write, read for kernels
- * that only read). */
+/* Measurement arithmetic and the output every example prints (plain C, header-only,
+ * unit tested). One aligned table line per kernel when done; at the end one RESULT line
+ * per kernel, e.g. RESULT example=reduce kernel=static type=double n=100000000 value=...
+ * expected=... rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501 gbps=1597
+ * pct_ceiling=57 ceiling=read l2=warm scope=whole status=PASS. scope=partials: the time
+ * covers only a kernel leaving per-block partials (not comparable with a whole answer);
+ * bytes is what GB/s counts; ceiling names what pct_ceiling is of (memcpy or read). */
 #ifndef COMMON_REPORT_H
 #define COMMON_REPORT_H
 

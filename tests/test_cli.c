@@ -19,10 +19,22 @@ static const cli_spec spec = {"demo",
                               NULL,
                               NULL,
                               NULL,
+                              NULL,
                               NULL};
-static const cli_spec matrix_spec = {
-    "matrix", "a matrix program", CLI_ROWS_COLS | CLI_KERNEL, kernels, NULL, 0, 10000, 10000, 256, NULL, NULL, NULL,
-    NULL};
+static const cli_spec matrix_spec = {"matrix",
+                                     "a matrix program",
+                                     CLI_ROWS_COLS | CLI_KERNEL,
+                                     kernels,
+                                     NULL,
+                                     0,
+                                     10000,
+                                     10000,
+                                     256,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL,
+                                     NULL};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
@@ -89,6 +101,7 @@ static void test_bank_model_flag(void) {
                                     0,
                                     0,
                                     256,
+                                    NULL,
                                     NULL,
                                     NULL,
                                     NULL,
@@ -253,6 +266,32 @@ static void test_newcomer_part_two(void) {
     CHECK(PARSE(&spec, &o, "--block", "1024") == CLI_OK && o.block == 1024);
 }
 
+/* Issue 31, item 6: a program's own --block rule is said for every --block refused; the size
+ * clause of exit code 2 only where there is a size option; long --kernel lines wrapped. */
+static void test_newcomer_part_three(void) {
+    char text[8192];
+    cli_spec ruled = spec;
+    ruled.block_rule = "the tree needs a power of two from 32 to 1024";
+    CHECK(CAPTURE(&ruled, text, "--block", "0") == CLI_EXIT_ERROR &&
+          strcmp(text, "demo: --block 0: the tree needs a power of two from 32 to 1024\n") == 0);
+    CHECK(CAPTURE(&spec, text, "--help") == CLI_EXIT_HELP && strstr(text, "a size that does not fit in memory"));
+    cli_spec sizeless = spec;
+    sizeless.accepts = CLI_CHECK;
+    CHECK(CAPTURE(&sizeless, text, "--help") == CLI_EXIT_HELP && strstr(text, "  2  bad command line\n"));
+    static const char *const many[] = {
+        "global",  "interleaved",   "strided_index", "static", "dynamic",    "shared_atomic", "warp_synced",
+        "shuffle", "warp_unrolled", "atomic",        "vector", "one_launch", "cub",           NULL};
+    cli_spec wide = spec;
+    wide.kernels = many;
+    wide.wrong_kernels = many;
+    CHECK(CAPTURE(&wide, text, "--help") == CLI_EXIT_HELP &&
+          strstr(text, "\n                       vector, one_launch"));
+    int longest = 0;
+    for (const char *line = text; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0'))
+        if ((int)strcspn(line, "\n") > longest) longest = (int)strcspn(line, "\n");
+    CHECK(longest <= 100);
+}
+
 static void test_too_large(void) {
     long long v = 0;
     CHECK(cli_parse_count("2^64", &v) == -2);
@@ -273,6 +312,7 @@ int main(void) {
     test_own_options();
     test_newcomer();
     test_newcomer_part_two();
+    test_newcomer_part_three();
     test_too_large();
     test_counts();
     test_defaults();
