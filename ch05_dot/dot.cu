@@ -946,16 +946,12 @@ static void explain_barrier(int kernel, int same_bits, double limit) {
 // kernels' subscripts (common/bank_model_block.h), for scripts/bank_conflicts.sh and plot.py --bank-maps.
 
 /* The lesson's pictures, at 256 threads: the store cache[tid] and the step at i = 16 (half a warp). */
-static const char *dot_bank_picture(const char *kernel, const char *access, int threads) {
-    static char picture[64];
-    const int store = strcmp(access, "cache[tid] write (the block's elements)") == 0;
-    if (threads != BOOK_THREADS || strncmp(kernel, "dot_book<", 9) != 0 ||
-        (!store && strcmp(access, "offset 16: cache[tid + offset] read") != 0))
-        return NULL;
-    snprintf(picture, sizeof picture, "dot_book_%s_%s", strstr(kernel, "double") ? "double" : "float",
-             store ? "store" : "half16");
-    return picture;
-}
+static const bank_picture dot_pictures[] = {
+    {"dot_book<float>", "cache[tid] write (the block's elements)", BOOK_THREADS, "dot_book_float_store"},
+    {"dot_book<float>", "offset 16: cache[tid + offset] read", BOOK_THREADS, "dot_book_float_half16"},
+    {"dot_book<double>", "cache[tid] write (the block's elements)", BOOK_THREADS, "dot_book_double_store"},
+    {"dot_book<double>", "offset 16: cache[tid + offset] read", BOOK_THREADS, "dot_book_double_half16"},
+    {NULL, NULL, 0, NULL}};
 
 /* Every kernel with shared memory. The trees all make the book's accesses (the wrong kernels differ in where
  * their barriers are); dot_and_norm_one_block has two. one_launch is counted per grid of the blocks --n and
@@ -987,7 +983,7 @@ template <typename real> static void model_dot_kernels(const cli_options *o) {
 }
 
 static void print_bank_model(const cli_options *o) {
-    bank_model_picture = dot_bank_picture;
+    bank_model_pictures = dot_pictures;
     bank_model_header();
     model_dot_kernels<float>(o);
     model_dot_kernels<double>(o);

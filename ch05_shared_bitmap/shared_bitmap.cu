@@ -316,10 +316,10 @@ static void print_bank_model(void) {
         return byte_address(s_shared, TILE - 1 - t % TILE) + byte_address(s_shared[0], TILE - 1 - t / TILE);
     };
     const auto every_thread = [](unsigned int) { return true; };
-    bank_model_picture = [](const char *kernel, const char *access, int) -> const char * {
-        if (strcmp(kernel, "shared_bitmap_synced") != 0) return NULL; /* drawn once: both kernels are the same here */
-        return strcmp(access, "column write") == 0 ? "bitmap_write" : "bitmap_read";
-    };
+    static const bank_picture pictures[] = {{"shared_bitmap_synced", "column write", 0, "bitmap_write"},
+                                            {"shared_bitmap_synced", "mirrored column read", 0, "bitmap_read"},
+                                            {NULL, NULL, 0, NULL}};
+    bank_model_pictures = pictures; /* drawn once: both kernels are the same here */
     bank_model_header();
     for (int k = 0; k < 2; ++k) {
         model_instruction(kernels[k], "column write", "st", sizeof(float), TILE * TILE, write, every_thread);

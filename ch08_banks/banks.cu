@@ -883,18 +883,14 @@ static int cc1_passes(int stride) {
 }
 
 /* The lesson's pictures: the Guide's example at strides 1, 2 and 32, and three bank_read loads. */
-static const char *banks_picture(const char *kernel, const char *access, int) {
-    static const char *const pictures[][3] = {
-        {"guide_stride_read", "s_words[s * threadIdx.x], s = 1", "banks_int_stride_1"},
-        {"guide_stride_read", "s_words[s * threadIdx.x], s = 2", "banks_int_stride_2"},
-        {"guide_stride_read", "s_words[s * threadIdx.x], s = 32", "banks_int_stride_32"},
-        {"bank_read<unsigned int, 0>", "s_row[0 * row_elements]", "banks_broadcast"},
-        {"bank_read<unsigned char, 17>", "s_row[0 * row_elements]", "banks_char_stride_17"},
-        {"bank_read<double, 1>", "s_row[0 * row_elements]", "banks_double_stride_1"}};
-    for (size_t i = 0; i < sizeof pictures / sizeof *pictures; ++i)
-        if (strcmp(kernel, pictures[i][0]) == 0 && strcmp(access, pictures[i][1]) == 0) return pictures[i][2];
-    return NULL;
-}
+static const bank_picture banks_pictures[] = {
+    {"guide_stride_read", "s_words[s * threadIdx.x], s = 1", 0, "banks_int_stride_1"},
+    {"guide_stride_read", "s_words[s * threadIdx.x], s = 2", 0, "banks_int_stride_2"},
+    {"guide_stride_read", "s_words[s * threadIdx.x], s = 32", 0, "banks_int_stride_32"},
+    {"bank_read<unsigned int, 0>", "s_row[0 * row_elements]", 0, "banks_broadcast"},
+    {"bank_read<unsigned char, 17>", "s_row[0 * row_elements]", 0, "banks_char_stride_17"},
+    {"bank_read<double, 1>", "s_row[0 * row_elements]", 0, "banks_double_stride_1"},
+    {NULL, NULL, 0, NULL}};
 
 static bool every_thread(unsigned) { return true; }
 
@@ -970,7 +966,7 @@ static void print_bank_model(const cli_options *o) {
     static int s_words[WARP * MAX_STRIDE]; /* guide_stride_read's */
     const bank_options b = bank_options_from(o);
     bank_model_header();
-    bank_model_picture = banks_picture;
+    bank_model_pictures = banks_pictures;
     for (size_t i = 0; i < sizeof guide_strides / sizeof *guide_strides; ++i) { /* main's example: always */
         const int s = guide_strides[i];
         model_loop("guide_stride_read", name_of("fill s_words[i], s = %d", s), "st", s_words, s_words,

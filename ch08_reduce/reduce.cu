@@ -1029,11 +1029,7 @@ static void check_launch(result_row *row, int kernel, const device_buffers<real>
 // ----- bank model -----
 // Each shared access of a full block, from the kernels' own subscripts; bank_pictures are drawn.
 
-static const struct {
-    const char *kernel, *access;
-    int threads;
-    const char *picture;
-} bank_pictures[] = {
+static const bank_picture bank_pictures[] = {
     {"reduce_interleaved<float>", "s 2: s_y[tid] read", BOOK_BLOCK, "reduce_interleaved_float_s2"},
     {"reduce_strided_index<float>", "s 1: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_float_s1"},
     {"reduce_strided_index<float>", "s 2: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_float_s2"},
@@ -1042,7 +1038,7 @@ static const struct {
     {"reduce_static<float>", "offset 64: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_float_offset64"},
     {"reduce_static<float>", "offset 8: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_float_offset8"},
     {"reduce_static<double>", "offset 64: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_double_offset64"},
-};
+    {NULL, NULL, 0, NULL}};
 
 /* Harris's trees, each step: s_y[tid] += s_y[tid + s], or s_y[index] += s_y[index + s]. */
 template <typename real> static void model_pairs_tree(const char *kernel, int threads, int strided) {
@@ -1081,12 +1077,7 @@ template <typename real> static void model_kernels(int threads) {
 
 /* --bank-model: the table scripts/bank_conflicts.sh and scripts/plot.py read. */
 static void print_bank_model(const cli_options *o, int demo) {
-    bank_model_picture = [](const char *kernel, const char *access, int threads) -> const char * {
-        for (const auto &p : bank_pictures)
-            if (p.threads == threads && strcmp(p.kernel, kernel) == 0 && strcmp(p.access, access) == 0)
-                return p.picture;
-        return NULL;
-    };
+    bank_model_pictures = bank_pictures;
     bank_model_header();
     if (!demo) {
         model_kernels<float>(o->block);

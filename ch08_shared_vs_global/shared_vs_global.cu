@@ -887,9 +887,9 @@ static int print_bank_model(const cli_options *o) {
     const int steps = o->check_only ? CHECK_STEPS : SHARED_STEPS, rounds = o->check_only ? CHECK_ROUNDS : SHARED_ROUNDS;
     const int round = 0, k = 0; /* read_shared's first trip: s_row[k * READ_THREADS] */
     auto every = [](unsigned) { return true; };
-    bank_model_picture = [](const char *, const char *access, int) -> const char * {
-        return strcmp(access, "16-byte read") == 0 ? "svg_read_shared_16_byte_load" : NULL; /* plot.py --bank-maps */
-    };
+    static const bank_picture pictures[] = {{"read_shared", "16-byte read", 0, "svg_read_shared_16_byte_load"},
+                                            {NULL, NULL, 0, NULL}};
+    bank_model_pictures = pictures; /* plot.py --bank-maps */
     bank_model_header();
     bank_model_blocks = SHARED_CHAIN_BYTES / 4 / READ_THREADS;
     model_instruction(

@@ -734,23 +734,15 @@ static long long check_exact(const real *got, const real *expected, long long n,
 // every tile of the launch at the size given, by kind (at a multiple of the tile: the lesson's claim).
 
 /* The lesson's pictures: the first instruction of each (kernel, access) listed. */
-static const char *transpose_bank_picture(const char *kernel, const char *access, int) {
-    static const char *const pictures[][3] = {
-        {"transpose_shared<float>", "tile column read", "transpose_shared_column_read"},
-        {"transpose_shared<double>", "tile column read", "transpose_shared_double_column_read"},
-        {"transpose_padded<float>", "tile column read", "transpose_padded_column_read"},
-        {"transpose_padded<double>", "tile column read", "transpose_padded_double_column_read"},
-        {"transpose_swizzled<float>", "tile column read", "transpose_swizzled_column_read"},
-        {"transpose_vectorized<float>", "16-byte piece write", "transpose_vectorized_write"},
-        {"transpose_vectorized<float>", "16-byte piece read", "transpose_vectorized_read"}};
-    static bool drawn[sizeof pictures / sizeof pictures[0]];
-    for (size_t i = 0; i < sizeof pictures / sizeof pictures[0]; ++i)
-        if (!drawn[i] && strcmp(pictures[i][0], kernel) == 0 && strcmp(pictures[i][1], access) == 0) {
-            drawn[i] = true;
-            return pictures[i][2];
-        }
-    return NULL;
-}
+static const bank_picture transpose_pictures[] = {
+    {"transpose_shared<float>", "tile column read", 0, "transpose_shared_column_read"},
+    {"transpose_shared<double>", "tile column read", 0, "transpose_shared_double_column_read"},
+    {"transpose_padded<float>", "tile column read", 0, "transpose_padded_column_read"},
+    {"transpose_padded<double>", "tile column read", 0, "transpose_padded_double_column_read"},
+    {"transpose_swizzled<float>", "tile column read", 0, "transpose_swizzled_column_read"},
+    {"transpose_vectorized<float>", "16-byte piece write", 0, "transpose_vectorized_write"},
+    {"transpose_vectorized<float>", "16-byte piece read", 0, "transpose_vectorized_read"},
+    {NULL, NULL, 0, NULL}};
 
 /* A launch's tiles by kind (k & 2: the last tile row; k & 1: the last column): blocks[k] tiles of which
  * rows_here[k] x cols_here[k] lie in the matrix (a tile-row loop changes which block moves a tile, not the
@@ -854,7 +846,7 @@ template <typename real> static void print_bank_model_of(const cli_options *o) {
 
 /* Both types whatever --type says: the book's program always runs the float kernel. */
 static void print_bank_model(const cli_options *o) {
-    bank_model_picture = transpose_bank_picture;
+    bank_model_pictures = transpose_pictures;
     bank_model_header();
     print_bank_model_of<float>(o);
     print_bank_model_of<double>(o);

@@ -14,9 +14,28 @@
 
 #define BANK_MODEL_MAX_BLOCK 1024 /* the largest block, and the trees' shared arrays */
 
-/* The picture a chapter draws for an access (its --bank-maps name), or NULL:
- * set by the chapter before it models its kernels. */
-static const char *(*bank_model_picture)(const char *kernel, const char *access, int threads) = NULL;
+/* The pictures a chapter's lesson shows (plot.py --bank-maps draws each by name): an instruction of
+ * this kernel and access, in a block of `threads` threads (0: any), gets it the first time it is
+ * modelled. The chapter points bank_model_pictures at its table, ended by {NULL, NULL, 0, NULL}, before it models. */
+typedef struct {
+    const char *kernel, *access;
+    int threads;
+    const char *picture;
+} bank_picture;
+static const bank_picture *bank_model_pictures = NULL;
+
+static inline const char *bank_model_picture(const char *kernel, const char *access, int threads) {
+    static unsigned char drawn[64];
+    for (int i = 0; bank_model_pictures && bank_model_pictures[i].kernel && i < 64; ++i) {
+        const bank_picture *p = &bank_model_pictures[i];
+        if (!drawn[i] && (!p->threads || p->threads == threads) && !strcmp(p->kernel, kernel) &&
+            !strcmp(p->access, access)) {
+            drawn[i] = 1;
+            return p->picture;
+        }
+    }
+    return NULL;
+}
 
 /* Blocks executing what is modelled next (a line's weight: warps times this); a kernel whose
  * last block does more (one_launch) counts per grid. */
@@ -84,7 +103,7 @@ static void model_instruction_in(const char *kernel, const char *access, const c
         }
         bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active,
                         shapes[s].warps * bank_model_blocks,
-                        s == 0 && bank_model_picture ? bank_model_picture(kernel, access, threads) : NULL);
+                        s == 0 ? bank_model_picture(kernel, access, threads) : NULL);
     }
 }
 
