@@ -624,6 +624,8 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (cpu_sum ? k > KERNEL_ONE_LAUNCH : !cli_kernel_selected(o, k)) continue;
+        if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "cuBLAS's kernels are the library's, not the lesson's"))
+            continue;
         const char *cpu_sum_name = k == KERNEL_BOOK ? "book_cpu_sum" : "one_launch_copy";
         result_row row = result_row_for(cpu_sum ? cpu_sum_name : kernel_name(k), type, n);
         if (!cpu_sum) row.bytes = bytes_counted(k, n, sizeof(real), blocks, fast_blocks);

@@ -11,7 +11,7 @@ option(EXAMPLES_DEVICE_DEBUG "Build device code for cuda-gdb (-G: slow, no optim
 # covers the host compiler that nvcc drives.
 function(examples_warnings target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:C>:-Wall -Wextra>
+    $<$<COMPILE_LANGUAGE:C,CXX>:-Wall -Wextra>
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
   if(EXAMPLES_DEVICE_DEBUG)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-G>)
@@ -21,7 +21,7 @@ function(examples_warnings target)
   endif()
   if(CMAKE_COMPILE_WARNING_AS_ERROR)
     target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:C>:-Werror>
+      $<$<COMPILE_LANGUAGE:C,CXX>:-Werror>
       $<$<COMPILE_LANGUAGE:CUDA>:-Werror=all-warnings -Xcompiler=-Werror>)
   endif()
 endfunction()
@@ -33,6 +33,43 @@ function(add_chapter_program target source)
   target_link_libraries(${target} PRIVATE examples_common ${ARGN})
   examples_warnings(${target})
   install(TARGETS ${target} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  add_cpu_twin(${target} ${source} ${ARGN})
+endfunction()
+
+# The CPU runner (docs/CPU_RUNNER.md): <target>_cpu, the same .cu built by g++
+# after cpu_runner/source.py rewrote its launches, kernels instrumented
+# (-fsanitize=thread: every load and store calls the runner's hooks), no CUDA
+# runtime or GPU library linked (cpu_runner/ implements the calls). -mfma and
+# contraction as nvcc's default --fmad=true: the same fused multiply-adds, the
+# same bits.
+option(EXAMPLES_CPU_RUNNER "Build each program's CPU runner twin, <program>_cpu (needs Python 3)" ON)
+if(EXAMPLES_CPU_RUNNER AND NOT Python3_Interpreter_FOUND)
+  message(WARNING "Python 3 not found: the CPU runner (<program>_cpu) is not built")
+  set(EXAMPLES_CPU_RUNNER OFF)
+endif()
+function(add_cpu_twin target source)
+  if(NOT EXAMPLES_CPU_RUNNER)
+    return()
+  endif()
+  file(RELATIVE_PATH shown ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/${source})
+  set(rewritten ${CMAKE_CURRENT_BINARY_DIR}/${target}_cpu.cpp)
+  add_custom_command(OUTPUT ${rewritten}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/cpu_runner/source.py
+            ${CMAKE_CURRENT_SOURCE_DIR}/${source} ${rewritten} ${shown}
+    DEPENDS ${source} ${CMAKE_SOURCE_DIR}/cpu_runner/source.py VERBATIM)
+  add_executable(${target}_cpu ${rewritten})
+  set(libraries ${ARGN})
+  list(FILTER libraries EXCLUDE REGEX "^CUDA::")
+  target_include_directories(${target}_cpu PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CUDA_CPU_INCLUDE_DIR}
+                             ${CMAKE_SOURCE_DIR}/common ${CMAKE_SOURCE_DIR}/cpu_runner/stubs)
+  add_dependencies(${target}_cpu cuda_cpu_headers)
+  target_link_libraries(${target}_cpu PRIVATE cuda_cpu_runtime m ${libraries})
+  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER main=cuda_cpu_program_main)
+  target_compile_features(${target}_cpu PRIVATE cxx_std_17)
+  target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h -g
+                         -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -mfma -ffp-contract=fast -Wno-unknown-pragmas)
+  examples_warnings(${target}_cpu)
+  install(TARGETS ${target}_cpu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()
 
 # add_gpu_test(<name> <target> args...): passes when the program exits 0,

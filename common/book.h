@@ -134,6 +134,8 @@ static inline void gpu_select_device(const char *program, int device, struct cud
             fprintf(stderr, "%s: no CUDA device was found: %s. Nothing was run.\n", program,
                     status == cudaErrorNoDevice ? "the driver is present but sees no GPU"
                                                 : "no NVIDIA driver is installed (libcuda.so.1 is missing)");
+            fprintf(stderr, "%s: without a GPU its kernels run on the CPU runner, every race and barrier error "
+                            "reported with its line: %s --cpu (docs/CPU_RUNNER.md)\n", program, program);
             gpu_say_where_outputs_are(program);
         } else
             fprintf(stderr, "%s: the CUDA device or driver is broken: %s (%s). Nothing was run.\n", program,

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "element_type.h"
 
@@ -31,6 +32,12 @@ enum cli_accepts {
     CLI_COLD_L2 = 1 << 11,  /* --cold-l2                          */
     CLI_BANK_MODEL = 1 << 12 /* --bank-model (no GPU needed)      */
 };
+
+#ifndef CUDA_CPU_RUNNER /* the CPU runner's build defines these (cpu_runner/cuda_on_cpu.h) */
+#define ON_CPU_RUNNER 0
+#define cpu_runner_skips(kernel, why) 0 /* a kernel it cannot run (a library's, inline PTX): it says so */
+#define cpu_runner_take_options(spec, argc, argv, options)
+#endif
 
 #define CLI_MAX_KERNELS 32
 #define CLI_MAX_OWN_OPTIONS 4
@@ -57,6 +64,7 @@ typedef struct {
     const cli_own_option *own_options; /* ends with {NULL}; their text is left in own_values to check */
     const char *exit_codes;            /* exit codes beyond 0, 1, 2, 3 and 77 ("  4  ..."), or NULL */
     const char *block_rule;            /* what --block must be, said for any --block refused, or NULL */
+    long long cpu_default_n;           /* the CPU runner's --n when none is given (0: default_n): a book size too slow there */
 } cli_spec;
 
 typedef struct {
@@ -187,6 +195,9 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_CHECK) fprintf(out, "  --check              verify only, no timing (what the tests use)\n");
     if (a & CLI_COLD_L2) fprintf(out, "  --cold-l2            flush the L2 before every timed run (default: warm)\n");
     if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
+    fprintf(out, "  --cpu                run on the CPU runner (no GPU needed): CUDA's rules on the CPU, every\n"
+                 "                       shared-memory race and barrier error reported with its line; --check\n"
+                 "  --cpu-order ORDER    the CPU runner's thread order: forward (default), reverse, random:SEED\n");
     if (a & CLI_BANK_MODEL)
         fprintf(out, "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
                      "                       warp, as predicted (no GPU needed), and stop\n");
@@ -206,7 +217,8 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
             "  2  bad command line%s\n  3  a CUDA call failed (the GPU or its driver is there but broken)\n",
             a & (CLI_N | CLI_ROWS_COLS) ? ", or a size that does not fit in memory" : "");
     if (spec->exit_codes) fprintf(out, "%s\n", spec->exit_codes);
-    fprintf(out, "  77 no CUDA device or no driver (CTest: skipped)\n");
+    fprintf(out, "  4  the CPU runner found a deadlock (a warp split between two barriers)\n"
+                 "  77 no CUDA device or no driver (CTest: skipped)\n");
     if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
 }
 
@@ -470,11 +482,29 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     return CLI_OK;
 }
 
+/* --cpu or --cpu-order: the program built for the CPU runner, PROGRAM_cpu beside this one, runs
+ * instead, with the same arguments (it takes the runner's own). */
+static inline void cli_run_on_cpu_runner_(const char *program, char **argv) {
+    char path[4096];
+    const ssize_t length = readlink("/proc/self/exe", path, sizeof path - 5);
+    if (length > 0) {
+        memcpy(path + length, "_cpu", 5);
+        execv(path, argv);
+    }
+    fprintf(stderr, "%s: --cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
+                    "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON\n", program, program);
+    exit(2);
+}
+
 /* The usual main() prologue: parse, and exit 0 or 2 when parsing says so. */
 static inline void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv, cli_options *options) {
+    for (int i = 1; i < argc && !ON_CPU_RUNNER; ++i)
+        if (strcmp(argv[i], "--cpu") == 0 || strncmp(argv[i], "--cpu-order", 11) == 0)
+            cli_run_on_cpu_runner_(spec->program, argv);
     int status = cli_parse(spec, argc, argv, options, stdout, stderr);
     if (status == CLI_EXIT_HELP) exit(0);
     if (status != CLI_OK) exit(2);
+    cpu_runner_take_options(spec, argc, argv, options);
 }
 
 #endif

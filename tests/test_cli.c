@@ -20,7 +20,8 @@ static const cli_spec spec = {"demo",
                               NULL,
                               NULL,
                               NULL,
-                              NULL};
+                              NULL,
+                              0};
 static const cli_spec matrix_spec = {"matrix",
                                      "a matrix program",
                                      CLI_ROWS_COLS | CLI_KERNEL,
@@ -34,7 +35,8 @@ static const cli_spec matrix_spec = {"matrix",
                                      NULL,
                                      NULL,
                                      NULL,
-                                     NULL};
+                                     NULL,
+                                     0};
 
 /* Parses a NULL-terminated list of arguments; stderr goes to /dev/null. */
 static int parse(const cli_spec *s, cli_options *o, const char **args) {
@@ -105,7 +107,8 @@ static void test_bank_model_flag(void) {
                                     NULL,
                                     NULL,
                                     NULL,
-                                    NULL};
+                                    NULL,
+                                    0};
     cli_options o;
     CHECK(PARSE(&banked, &o, "--check") == CLI_OK && !o.bank_model);
     CHECK(PARSE(&banked, &o, "--check", "--bank-model", "--n", "7") == CLI_OK && o.bank_model && o.n == 7);

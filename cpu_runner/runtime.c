@@ -1,0 +1,813 @@
+/* The CPU runner: CUDA's execution model on one CPU thread, for the chapters'
+ * kernels, so that a learner without an NVIDIA GPU runs them and a missing
+ * barrier fails every time, with its line.
+ *
+ *   - Each CUDA thread is a fiber (glibc's ucontext); the scheduler runs the
+ *     blocks of a grid one after another, and in a block runs each runnable
+ *     thread, in the chosen order (forward, reverse, random:SEED), until it
+ *     waits (__syncthreads, __syncwarp, a shuffle) or ends.
+ *   - __syncthreads() releases when every thread of the block that has not
+ *     exited waits at one (exited threads count as arrived). Threads of one
+ *     warp waiting at two different barriers never release: a deadlock (exit
+ *     4). Threads of different warps at different barriers, or a barrier some
+ *     threads exited before, release as on a GPU since Volta, and are reported.
+ *   - Every load and store of the kernels calls __tsan_readN/__tsan_writeN
+ *     (gcc's -fsanitize=thread instrumentation; this file is their runtime,
+ *     not ThreadSanitizer's). An access to shared memory (the program's static
+ *     zero-initialised data, where __shared__ arrays live, and the dynamic
+ *     buffer) is checked against a shadow of that memory: who wrote and read
+ *     each byte, in which barrier interval. A read or write another thread
+ *     made in the same interval is a race; a read of a byte no thread of the
+ *     block wrote is an unwritten read, and the byte reads as 0xff (poison).
+ * docs/CPU_RUNNER.md says why it is built this way and what it cannot show. */
+#define _GNU_SOURCE
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "runtime.h"
+
+#define MAX_THREADS 1024
+#define WARP 32
+#define STACK_BYTES (256 * 1024)
+#define DYNAMIC_SHARED_BYTES (227 * 1024) /* what an H100 lets one block opt in to */
+#define MAX_FINDINGS 64                   /* distinct findings kept per launch */
+#define POISON 0xff                       /* what an unwritten shared byte reads as: NaN, -1 */
+#define DEADLOCK_SECONDS 120              /* a kernel that never waits and never ends */
+
+/* In .data, not .bss: every static zero-initialised byte is shared memory to the race detector. */
+#define NOT_SHARED __attribute__((section(".data")))
+NOT_SHARED uint3 cuda_cpu_threadIdx, cuda_cpu_blockIdx;
+NOT_SHARED dim3 cuda_cpu_blockDim, cuda_cpu_gridDim;
+
+enum state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
+enum warp_op { SYNCWARP, SHUFFLE };
+
+typedef struct {
+    ucontext_t context;
+    enum state state;
+    const char *file; /* where it waits */
+    int line;
+    enum warp_op op;
+    unsigned mask, delta;
+    int width;
+    unsigned long long value, result; /* a shuffle's */
+    uint3 index;
+} cuda_thread;
+
+/* ----- the scheduler ----- */
+static cuda_thread threads[MAX_THREADS];
+static char *stacks;
+static ucontext_t scheduler;
+static int thread_count, current = -1;
+static void (*launch_body)(void *);
+static void *launch_argument;
+static const char *launch_file, *launch_kernel;
+static int launch_line;
+static enum cuda_cpu_order order = CUDA_CPU_FORWARD;
+static unsigned long seed;
+static unsigned long long block_serial; /* counts every block of every launch: the shadow's generation */
+static unsigned barrier_epoch;          /* barriers released in this block */
+static unsigned warp_epoch[MAX_THREADS / WARP];
+static unsigned char dynamic_shared[DYNAMIC_SHARED_BYTES] __attribute__((aligned(256)));
+static size_t dynamic_shared_bytes;
+
+/* ----- findings ----- */
+enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, BARRIER_DIVERGENT,
+            BARRIER_EXITED, WARP_LANE_EXITED };
+static const char *const kind_names[] = {
+    "race on shared memory: a thread reads what another thread wrote since the last barrier",
+    "race on shared memory: a thread overwrites what another thread read since the last barrier",
+    "race on shared memory: two threads write one byte with different values, with no barrier between",
+    "read of shared memory that no thread of this block wrote (it reads as 0xff bytes here)",
+    "divergent barrier: the threads of one block wait at different __syncthreads()",
+    "barrier not reached by every thread of the block: some exited before it",
+    "warp operation whose mask names a lane that has exited"};
+typedef struct {
+    enum kind kind;
+    const void *code, *other_code; /* the access and the earlier one (races) */
+    const char *file, *other_file; /* barrier findings */
+    int line, other_line;
+    unsigned thread, other_thread;
+    uint3 block;
+    long count;
+} finding;
+static finding findings[MAX_FINDINGS];
+static int finding_count;
+static long findings_dropped, total_findings;
+
+long cuda_cpu_findings(void) { return total_findings; }
+
+static void note(enum kind kind, const void *code, const void *other_code, const char *file, int line,
+                 const char *other_file, int other_line, unsigned thread, unsigned other_thread) {
+    ++total_findings;
+    for (int i = 0; i < finding_count; ++i) {
+        finding *f = &findings[i];
+        if (f->kind == kind && f->code == code && f->other_code == other_code && f->line == line &&
+            f->other_line == other_line && f->file == file) {
+            ++f->count;
+            return;
+        }
+    }
+    if (finding_count == MAX_FINDINGS) {
+        ++findings_dropped;
+        return;
+    }
+    findings[finding_count++] = (finding){kind,        code,   other_code, file,   other_file, line, other_line,
+                                          thread,      other_thread, cuda_cpu_blockIdx, 1};
+}
+
+/* "file:line" of an instruction of this program, by addr2line (binutils). */
+static void where(const void *code, char *out, size_t size) {
+    snprintf(out, size, "%p", code);
+    char exe[4096];
+    ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (length <= 0) return;
+    exe[length] = 0;
+    Dl_info info;
+    if (!dladdr(code, &info) || !info.dli_fbase) return;
+    char command[4400];
+    snprintf(command, sizeof command, "addr2line -e '%s' %#lx 2>/dev/null", exe,
+             (unsigned long)((const char *)code - (const char *)info.dli_fbase - 1));
+    FILE *pipe = popen(command, "r");
+    if (!pipe) return;
+    char line[1024];
+    if (fgets(line, sizeof line, pipe) && line[0] != '?') {
+        line[strcspn(line, " \n")] = 0;
+        const char *file = line;
+        for (const char *p = line; *p; ++p) /* from the chapter's folder on */
+            if (*p == '/' && strncmp(p + 1, "ch", 2) == 0) file = p + 1;
+        snprintf(out, size, "%s", file);
+    }
+    pclose(pipe);
+}
+
+static void thread_text(unsigned thread, char *out, size_t size) {
+    const dim3 b = cuda_cpu_blockDim;
+    if (b.y == 1 && b.z == 1)
+        snprintf(out, size, "thread %u", thread);
+    else
+        snprintf(out, size, "thread (%u,%u,%u)", thread % b.x, thread / b.x % b.y, thread / (b.x * b.y));
+}
+
+/* Prints the launch's findings, each once with how often it happened. */
+static void report_findings(void) {
+    if (finding_count == 0) return;
+    printf("CPU runner: %s, launched at %s:%d: what it found\n", launch_kernel, launch_file, launch_line);
+    for (int i = 0; i < finding_count; ++i) {
+        const finding *f = &findings[i];
+        char here[1200], there[1200], who[64], whom[64];
+        thread_text(f->thread, who, sizeof who);
+        thread_text(f->other_thread, whom, sizeof whom);
+        printf("CPU runner: %s\n", kind_names[f->kind]);
+        if (f->kind <= UNWRITTEN_READ) {
+            where(f->code, here, sizeof here);
+            if (f->kind == UNWRITTEN_READ) {
+                printf("  at %s: %s of block (%u,%u,%u)", here, who, f->block.x, f->block.y, f->block.z);
+            } else {
+                where(f->other_code, there, sizeof there);
+                printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s", here, who, f->block.x,
+                       f->block.y, f->block.z, there, whom);
+            }
+        } else if (f->kind == BARRIER_DIVERGENT) {
+            printf("  at %s:%d (%s, block (%u,%u,%u)) and at %s:%d (%s)", f->file, f->line, who, f->block.x,
+                   f->block.y, f->block.z, f->other_file, f->other_line, whom);
+        } else {
+            printf("  at %s:%d, block (%u,%u,%u): %u thread(s) waited there, the others had exited", f->file, f->line,
+                   f->block.x, f->block.y, f->block.z, f->thread);
+        }
+        printf(f->count > 1 ? " (%ld times in this launch)\n" : "\n", f->count);
+    }
+    if (findings_dropped) printf("CPU runner: and %ld more of other kinds or lines\n", findings_dropped);
+    fflush(stdout);
+    finding_count = 0;
+    findings_dropped = 0;
+}
+
+/* ----- the shadow of shared memory ----- */
+extern char __bss_start[], _end[];
+#define ANY_READER 0xffffffffu
+#define ATOMIC_WRITER 0xfffffffeu
+typedef struct {
+    unsigned long long generation; /* block_serial when last touched: older is "not written in this block" */
+    unsigned writer, write_epoch, write_warp_epoch; /* writer: thread + 1, 0 none */
+    unsigned reader, read_epoch, read_warp_epoch;
+    const void *write_code, *read_code;
+} shadow;
+static shadow *shadows;
+static int in_kernel;
+/* A write over another thread's write in the same interval: a race only if the value differs, which is
+ * known after the store, at the next access or switch. */
+static struct {
+    unsigned char *address, before[16];
+    size_t size;
+    const void *code, *other_code;
+    unsigned thread, other_thread;
+} pending;
+static int pending_write;
+
+static int is_shared(const void *address) {
+    return (const char *)address >= __bss_start && (const char *)address < _end;
+}
+void *cuda_cpu_dynamic_shared(void) { return dynamic_shared; }
+size_t cuda_cpu_shared_offset(const void *address) {
+    return is_shared(address) ? (size_t)((const char *)address - __bss_start) : 0;
+}
+
+static int ordered(unsigned other, unsigned epoch, unsigned other_warp_epoch, unsigned me) {
+    if (other == me + 1 || other == ATOMIC_WRITER || epoch != barrier_epoch) return 1;
+    return (other - 1) / WARP == me / WARP && other_warp_epoch != warp_epoch[me / WARP];
+}
+
+static void settle_pending_write(void) {
+    if (!pending_write) return;
+    pending_write = 0;
+    if (memcmp(pending.address, pending.before, pending.size) != 0)
+        note(RACE_WRITE_AFTER_WRITE, pending.code, pending.other_code, NULL, 0, NULL, 0, pending.thread,
+             pending.other_thread);
+}
+
+static shadow *shadow_of(const void *address) {
+    if (!shadows) {
+        shadows = mmap(NULL, (size_t)(_end - __bss_start) * sizeof(shadow), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (shadows == MAP_FAILED) {
+            perror("CPU runner: the shadow of shared memory");
+            exit(3);
+        }
+    }
+    shadow *s = &shadows[(const char *)address - __bss_start];
+    if (s->generation != block_serial) memset(s, 0, sizeof *s), s->generation = block_serial;
+    return s;
+}
+
+static void access_shared(void *address, size_t size, int is_write, const void *code) {
+    settle_pending_write();
+    if (!in_kernel || !is_shared(address)) return;
+    const unsigned me = (unsigned)current, warp = me / WARP;
+    int reported = 0;
+    for (size_t i = 0; i < size; ++i) {
+        shadow *s = shadow_of((char *)address + i);
+        if (!is_write) {
+            if (s->writer == 0) {
+                ((unsigned char *)address)[i] = POISON;
+                if (!reported++) note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me);
+            } else if (!ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) && !reported++) {
+                note(RACE_READ_AFTER_WRITE, code, s->write_code, NULL, 0, NULL, 0, me, s->writer - 1);
+            }
+            const int alone = s->reader == 0 || s->reader == me + 1 ||
+                              (s->reader == ANY_READER ? s->read_epoch != barrier_epoch
+                                                       : ordered(s->reader, s->read_epoch, s->read_warp_epoch, me));
+            s->reader = alone ? me + 1 : ANY_READER;
+            s->read_epoch = barrier_epoch;
+            s->read_warp_epoch = warp_epoch[warp];
+            s->read_code = code;
+        } else {
+            if (s->writer && !ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) && !pending_write &&
+                !reported) {
+                pending_write = reported = 1;
+                pending.address = (unsigned char *)address;
+                pending.size = size;
+                memcpy(pending.before, address, size);
+                pending.code = code;
+                pending.other_code = s->write_code;
+                pending.thread = me;
+                pending.other_thread = s->writer - 1;
+            }
+            const int other_reader = s->reader == ANY_READER
+                                         ? s->read_epoch == barrier_epoch
+                                         : s->reader && !ordered(s->reader, s->read_epoch, s->read_warp_epoch, me);
+            if (other_reader && !reported++)
+                note(RACE_WRITE_AFTER_READ, code, s->read_code, NULL, 0, NULL, 0, me,
+                     s->reader == ANY_READER ? me : s->reader - 1);
+            s->writer = me + 1;
+            s->write_epoch = barrier_epoch;
+            s->write_warp_epoch = warp_epoch[warp];
+            s->write_code = code;
+            s->reader = 0;
+        }
+    }
+}
+
+void cuda_cpu_atomic_access(void *address, size_t size, const void *code) {
+    settle_pending_write();
+    if (!in_kernel || !is_shared(address)) return;
+    for (size_t i = 0; i < size; ++i) {
+        shadow *s = shadow_of((char *)address + i);
+        if (s->writer == 0 && i == 0) {
+            ((unsigned char *)address)[i] = POISON;
+            note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+        }
+        s->writer = ATOMIC_WRITER;
+        s->write_code = code;
+    }
+}
+
+/* The hooks gcc's -fsanitize=thread calls (--param tsan-instrument-func-entry-exit=0 leaves out the
+ * function entries). */
+#define HOOKS(n)                                                                                                       \
+    void __tsan_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                           \
+    void __tsan_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }                          \
+    void __tsan_unaligned_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                 \
+    void __tsan_unaligned_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }
+HOOKS(1)
+HOOKS(2)
+HOOKS(4)
+HOOKS(8)
+HOOKS(16)
+void __tsan_read_range(void *a, unsigned long n) { access_shared(a, n, 0, __builtin_return_address(0)); }
+void __tsan_write_range(void *a, unsigned long n) { access_shared(a, n, 1, __builtin_return_address(0)); }
+void __tsan_init(void) {}
+void __tsan_func_entry(void *caller) { (void)caller; }
+void __tsan_func_exit(void) {}
+
+/* ----- threads, barriers, warps ----- */
+static void switch_to(int thread) {
+    current = thread;
+    cuda_cpu_threadIdx = threads[thread].index;
+    in_kernel = 1;
+    swapcontext(&scheduler, &threads[thread].context);
+    in_kernel = 0;
+    settle_pending_write();
+    current = -1;
+}
+
+static void wait_here(enum state state, const char *file, int line) {
+    cuda_thread *t = &threads[current];
+    t->state = state;
+    t->file = file;
+    t->line = line;
+    swapcontext(&t->context, &scheduler);
+}
+
+static void thread_start(void) {
+    launch_body(launch_argument);
+    threads[current].state = EXITED;
+} /* returns to the scheduler through uc_link */
+
+void cuda_cpu_syncthreads(const char *file, int line) { wait_here(AT_BARRIER, file, line); }
+
+void cuda_cpu_syncwarp(unsigned mask, const char *file, int line) {
+    threads[current].op = SYNCWARP;
+    threads[current].mask = mask;
+    wait_here(AT_WARP, file, line);
+}
+
+unsigned long long cuda_cpu_shfl_down(unsigned mask, unsigned long long value, unsigned delta, int width,
+                                      const char *file, int line) {
+    cuda_thread *t = &threads[current];
+    t->op = SHUFFLE;
+    t->mask = mask;
+    t->value = value;
+    t->delta = delta;
+    t->width = width;
+    wait_here(AT_WARP, file, line);
+    return t->result;
+}
+
+void cuda_cpu_no_ptx(const char *file, int line) {
+    fprintf(stderr, "CPU runner: %s:%d: inline PTX cannot run on the CPU runner (the program should have skipped this "
+                    "kernel)\n", file, line);
+    exit(3);
+}
+
+long long cuda_cpu_clock64(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* A warp whose waiting lanes can all go on: every lane its masks name waits at a warp operation (or
+ * exited: a finding). The shuffles' results are set here, from the values the lanes brought. */
+static int release_warps(void) {
+    int released = 0;
+    for (int first = 0; first < thread_count; first += WARP) {
+        const int lanes = thread_count - first < WARP ? thread_count - first : WARP;
+        unsigned waiting = 0, mask = 0;
+        for (int lane = 0; lane < lanes; ++lane)
+            if (threads[first + lane].state == AT_WARP) waiting |= 1u << lane, mask |= threads[first + lane].mask;
+        if (!waiting) continue;
+        int ready = 1;
+        for (int lane = 0; lane < lanes && ready; ++lane) {
+            if (!(mask >> lane & 1) || (waiting >> lane & 1)) continue;
+            if (threads[first + lane].state == EXITED) {
+                const cuda_thread *w = &threads[first + __builtin_ctz(waiting)];
+                note(WARP_LANE_EXITED, NULL, NULL, w->file, w->line, w->file, w->line, first + lane, first + lane);
+            } else {
+                ready = 0;
+            }
+        }
+        if (!ready) continue;
+        for (int lane = 0; lane < lanes; ++lane) {
+            cuda_thread *t = &threads[first + lane];
+            if (!(waiting >> lane & 1)) continue;
+            if (t->op == SHUFFLE) {
+                const int segment = lane / t->width * t->width, source = lane + (int)t->delta;
+                const cuda_thread *from = &threads[first + source];
+                t->result = source < segment + t->width && source < lanes && (waiting >> source & 1) &&
+                                    from->op == SHUFFLE
+                                ? from->value
+                                : t->value;
+            }
+            t->state = RUNNABLE;
+        }
+        ++warp_epoch[first / WARP];
+        released = 1;
+    }
+    return released;
+}
+
+/* Every thread not exited waits at a barrier: release them, unless one warp is split between two barriers
+ * (a GPU does not finish that block: a deadlock, exit 4). Returns 0 when not every thread waits at one. */
+static int release_barrier(void) {
+    int waiting = 0, exited = 0, first = -1;
+    for (int i = 0; i < thread_count; ++i) {
+        if (threads[i].state == EXITED) ++exited;
+        else if (threads[i].state == AT_BARRIER) ++waiting, first = first < 0 ? i : first;
+        else return 0;
+    }
+    if (!waiting) return 0;
+    for (int start = 0; start < thread_count; start += WARP) { /* a warp split between two barriers */
+        const cuda_thread *u = NULL;
+        for (int i = start; i < start + WARP && i < thread_count; ++i) {
+            const cuda_thread *t = &threads[i];
+            if (t->state != AT_BARRIER) continue;
+            if (!u) u = t;
+            if (t->line == u->line && t->file == u->file) continue;
+            char a[64], b[64];
+            thread_text((unsigned)(u - threads), a, sizeof a);
+            thread_text((unsigned)i, b, sizeof b);
+            note(BARRIER_DIVERGENT, NULL, NULL, u->file, u->line, t->file, t->line, (unsigned)(u - threads),
+                 (unsigned)i);
+            report_findings();
+            printf("CPU runner: deadlock in block (%u,%u,%u): in warp %d, %s waits at %s:%d and %s at %s:%d;\n"
+                   "  a warp split between two barriers never finishes its block on a GPU. Exit 4.\n",
+                   cuda_cpu_blockIdx.x, cuda_cpu_blockIdx.y, cuda_cpu_blockIdx.z, start / WARP, a, u->file, u->line,
+                   b, t->file, t->line);
+            fflush(stdout);
+            _exit(4);
+        }
+    }
+    const cuda_thread *f = &threads[first];
+    for (int i = first + 1; i < thread_count; ++i) {
+        const cuda_thread *t = &threads[i];
+        if (t->state == AT_BARRIER && (t->line != f->line || t->file != f->file)) {
+            note(BARRIER_DIVERGENT, NULL, NULL, f->file, f->line, t->file, t->line, (unsigned)first, (unsigned)i);
+            break;
+        }
+    }
+    if (exited) note(BARRIER_EXITED, NULL, NULL, f->file, f->line, NULL, 0, (unsigned)waiting, 0);
+    for (int i = 0; i < thread_count; ++i)
+        if (threads[i].state == AT_BARRIER) threads[i].state = RUNNABLE;
+    ++barrier_epoch;
+    return 1;
+}
+
+static void deadlock(void) {
+    report_findings();
+    printf("CPU runner: deadlock in block (%u,%u,%u): no thread can go on:\n", cuda_cpu_blockIdx.x,
+           cuda_cpu_blockIdx.y, cuda_cpu_blockIdx.z);
+    for (int i = 0, shown = 0; i < thread_count && shown < 8; ++i) {
+        const cuda_thread *t = &threads[i];
+        if (t->state == EXITED || (i > 0 && threads[i - 1].state == t->state && threads[i - 1].line == t->line))
+            continue;
+        char who[64];
+        thread_text((unsigned)i, who, sizeof who);
+        printf("  %s (and those after it) waits at %s:%d, %s\n", who, t->file, t->line,
+               t->state == AT_BARRIER ? "__syncthreads()" : t->op == SHUFFLE ? "a shuffle" : "__syncwarp()");
+        ++shown;
+    }
+    printf("CPU runner: exit 4.\n");
+    fflush(stdout);
+    _exit(4);
+}
+
+/* The order of one pass over a block's threads. */
+static void pass_order(int *list, int count, unsigned long long pass) {
+    for (int i = 0; i < count; ++i)
+        list[i] = order == CUDA_CPU_REVERSE ? count - 1 - i : i;
+    if (order != CUDA_CPU_RANDOM) return;
+    unsigned long long state = seed * 0x9e3779b97f4a7c15ULL ^ block_serial * 0xbf58476d1ce4e5b9ULL ^ pass;
+    for (int i = count - 1; i > 0; --i) { /* Fisher-Yates, with splitmix64 */
+        state += 0x9e3779b97f4a7c15ULL;
+        unsigned long long z = state;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        const int j = (int)(z % (unsigned long long)(i + 1)), swap = list[i];
+        list[i] = list[j];
+        list[j] = swap;
+    }
+}
+
+static void run_block(void) {
+    ++block_serial;
+    barrier_epoch = 0;
+    memset(warp_epoch, 0, sizeof warp_epoch);
+    for (int i = 0; i < thread_count; ++i) {
+        cuda_thread *t = &threads[i];
+        const dim3 b = cuda_cpu_blockDim;
+        t->index = (uint3){(unsigned)i % b.x, (unsigned)i / b.x % b.y, (unsigned)i / (b.x * b.y)};
+        t->state = RUNNABLE;
+        getcontext(&t->context);
+        t->context.uc_stack.ss_sp = stacks + (size_t)i * STACK_BYTES;
+        t->context.uc_stack.ss_size = STACK_BYTES;
+        t->context.uc_link = &scheduler;
+        makecontext(&t->context, thread_start, 0);
+    }
+    int list[MAX_THREADS];
+    for (unsigned long long pass = 0;; ++pass) {
+        pass_order(list, thread_count, pass);
+        for (int i = 0; i < thread_count; ++i)
+            if (threads[list[i]].state == RUNNABLE) switch_to(list[i]);
+        if (release_warps()) continue;
+        int live = 0;
+        for (int i = 0; i < thread_count; ++i)
+            live += threads[i].state != EXITED;
+        if (!live) return;
+        if (!release_barrier()) deadlock();
+    }
+}
+
+static void never_ended(int signal) {
+    (void)signal;
+    static const char text[] = "CPU runner: a kernel ran for 120 s without ending or waiting: a deadlock "
+                               "(a thread spinning on memory no other thread of its block can change while it "
+                               "runs?). Exit 4.\n";
+    if (write(STDOUT_FILENO, text, sizeof text - 1) < 0) _exit(4);
+    _exit(4);
+}
+
+static cudaError_t last_error = cudaSuccess;
+
+void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(void *), void *argument,
+                     const char *file, int line, const char *kernel) {
+    const unsigned long long count = (unsigned long long)block.x * block.y * block.z;
+    if (count == 0 || count > MAX_THREADS || block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
+        grid.y > 65535 || grid.z > 65535) {
+        last_error = cudaErrorInvalidConfiguration;
+        return;
+    }
+    if (dynamic_bytes > DYNAMIC_SHARED_BYTES) {
+        last_error = cudaErrorInvalidValue;
+        return;
+    }
+    if (!stacks) {
+        stacks = mmap(NULL, (size_t)MAX_THREADS * STACK_BYTES, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (stacks == MAP_FAILED) {
+            perror("CPU runner: the threads' stacks");
+            exit(3);
+        }
+        signal(SIGALRM, never_ended);
+    }
+    launch_body = body;
+    launch_argument = argument;
+    launch_file = file;
+    launch_line = line;
+    launch_kernel = kernel;
+    dynamic_shared_bytes = dynamic_bytes;
+    thread_count = (int)count;
+    cuda_cpu_blockDim = block;
+    cuda_cpu_gridDim = grid;
+    alarm(DEADLOCK_SECONDS);
+    for (unsigned z = 0; z < grid.z; ++z)
+        for (unsigned y = 0; y < grid.y; ++y)
+            for (unsigned x = 0; x < grid.x; ++x) {
+                cuda_cpu_blockIdx = (uint3){x, y, z};
+                run_block();
+                alarm(DEADLOCK_SECONDS);
+            }
+    alarm(0);
+    report_findings();
+}
+
+int cuda_cpu_parse_order(const char *text, enum cuda_cpu_order *to, unsigned long *seed_to) {
+    if (strcmp(text, "forward") == 0) return *to = CUDA_CPU_FORWARD, 0;
+    if (strcmp(text, "reverse") == 0) return *to = CUDA_CPU_REVERSE, 0;
+    if (strncmp(text, "random:", 7) == 0 && text[7] >= '0' && text[7] <= '9') {
+        char *end;
+        *seed_to = strtoul(text + 7, &end, 10);
+        if (*end == 0) return *to = CUDA_CPU_RANDOM, 0;
+    }
+    return -1;
+}
+
+const char *cuda_cpu_order_name(void) {
+    static char name[40];
+    if (order == CUDA_CPU_RANDOM) snprintf(name, sizeof name, "random:%lu", seed);
+    else snprintf(name, sizeof name, "%s", order == CUDA_CPU_FORWARD ? "forward" : "reverse");
+    return name;
+}
+
+/* ----- the CUDA runtime calls the programs make, on the host ----- */
+cudaError_t cudaGetDeviceCount(int *count) {
+    *count = 1;
+    return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+cudaError_t cudaGetDevice(int *device) {
+    *device = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
+    if (device != 0) return cudaErrorInvalidDevice;
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "CPU runner (CUDA's rules on the CPU, no timing; shaped like an H100)");
+    p->major = 9, p->minor = 0;
+    p->multiProcessorCount = 132;
+    p->totalGlobalMem = (size_t)8 << 30;
+    p->l2CacheSize = 50 * 1024 * 1024;
+    p->sharedMemPerBlock = 48 * 1024;
+    p->sharedMemPerBlockOptin = DYNAMIC_SHARED_BYTES;
+    p->sharedMemPerMultiprocessor = 228 * 1024;
+    p->regsPerBlock = 65536;
+    p->regsPerMultiprocessor = 65536;
+    p->warpSize = WARP;
+    p->maxThreadsPerBlock = MAX_THREADS;
+    p->maxThreadsPerMultiProcessor = 2048;
+    p->maxBlocksPerMultiProcessor = 32;
+    p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
+    p->memoryBusWidth = 5120;
+    p->reservedSharedMemPerBlock = 1024;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attribute, int device) {
+    struct cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, device);
+    switch (attribute) {
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrWarpSize: *value = WARP; break;
+    case cudaDevAttrMaxThreadsPerBlock: *value = MAX_THREADS; break;
+    case cudaDevAttrClockRate: *value = 1980000; break;
+    default: *value = 0; return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int *version) {
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int *version) {
+    *version = CUDART_VERSION;
+    return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+    *free_bytes = *total_bytes = (size_t)8 << 30; /* what the runner lets a program ask for */
+    return cudaSuccess;
+}
+cudaError_t cudaMalloc(void **pointer, size_t size) {
+    *pointer = malloc(size ? size : 1);
+    if (*pointer) memset(*pointer, POISON, size); /* a GPU's fresh memory holds anything */
+    return *pointer ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaFree(void *pointer) {
+    free(pointer);
+    return cudaSuccess;
+}
+cudaError_t cudaMallocHost(void **pointer, size_t size) { return cudaMalloc(pointer, size); }
+cudaError_t cudaFreeHost(void *pointer) { return cudaFree(pointer); }
+cudaError_t cudaMemcpy(void *to, const void *from, size_t size, enum cudaMemcpyKind kind) {
+    (void)kind;
+    memmove(to, from, size);
+    return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t size, enum cudaMemcpyKind kind, cudaStream_t s) {
+    (void)s;
+    return cudaMemcpy(to, from, size, kind);
+}
+cudaError_t cudaMemset(void *to, int value, size_t size) {
+    memset(to, value, size);
+    return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void *to, int value, size_t size, cudaStream_t s) {
+    (void)s;
+    return cudaMemset(to, value, size);
+}
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+    (void)s;
+    return cudaSuccess;
+}
+cudaError_t cudaGetLastError(void) {
+    const cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    return e;
+}
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+const char *cudaGetErrorName(cudaError_t e) {
+    switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    default: return "cudaError (CPU runner)";
+    }
+}
+const char *cudaGetErrorString(cudaError_t e) {
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorNotSupported: return "not on the CPU runner";
+    default: return "error on the CPU runner";
+    }
+}
+/* Events: the runner does not time (a CPU's time says nothing of a GPU's); they exist so that
+ * code that records and waits works, and every elapsed time is 0. */
+cudaError_t cudaEventCreate(cudaEvent_t *event) {
+    *event = (cudaEvent_t)malloc(1);
+    return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    free(event);
+    return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+    (void)event, (void)stream;
+    return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    (void)event;
+    return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    (void)event;
+    return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+    (void)start, (void)end;
+    *ms = 0;
+    return cudaSuccess;
+}
+cudaError_t cudaFuncSetAttribute(const void *function, enum cudaFuncAttribute attribute, int value) {
+    (void)function, (void)attribute;
+    return value <= DYNAMIC_SHARED_BYTES ? cudaSuccess : cudaErrorInvalidValue;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *function, int block_size,
+                                                                   size_t dynamic_bytes, unsigned flags) {
+    (void)function, (void)dynamic_bytes, (void)flags;
+    *blocks = block_size > 0 ? 2048 / block_size : 0; /* threads only: the runner knows no registers */
+    if (*blocks > 32) *blocks = 32;
+    return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *function, int block_size,
+                                                          size_t dynamic_bytes) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, function, block_size, dynamic_bytes, 0);
+}
+
+/* The program's main, renamed when it is built for the runner: this main takes the runner's own
+ * options (--cpu, --cpu-order ORDER) out of argv, runs it, and turns its exit 0 into 1 when the
+ * runner reported a finding (a race is a wrong kernel, even when its result came out right). */
+int cuda_cpu_program_main(int argc, char **argv);
+int main(int argc, char **argv) {
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const char *value = NULL;
+        if (strcmp(argv[i], "--cpu") == 0) continue;
+        if (strcmp(argv[i], "--cpu-order") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "%s: --cpu-order needs a value: forward, reverse or random:SEED\n", argv[0]);
+                return 2;
+            }
+            value = argv[++i];
+        } else if (strncmp(argv[i], "--cpu-order=", 12) == 0) {
+            value = argv[i] + 12;
+        }
+        if (value) {
+            if (cuda_cpu_parse_order(value, &order, &seed) != 0) {
+                fprintf(stderr, "%s: --cpu-order %s: the orders are forward, reverse and random:SEED (SEED a number)\n",
+                        argv[0], value);
+                return 2;
+            }
+            continue;
+        }
+        argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    const int status = cuda_cpu_program_main(kept, argv);
+    fflush(stdout);
+    if (status == 0 && total_findings > 0) {
+        printf("CPU runner: %ld finding%s above: exit 1 (a race or a barrier error is a wrong kernel, even when its "
+               "result came out right).\n", total_findings, total_findings == 1 ? "" : "s");
+        return 1;
+    }
+    return status;
+}

@@ -1,0 +1,42 @@
+/* What cuda_on_cpu.h (the kernels' side) calls in runtime.c (the scheduler,
+ * the race detector and the CUDA runtime calls on the host). Plain C. */
+#ifndef CUDA_CPU_RUNTIME_H
+#define CUDA_CPU_RUNTIME_H
+
+#include <stddef.h>
+#include <vector_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The running CUDA thread's built-in variables; the scheduler sets them at each switch. */
+extern uint3 cuda_cpu_threadIdx, cuda_cpu_blockIdx;
+extern dim3 cuda_cpu_blockDim, cuda_cpu_gridDim;
+
+/* Runs body(argument) once per CUDA thread of the grid, block after block; returns when all ended.
+ * file:line and kernel are the launch's, for the messages. */
+void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, void (*body)(void *), void *argument,
+                     const char *file, int line, const char *kernel);
+void cuda_cpu_syncthreads(const char *file, int line);
+void cuda_cpu_syncwarp(unsigned mask, const char *file, int line);
+unsigned long long cuda_cpu_shfl_down(unsigned mask, unsigned long long value, unsigned delta, int width,
+                                      const char *file, int line);
+void *cuda_cpu_dynamic_shared(void);
+size_t cuda_cpu_shared_offset(const void *address);
+void cuda_cpu_atomic_access(void *address, size_t size, const void *code_address);
+void cuda_cpu_no_ptx(const char *file, int line);
+long long cuda_cpu_clock64(void);
+
+/* The options only the runner has; main's wrapper takes them out of argv. */
+enum cuda_cpu_order { CUDA_CPU_FORWARD, CUDA_CPU_REVERSE, CUDA_CPU_RANDOM };
+/* Parses "forward", "reverse" or "random:SEED"; 0 on success, -1 on a bad value. */
+int cuda_cpu_parse_order(const char *text, enum cuda_cpu_order *order, unsigned long *seed);
+const char *cuda_cpu_order_name(void); /* "forward", "reverse" or "random:SEED" */
+/* How many findings (races, unwritten reads, barrier errors) the runner has reported so far. */
+long cuda_cpu_findings(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
