@@ -157,10 +157,10 @@ FIGURE = re.compile(r"<!-- figure: (.*?) -->", re.S)
 FIGURE_SOURCES = re.compile(r"docs/results/(h100|h200)/[^/]+")
 # Lessons whose unfolded prose must annotate every measured figure (a number with a unit of time,
 # bandwidth, share, ratio or cycles). The other chapters join once their figures are annotated.
-FIGURE_PAGES = {f"{chapter}/{page}" for chapter in ("ch05_dot", "ch05_shared_bitmap")
+FIGURE_PAGES = {f"{chapter}/{page}" for chapter in ("ch05_dot", "ch05_shared_bitmap", "ch08_reduce")
                 for page in ("README.md", "README.zh-CN.md")}
-NUMBER = re.compile(r"\d+(?:,\d{3}(?!\d))*(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s?万)?")
-MEASURED = re.compile(r"(?<![\w.^/-])(\d+(?:,\d{3}(?!\d))*(?:\.\d+)?)\s?万?\s?"
+NUMBER = re.compile(r"(?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s?万)?")  # 1,234 or 1234
+MEASURED = re.compile(r"(?<![\w.^/-])((?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?)\s?万?\s?"
                       r"(?:(?:ms|µs|us|ns|GB/s|GiB/s|TB/s|cycles?)\b|微秒|毫秒|纳秒|%|倍|个?周期|[x×](?![\w.])(?!\s*[-+*/=^(\d]))")  # not 32 x 33, 32x + y, 255 × (
 # Numbers with a unit that are not measured, so need no source: keep this list short.
 NOT_MEASURED = [
