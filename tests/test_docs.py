@@ -157,7 +157,7 @@ FIGURE = re.compile(r"<!-- figure: (.*?) -->", re.S)
 FIGURE_SOURCES = re.compile(r"docs/results/(h100|h200)/[^/]+")
 # Lessons whose unfolded prose must annotate every measured figure (a number with a unit of time,
 # bandwidth, share, ratio or cycles). The other chapters join once their figures are annotated.
-FIGURE_PAGES = {f"{chapter}/{page}" for chapter in ("ch05_dot", "ch05_shared_bitmap", "ch08_reduce")
+FIGURE_PAGES = {f"{chapter}/{page}" for chapter in ("ch05_dot", "ch05_shared_bitmap", "ch08_reduce", "ch08_transpose")
                 for page in ("README.md", "README.zh-CN.md")}
 NUMBER = re.compile(r"(?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s?万)?")  # 1,234 or 1234
 MEASURED = re.compile(r"(?<![\w.^/-])((?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?)\s?万?\s?"
