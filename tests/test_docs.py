@@ -155,6 +155,8 @@ def term_problems(repo, document, avoid):
 # differ, the numbers PROSE_TEXT shows must be the last numbers of SOURCE_TEXT rounded to the
 # digits shown ("1,234", "0.0088", "17 %", "14.9 万"), so a GPU rerun that changes a figure fails
 # here instead of leaving the prose stale. Text is compared with each run of white space as one.
+# An annotation goes at the end of its sentence's line (or in the table cell it sources): on a line
+# of its own, inside a paragraph, it would split the paragraph; after a table, add an empty row.
 FIGURE = re.compile(r"<!-- figure: (.*?) -->", re.S)
 FIGURE_SOURCES = re.compile(r"docs/results/(h100|h200)/[^/]+")
 # Lessons whose unfolded prose must annotate every measured figure (a number with a unit of time,
@@ -236,6 +238,11 @@ def figure_problems(repo, document, check_unannotated):
         for match in FIGURE.finditer(paragraph):
             line = start + paragraph.count("\n", 0, match.start())
             where = f"{document}:{line}: figure"
+            before_line = paragraph[:match.start()].rstrip(" ")
+            after = re.sub(r"<!--.*?-->", "", paragraph[match.end():], flags=re.S).strip()
+            if before_line.endswith("\n") and (after or before_line.rstrip().split("\n")[-1].lstrip().startswith("|")):
+                problems.append(f"{where} annotation starts a line inside a paragraph (Markdown ends the paragraph "
+                                f"there, or adds a table row): put it at the end of its sentence's line")
             body, at, path = match.group(1).rpartition(" @ ")
             if not at:
                 problems.append(f"{where} annotation without ' @ PATH': {match.group(0)}")
@@ -343,13 +350,16 @@ def self_test():
         run = "<!-- run:demo:begin -->\n```\nms=1.25\n```\n<!-- run:demo:end -->\n"
         log = " @ docs/results/h200/examples.log -->\n"
         files["ch01_demo/README.md"] += run + "\n".join([
-            "Good: 0.0088 ms, <!-- figure: 0.0088 ms = ms=0.00877" + log + "then 1.3 ms.",
+            "Good: 0.0088 ms, <!-- figure: 0.0088 ms = ms=0.00877" + log + "then 1.3 ms. "
             "<!-- figure: 1.3 ms = ms=1.25 @ ch01_demo/README.md -->", "",
-            "Stale: 9.1 ms.\n<!-- figure: 9.9 ms = ms=0.00877" + log,
-            "Gone: 31.8 GB/s.\n<!-- figure: 31.8 GB/s = gbps=31.8" + log,
-            "Rounded wrong: 32 GB/s.\n<!-- figure: 32 GB/s = gbps=30.8" + log,
-            "Where: 1.25 ms.\n<!-- figure: 1.25 ms = ms=1.25 @ docs/missing.log -->\n",
-            "Outside the block: 30.8 GB/s.\n<!-- figure: 30.8 GB/s = gbps=30.8 @ ch01_demo/README.md -->\n",
+            "Own line: 1.25 ms.", "<!-- figure: 1.25 ms = ms=1.25 @ ch01_demo/README.md -->", "then more.", "",
+            "Last line: 1.25 ms.", "<!-- figure: 1.25 ms = ms=1.25 @ ch01_demo/README.md -->", "",
+            "| table | 1.25 ms |", "<!-- figure: 1.25 ms = ms=1.25 @ ch01_demo/README.md -->", "",
+            "Stale: 9.1 ms. <!-- figure: 9.9 ms = ms=0.00877" + log,
+            "Gone: 31.8 GB/s. <!-- figure: 31.8 GB/s = gbps=31.8" + log,
+            "Rounded wrong: 32 GB/s. <!-- figure: 32 GB/s = gbps=30.8" + log,
+            "Where: 1.25 ms. <!-- figure: 1.25 ms = ms=1.25 @ docs/missing.log -->\n",
+            "Outside the block: 30.8 GB/s. <!-- figure: 30.8 GB/s = gbps=30.8 @ ch01_demo/README.md -->\n",
             "Unsourced: a launch costs 6.5 µs, 2.5x faster; a 32 x 33 tile and 33x + y are not figures.",
             "Exempt: the book's V100 took 1.8 ms.", "",
             "<details>\nFolded: 7 ms needs no source here.\n</details>\n"])
@@ -370,13 +380,15 @@ def self_test():
                     "figure '9.9 ms' is not in the prose", "figure 'gbps=31.8' is not in docs/results/h200/examples.log",
                     "figure '32 GB/s' is not 'gbps=30.8' rounded", "source docs/missing.log is not a file",
                     "figure 'gbps=30.8' is not in ch01_demo/README.md (in its generated blocks)",
-                    "measured figure '6.5 µs' has no", "measured figure '2.5x' has no"]
+                    "measured figure '6.5 µs' has no", "measured figure '2.5x' has no",
+                    "figure annotation starts a line inside a paragraph"]
         missing = [e for e in expected if e not in found]
         assert not missing, f"the checks missed: {missing}\n{found}"
         assert "ch01_demo/README.md: broken" not in found, found
         assert "GLOSSARY" not in found and "__global__ void k" not in found, found  # the table, the good block
         assert not re.search(r"'(0\.0088|1\.3|7) ms'|'32 x|'33x", found), found  # sourced, folded, not figures
         assert len(re.findall("measured figure", found)) == 3 and "measured figure '9.1 ms'" in found, found
+        assert len(re.findall("starts a line", found)) == 2, found  # mid-paragraph and after a table; last line ok
     print("self-test: every planted problem was reported")
 
 
