@@ -7,16 +7,19 @@ split at lines "// ...", each piece must stand in PATH verbatim), keeps its
 unfolded prose short (outside code, tables, HTML comments and <details>: at most
 MAX_CJK Chinese characters, MAX_WORDS English words), and the Chinese follows the
 term table of docs/GLOSSARY.zh-CN.md (its "用词约定" section: no word of its
-"不用" column, except inside a phrase of its "例外" column). No GPU needed.
+"不用" column, except inside a phrase of its "例外" column). Every figure annotation
+(<!-- figure: PROSE = SOURCE @ PATH -->) must hold, and on the lessons of FIGURE_PAGES every
+measured figure of the unfolded prose must have one (see FIGURE below). No GPU needed.
 
     python3 tests/test_docs.py [REPO]      (exit 0: all good; 1: what is wrong, one line each)
 """
+import decimal
 import os
 import re
 import sys
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
-MARKER = re.compile(r"<!-- ([\w:-]+):begin -->(.*?)<!-- \1:end -->", re.S)  # results, results:dot, run:banks
+MARKER = re.compile(r"<!-- ([\w:.,-]+):begin -->(.*?)<!-- \1:end -->", re.S)  # results, results:dot, run:banks
 
 
 def documents(repo):
@@ -143,12 +146,147 @@ def term_problems(repo, document, avoid):
     return problems
 
 
+# Figure provenance. A measured figure in a lesson's prose is followed, in its paragraph, by
+#     <!-- figure: PROSE_TEXT = SOURCE_TEXT @ PATH -->     or, when the two are the same,
+#     <!-- figure: TEXT @ PATH -->
+# PATH is from the repository root: a file of a GPU run (docs/results/<gpu>/...) or a page whose
+# generated blocks (<!-- NAME:begin --> ... <!-- NAME:end -->) hold SOURCE_TEXT. PROSE_TEXT must
+# stand in the prose of the paragraph before the annotation, SOURCE_TEXT in PATH, and where they
+# differ, the numbers PROSE_TEXT shows must be the last numbers of SOURCE_TEXT rounded to the
+# digits shown ("1,234", "0.0088", "17 %", "14.9 万"), so a GPU rerun that changes a figure fails
+# here instead of leaving the prose stale. Text is compared with each run of white space as one.
+# An annotation goes at the end of its sentence's line (or in the table cell it sources): on a line
+# of its own, inside a paragraph, it would split the paragraph; after a table, add an empty row.
+FIGURE = re.compile(r"<!-- figure: (.*?) -->", re.S)
+FIGURE_SOURCES = re.compile(r"docs/results/(h100|h200)/[^/]+")
+# Lessons whose unfolded prose must annotate every measured figure (a number with a unit of time,
+# bandwidth, share, ratio or cycles). The other chapters join once their figures are annotated.
+FIGURE_PAGES = {f"{chapter}/{page}" for chapter in ("ch05_dot", "ch05_shared_bitmap", "ch08_reduce", "ch08_transpose")
+                for page in ("README.md", "README.zh-CN.md")}
+NUMBER = re.compile(r"(?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s?万)?")  # 1,234 or 1234
+MEASURED = re.compile(r"(?<![\w.^/-])((?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?)\s?万?\s?"
+                      r"(?:(?:ms|µs|us|ns|GB/s|GiB/s|TB/s|cycles?)\b|微秒|毫秒|纳秒|%|倍|个?周期|[x×](?![\w.])(?!\s*[-+*/=^(\d]))")  # not 32 x 33, 32x + y, 255 × (
+# Numbers with a unit that are not measurements, so need no source: (pattern, why). Keep it short.
+# None is needed so far: MEASURED itself skips products and formulas (32 x 33, 32x + y, 255 × (),
+# and the lessons quote the books' own tables without a unit after each figure.
+NOT_MEASURED = [
+]
+
+
+def one_space(text):
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def without_folds(text, keep_folds):
+    """The text with code blocks, generated blocks (and, unless keep_folds, <details>) replaced by
+    as many empty lines, so that positions keep their line numbers and paragraphs their ends."""
+    blank = lambda m: "\n" * m.group(0).count("\n")
+    text = re.sub(r"```.*?```", blank, text, flags=re.S)
+    if not keep_folds:
+        text = re.sub(r"<details>.*?</details>", blank, text, flags=re.S)
+    return MARKER.sub(blank, text)
+
+
+def paragraphs(text):
+    """(first line number, text) of each run of non-blank lines."""
+    found, lines, start = [], [], 0
+    for number, line in enumerate(text.split("\n") + [""], 1):
+        if line.strip():
+            if not lines:
+                start = number
+            lines.append(line)
+        elif lines:
+            found.append((start, "\n".join(lines)))
+            lines = []
+    return found
+
+
+def shown_numbers(text):
+    """[(value, the place of its last digit shown, how many trailing zeros it may round)]."""
+    found = []
+    for match in NUMBER.finditer(text):
+        digits = match.group(0).replace(",", "").replace(" ", "")
+        scale = 4 if digits.endswith("万") else 0
+        value = decimal.Decimal(digits.rstrip("万")).scaleb(scale)
+        exponent = value.as_tuple().exponent
+        integer = digits.rstrip("万").split(".")[0].split("e")[0].split("E")[0]
+        zeros = len(integer) - len(integer.rstrip("0")) if "." not in digits and integer.strip("0") else 0
+        found.append((value, exponent, zeros))
+    return found
+
+
+def rounds_to(prose, source):
+    """The numbers of prose are the last numbers of source, rounded to the digits prose shows."""
+    shown, exact = shown_numbers(prose), shown_numbers(source)
+    if not shown or len(exact) < len(shown):
+        return False
+    for (value, place, zeros), (truth, truth_place, _) in zip(shown, exact[len(exact) - len(shown):]):
+        if place < truth_place:  # more digits than the source has
+            return False
+        if not any(truth.quantize(decimal.Decimal(1).scaleb(place + k), rounding=mode) == value
+                   for k in range(zeros + 1) for mode in (decimal.ROUND_HALF_UP, decimal.ROUND_HALF_EVEN)):
+            return False
+    return True
+
+
+def figure_problems(repo, document, check_unannotated):
+    """Annotations of a document whose figure is not where it says; with check_unannotated, also the
+    measured figures of its unfolded prose that no annotation of their paragraph covers."""
+    text = open(os.path.join(repo, document), encoding="utf-8").read()
+    problems = []
+    for start, paragraph in paragraphs(without_folds(text, keep_folds=True)):
+        for match in FIGURE.finditer(paragraph):
+            line = start + paragraph.count("\n", 0, match.start())
+            where = f"{document}:{line}: figure"
+            before_line = paragraph[:match.start()].rstrip(" ")
+            after = re.sub(r"<!--.*?-->", "", paragraph[match.end():], flags=re.S).strip()
+            if before_line.endswith("\n") and (after or before_line.rstrip().split("\n")[-1].lstrip().startswith("|")):
+                problems.append(f"{where} annotation starts a line inside a paragraph (Markdown ends the paragraph "
+                                f"there, or adds a table row): put it at the end of its sentence's line")
+            body, at, path = match.group(1).rpartition(" @ ")
+            if not at:
+                problems.append(f"{where} annotation without ' @ PATH': {match.group(0)}")
+                continue
+            prose, equals, source = (one_space(part) for part in body.partition(" = "))
+            source = source if equals else prose
+            before = one_space(re.sub(r"<!--.*?-->", " ", paragraph[:match.start()], flags=re.S))
+            if prose not in before:
+                problems.append(f"{where} '{prose}' is not in the prose of its paragraph before the annotation")
+            full = os.path.join(repo, path.strip())
+            if not os.path.isfile(full) or not (FIGURE_SOURCES.fullmatch(path.strip()) or path.strip().endswith(".md")):
+                problems.append(f"{where} source {path.strip()} is not a file of docs/results/<gpu>/ or a page")
+                continue
+            if path.strip().endswith(".md"):
+                haystack, within = "\n".join(generated_blocks(full).values()), " (in its generated blocks)"
+            else:
+                haystack, within = open(full, encoding="utf-8", errors="replace").read(), ""
+            if source not in haystack and source not in one_space(haystack):
+                problems.append(f"{where} '{source}' is not in {path.strip()}{within}")
+            elif prose != source and not rounds_to(prose, source):
+                problems.append(f"{where} '{prose}' is not '{source}' rounded to the digits it shows")
+    if not check_unannotated:
+        return problems
+    for start, paragraph in paragraphs(without_folds(text, keep_folds=False)):
+        covered = [one_space(m.group(1).rpartition(" @ ")[0].partition(" = ")[0]) for m in FIGURE.finditer(paragraph)]
+        lines = [line for line in paragraph.split("\n") if not line.lstrip().startswith("|")]
+        prose = one_space(re.sub(r"<!--.*?-->", " ", "\n".join(lines), flags=re.S))
+        spans = [(m.start(), m.end()) for figure in covered if figure for m in re.finditer(re.escape(figure), prose)]
+        spans += [(m.start(), m.end()) for pattern, _ in NOT_MEASURED for m in pattern.finditer(prose)]
+        for match in MEASURED.finditer(prose):
+            if not any(s <= match.start(1) and match.end(1) <= e for s, e in spans):
+                offset = next((i for i, line in enumerate(paragraph.split("\n")) if match.group(1) in line), 0)
+                problems.append(f"{document}:{start + offset}: measured figure '{match.group(0).strip()}' has no "
+                                f"<!-- figure: ... @ SOURCE --> in its paragraph")
+    return problems
+
+
 def generated_blocks(path):
     with open(path, encoding="utf-8") as f:
         return {name: body.strip() for name, body in MARKER.findall(f.read())}
 
 
-def problems_in(repo):
+def problems_in(repo, figure_pages=None):
+    figure_pages = FIGURE_PAGES if figure_pages is None else figure_pages
     problems = []
     pairs = [(os.path.join(folder, "README.md"), os.path.join(folder, "README.zh-CN.md"))
              for folder in ["."] + chapters(repo)]
@@ -176,6 +314,7 @@ def problems_in(repo):
         problems += broken_links(repo, document) + code_problems(repo, document)
         if document.endswith(".zh-CN.md"):
             problems += term_problems(repo, document, avoid)
+        problems += figure_problems(repo, document, os.path.normpath(document) in figure_pages)
     for chapter in chapters(repo):
         problems += length_problems(repo, chapter)
     return problems
@@ -206,19 +345,50 @@ def self_test():
         files["docs/GLOSSARY.md"] = "[中文](GLOSSARY.zh-CN.md)\n"
         files["docs/GLOSSARY.zh-CN.md"] = "[English](GLOSSARY.md)\n## 用词约定\n| 用 | 不用 | 例外 |\n| --- | --- | --- |\n" \
             "| 占有率 | 占用率 | |\n| 同步函数 | 栅栏 | 内存栅栏 |\n## 其他\n内存栅栏可以用。\n"
+        os.makedirs(os.path.join(repo, "docs", "results", "h200"))
+        files["docs/results/h200/examples.log"] = "book  ms=0.00877 gbps=30.8\n"
+        run = "<!-- run:demo:begin -->\n```\nms=1.25\n```\n<!-- run:demo:end -->\n"
+        log = " @ docs/results/h200/examples.log -->\n"
+        files["ch01_demo/README.md"] += run + "\n".join([
+            "Good: 0.0088 ms, <!-- figure: 0.0088 ms = ms=0.00877" + log + "then 1.3 ms. "
+            "<!-- figure: 1.3 ms = ms=1.25 @ ch01_demo/README.md -->", "",
+            "Own line: 1.25 ms.", "<!-- figure: 1.25 ms = ms=1.25 @ ch01_demo/README.md -->", "then more.", "",
+            "Last line: 1.25 ms.", "<!-- figure: 1.25 ms = ms=1.25 @ ch01_demo/README.md -->", "",
+            "| table | 1.25 ms |", "<!-- figure: 1.25 ms = ms=1.25 @ ch01_demo/README.md -->", "",
+            "Stale: 9.1 ms. <!-- figure: 9.9 ms = ms=0.00877" + log,
+            "Gone: 31.8 GB/s. <!-- figure: 31.8 GB/s = gbps=31.8" + log,
+            "Rounded wrong: 32 GB/s. <!-- figure: 32 GB/s = gbps=30.8" + log,
+            "Where: 1.25 ms. <!-- figure: 1.25 ms = ms=1.25 @ docs/missing.log -->\n",
+            "Outside the block: 30.8 GB/s. <!-- figure: 30.8 GB/s = gbps=30.8 @ ch01_demo/README.md -->\n",
+            "Unsourced: a launch costs 6.5 µs, 2.5x faster; a 32 x 33 tile and 33x + y are not figures.",
+            "Exempt: the book's V100 took 1.8 ms.", "",
+            "<details>\nFolded: 7 ms needs no source here.\n</details>\n"])
+        files["ch01_demo/README.zh-CN.md"] += run
         for name, text in files.items():
             with open(os.path.join(repo, name), "w", encoding="utf-8") as f:
                 f.write(text)
-        found = "\n".join(problems_in(repo))
+        NOT_MEASURED.append((re.compile(r"V100 took [\d.]+ ms"), "a figure of the book"))
+        try:
+            found = "\n".join(problems_in(repo, figure_pages={"ch01_demo/README.md"}))
+        finally:
+            NOT_MEASURED.pop()
         expected = ["broken link docs/missing.png", "'results:demo' table differs", "no link to README.md",
                     "ch02_english_only/README.zh-CN.md: missing", "README.zh-CN.md: links to the English ch01_demo/",
                     "ch01_demo/README.md: code block from ch01_demo/k.cu is not its text: 'x[threadIdx.x] = 1;'",
                     "ch01_demo/README.zh-CN.md: 3605 Chinese characters unfolded",
-                    "ch01_demo/README.zh-CN.md:7: '占用率'", "ch02_english_only/README.md: shows no code"]
+                    "ch01_demo/README.zh-CN.md:7: '占用率'", "ch02_english_only/README.md: shows no code",
+                    "figure '9.9 ms' is not in the prose", "figure 'gbps=31.8' is not in docs/results/h200/examples.log",
+                    "figure '32 GB/s' is not 'gbps=30.8' rounded", "source docs/missing.log is not a file",
+                    "figure 'gbps=30.8' is not in ch01_demo/README.md (in its generated blocks)",
+                    "measured figure '6.5 µs' has no", "measured figure '2.5x' has no",
+                    "figure annotation starts a line inside a paragraph"]
         missing = [e for e in expected if e not in found]
         assert not missing, f"the checks missed: {missing}\n{found}"
         assert "ch01_demo/README.md: broken" not in found, found
         assert "GLOSSARY" not in found and "__global__ void k" not in found, found  # the table, the good block
+        assert not re.search(r"'(0\.0088|1\.3|7) ms'|'32 x|'33x", found), found  # sourced, folded, not figures
+        assert len(re.findall("measured figure", found)) == 3 and "measured figure '9.1 ms'" in found, found
+        assert len(re.findall("starts a line", found)) == 2, found  # mid-paragraph and after a table; last line ok
     print("self-test: every planted problem was reported")
 
 
