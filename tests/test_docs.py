@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """The documents a learner reads: every chapter has its lesson in both languages,
-every relative link and image resolves, and the generated tables between markers
-are identical in the English and the Chinese file. Each lesson shows its kernels'
+every relative link and image resolves, and the generated blocks between markers
+hold the same in the English and the Chinese file: line by line the same figures
+and the same kind of line (a table row of as many cells, a heading, an image),
+their code blocks verbatim; only the words may differ (plot.py and sass_excerpts.py
+write the Chinese page's headers, captions and pictures' names in Chinese). Each lesson shows its kernels'
 code as the real lines of its .cu (a ```cuda block after a line <!-- code: PATH -->:
 split at lines "// ...", each piece must stand in PATH verbatim), keeps its
 unfolded prose short (outside code, tables, HTML comments and <details>: at most
@@ -148,6 +151,37 @@ def generated_blocks(path):
         return {name: body.strip() for name, body in MARKER.findall(f.read())}
 
 
+FIGURE = re.compile(r"\d+(?:\.\d+)?")
+
+
+def block_shape(body):
+    """What a generated block must hold in both languages, a line each: the lines of its code blocks as
+    they are; every other line its kind (a table row and its cells, a heading, an image, text, empty) and
+    its figures in order."""
+    shape, code = [], False
+    for line in body.split("\n"):
+        if line.startswith("```") or code:
+            code = code != line.startswith("```")
+            shape.append(line)
+            continue
+        kind = "table row of %d cells" % (line.count("|") - 1) if line.startswith("|") else "heading" \
+            if line.startswith("#") else "image" if line.startswith("![") else "text" if line.strip() else "empty"
+        shape.append((kind, FIGURE.findall(line)))
+    return shape
+
+
+def block_difference(english, chinese):
+    """Where two generated blocks differ beyond their words: 'line N: ENGLISH / CHINESE', or None."""
+    en, zh = block_shape(english), block_shape(chinese)
+    for number, (en_line, zh_line) in enumerate(zip(en, zh), 1):
+        if en_line != zh_line:
+            lines = english.split("\n")[number - 1], chinese.split("\n")[number - 1]
+            return "line %d: %r / %r" % (number, lines[0][:80], lines[1][:80])
+    if len(en) != len(zh):
+        return "%d lines in English, %d in Chinese" % (len(en), len(zh))
+    return None
+
+
 def problems_in(repo):
     problems = []
     pairs = [(os.path.join(folder, "README.md"), os.path.join(folder, "README.zh-CN.md"))
@@ -164,9 +198,11 @@ def problems_in(repo):
             en, zh = generated_blocks(english), generated_blocks(chinese)
             if sorted(en) != sorted(zh):
                 problems.append(f"{english_name}: generated blocks differ: {sorted(en)} in English, {sorted(zh)} in Chinese")
-            for name in set(en) & set(zh):
-                if en[name] != zh[name]:
-                    problems.append(f"{english_name}: the generated '{name}' table differs between the two languages")
+            for name in sorted(set(en) & set(zh)):
+                difference = block_difference(en[name], zh[name])
+                if difference:
+                    problems.append(f"{english_name}: the generated '{name}' table differs between the two languages "
+                                    f"beyond its words ({difference})")
             for path, other in ((english, os.path.basename(chinese)), (chinese, os.path.basename(english))):
                 head = "".join(open(path, encoding="utf-8").readlines()[:6])
                 if f"]({other})" not in head:
@@ -188,13 +224,18 @@ def self_test():
     with tempfile.TemporaryDirectory() as repo:
         os.makedirs(os.path.join(repo, "ch01_demo"))
         os.makedirs(os.path.join(repo, "ch02_english_only"))
-        table = "<!-- results:demo:begin -->\n| a |\n<!-- results:demo:end -->\n"
+        table = "<!-- results:demo:begin -->\n| kernel | GB/s |\n| --- | ---: |\n| fast | 2950.5 |\n" \
+            "<!-- results:demo:end -->\n"
+        run = "<!-- run:demo:begin -->\nData: [a](h100/a.png)\n```\n$ demo\nsum 1.5\n```\n<!-- run:demo:end -->\n"
         files = {
-            "README.md": "[中文](README.zh-CN.md)\n[lesson](ch01_demo/README.md) ![plot](docs/missing.png)\n",
-            "README.zh-CN.md": "[English](README.md)\n[课程](ch01_demo/)\n",
+            "README.md": "[中文](README.zh-CN.md)\n[lesson](ch01_demo/README.md) ![plot](docs/missing.png)\n" +
+                         table + run,
+            "README.zh-CN.md": "[English](README.md)\n[课程](ch01_demo/)\n" +  # the words translated: the same
+                               table.replace("| kernel |", "| 核函数 |") +
+                               run.replace("Data: [a](h100/a.png)", "数据：[甲](h100/a.zh-CN.png)").replace("sum", "和"),
             "ch02_english_only/README.md": "[中文](README.zh-CN.md)\n",
             "ch01_demo/README.md": "[中文](README.zh-CN.md)\n" + table,
-            "ch01_demo/README.zh-CN.md": "no link back\n" + table.replace("| a |", "| b |"),
+            "ch01_demo/README.zh-CN.md": "no link back\n" + table.replace("2950.5", "2950.6"),
         }
         kernel = "__global__ void k(float *x) {\n    x[threadIdx.x] = 0;\n}\n"
         good = "<!-- code: ch01_demo/k.cu -->\n```cuda\n__global__ void k(float *x) {\n// ...\n}\n```\n"
@@ -203,6 +244,8 @@ def self_test():
         files["ch01_demo/README.zh-CN.md"] += good + "线程块" * 1200 + "占用率很高。\n<details>" + "折半" * 500 + \
             "</details>\n"
         os.makedirs(os.path.join(repo, "docs"))
+        os.makedirs(os.path.join(repo, "h100"))
+        files["h100/a.png"] = files["h100/a.zh-CN.png"] = ""
         files["docs/GLOSSARY.md"] = "[中文](GLOSSARY.zh-CN.md)\n"
         files["docs/GLOSSARY.zh-CN.md"] = "[English](GLOSSARY.md)\n## 用词约定\n| 用 | 不用 | 例外 |\n| --- | --- | --- |\n" \
             "| 占有率 | 占用率 | |\n| 同步函数 | 栅栏 | 内存栅栏 |\n## 其他\n内存栅栏可以用。\n"
@@ -210,14 +253,18 @@ def self_test():
             with open(os.path.join(repo, name), "w", encoding="utf-8") as f:
                 f.write(text)
         found = "\n".join(problems_in(repo))
-        expected = ["broken link docs/missing.png", "'results:demo' table differs", "no link to README.md",
+        expected = ["broken link docs/missing.png", "ch01_demo/README.md: the generated 'results:demo' table differs "
+                    "between the two languages beyond its words (line 3: '| fast | 2950.5 |' / '| fast | 2950.6 |')",
+                    "README.md: the generated 'run:demo' table differs between the two languages beyond its words "
+                    "(line 4: 'sum 1.5' / '和 1.5')", "no link to README.md",
                     "ch02_english_only/README.zh-CN.md: missing", "README.zh-CN.md: links to the English ch01_demo/",
                     "ch01_demo/README.md: code block from ch01_demo/k.cu is not its text: 'x[threadIdx.x] = 1;'",
                     "ch01_demo/README.zh-CN.md: 3605 Chinese characters unfolded",
-                    "ch01_demo/README.zh-CN.md:7: '占用率'", "ch02_english_only/README.md: shows no code"]
+                    "ch01_demo/README.zh-CN.md:9: '占用率'", "ch02_english_only/README.md: shows no code"]
         missing = [e for e in expected if e not in found]
         assert not missing, f"the checks missed: {missing}\n{found}"
-        assert "ch01_demo/README.md: broken" not in found, found
+        assert "ch01_demo/README.md: broken" not in found and "h100/a" not in found, found
+        assert "'results:demo'" not in found.replace("ch01_demo/README.md: the generated 'results:demo'", ""), found
         assert "GLOSSARY" not in found and "__global__ void k" not in found, found  # the table, the good block
     print("self-test: every planted problem was reported")
 
