@@ -918,6 +918,14 @@ SASS
         self.assertIn("differs from the build's", done.stdout)
         write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
+        chinese = os.path.join(self.folder, "page.zh-CN.md")  # a Chinese page: its caption in Chinese
+        write(chinese, "text\n" + marker % "begin" + marker % "end")
+        self.assertEqual(self.run_script(build, chinese).returncode, 0)
+        self.assertIn("` 的 `cuobjdump -sass`，sm_90，nvcc 13.0：其中的 LDS、STS、BAR 指令，按程序中的顺序\n\n"
+                      "```text\n        @!P0 STS [R0], R15 ;", read(chinese))
+        self.assertEqual(self.run_script("--check", build, chinese).returncode, 0)
+        write(chinese, read(chinese).replace("nvcc 13.0", "nvcc 12.4"))
+        self.assertEqual(self.run_script("--check", build, chinese).returncode, 77)
 
 
 
