@@ -4,7 +4,9 @@
 # what is not there yet.
 #   Debian packages: cmake, a C compiler, libpng (PNG output), freeglut (the bitmap
 #   window), Xvfb and xwd (the window test), Python 3 with Debian's own matplotlib (the
-#   plots of the results page), and pip, which only downloads.
+#   plots of the results page), a Chinese font for the Chinese pages' pictures
+#   (fonts-wqy-microhei: 1.6 MB to download, 5 MB installed, where fonts-noto-cjk is 57 and
+#   91 MB and matplotlib would read its Japanese face), and pip, which only downloads.
 # Nothing is ever installed into a Python with pip: matplotlib comes from the
 # distribution's package, into the system's Python, as every other package.
 # The CUDA toolkit (nvcc) is not a Debian package of the right version: it is
@@ -35,6 +37,7 @@ catalogue=(
     "libgl1-mesa-dri|-|bitmap_window_xvfb is skipped (no software OpenGL for a window on Xvfb)"
     "python3|python3|the results tooling, docs, SASS, res-usage, first-hour and bank-model tests are not registered; no closing summary"
     "python3-matplotlib|matplotlib|plots are not drawn (tables are); the tooling test's drawing cases are skipped"
+    "fonts-wqy-microhei|cjkfont|the Chinese pictures (*.zh-CN.png) are not drawn (plot.py says so); the tooling test's Chinese drawing cases are skipped"
     "python3-pip|pip|cmake_oldest is skipped (pip fetches CMake 3.22); where the CUDA toolkit lacks cuobjdump, the SASS and res-usage tests are skipped"
 )
 report=${INSTALL_DEPS_REPORT:-/dev/null}
@@ -55,6 +58,8 @@ installed() {
     case $provider in
     -) return 1 ;;
     matplotlib) has_matplotlib ;;
+    cjkfont) [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] ||
+        { command -v fc-list >/dev/null && fc-list | grep -q "WenQuanYi Micro Hei"; } ;;
     pip) [ -n "$path_python" ] && "$path_python" -m pip --version >/dev/null 2>&1 ;;
     *) command -v "$provider" >/dev/null 2>&1 ;;
     esac

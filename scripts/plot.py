@@ -26,12 +26,22 @@ code block: SLUG is its command's words, paths cut to their last part, dashes dr
 run:banks, run:reduce-demo-squares), mutants (the mutant table; mutants:CHAPTER, its rows). Prose that interprets figures is written by hand,
 outside the markers.
 
+Chinese: every committed plot is drawn twice, EXAMPLE_TYPE.png and EXAMPLE_TYPE.zh-CN.png with its
+words in Chinese (in Fan's terms: docs/GLOSSARY.zh-CN.md), and a page PAGE.zh-CN.md gets the Chinese
+ones, and its generated blocks' own words (headers, marks, captions, the fixed lines of banks.txt and
+mutants.txt) in Chinese: the figures are the same, line for line, as tests/test_docs.py checks. The
+Chinese is drawn in WenQuanYi Micro Hei (Debian's and Ubuntu's fonts-wqy-microhei, which
+scripts/install_deps.sh installs; $PLOT_CJK_FONT names another file of it); without it the Chinese
+plots are skipped, saying so, and --bank-maps draws nothing (exit 77). A letter the font lacks stops
+the drawing: no picture shows an empty box.
+
     PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks [--force]
 
 draws, from a program's bank model (common/bank_model.h), each shared-memory access it names a
-picture for: FOLDER/PICTURE.png, the 32 banks across, a row per pass, each lane in its bank(s). A
-picture already there is kept when it shows the same (same hash, or the same pixels); one that
-differs is replaced only with --force.
+picture for: FOLDER/PICTURE.png and FOLDER/PICTURE.zh-CN.png, the 32 banks across, a row per pass,
+each lane in its bank(s). A picture already there is kept when it shows the same (same hash, or the
+same pixels); one that differs is replaced only with --force. An access without a Chinese rule
+(ACCESS_CHINESE) stops it, naming the access (exit 2).
 
 Every option is checked before anything is read or drawn. Without matplotlib in this Python, the
 script runs itself again under the system's (/usr/bin/python3, or $SYSTEM_PYTHON) where that one
@@ -39,10 +49,12 @@ has it (Debian's python3-matplotlib, which scripts/install_deps.sh installs); wi
 still written and plots skipped, saying so. Exit 0: done (or, with --check, nothing to change);
 1: --check found files to change; 2: a bad command line, a missing or malformed input (one line,
 FILE:LINE: problem for a malformed one), or an output that --force would be needed to replace;
-3: a page without its markers; 77: --bank-maps without matplotlib anywhere. Nothing is written
+3: a page without its markers; 77: --bank-maps without matplotlib anywhere, or without the Chinese
+font. Nothing is written
 unless the exit is 0.
 """
 import argparse
+import contextlib
 import csv
 import glob
 import hashlib
@@ -52,10 +64,12 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import struct
 import subprocess
 import sys
+import warnings
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))  # the checkout
 
@@ -68,6 +82,83 @@ CEILING_FIELDS = {"device", "l2_mb", "record", "example", "name", "type", "n", "
 SUMMARY = re.compile(r"^\d+% tests passed(?:, \d+ tests? failed)? out of \d+")
 LABEL = re.compile(r"^(\S+)\s+=\s+[\d.]+ sec\*proc \((\d+) tests?\)")
 LISTED = re.compile(r"^\s*\d+ - (\S+) \(")
+
+# The Chinese pages (PAGE.zh-CN.md) show Chinese pictures (PICTURE.zh-CN.png) and Chinese words in their
+# generated blocks, in the terms of Fan's book (docs/GLOSSARY.zh-CN.md); the figures are the same.
+CHINESE = "zh-CN"
+LANGUAGES = ("en", CHINESE)
+# What the pictures say. Part of each picture's key: a word changed here redraws that language's pictures.
+PICTURE_WORDS = {
+    "en": {"title": "{example}, {type} on {device}", "x": "n (elements)", "y": "GB/s (1e9 bytes/s)",
+           "l2": "fits in L2 ({mb:g} MB)", "library": " (library)", "partials": " (kernel only)",
+           "cold": "--cold-l2 (L2 flushed first)", "ceiling": "ceiling: {name}",
+           "floor": "launch floor: every n in {us:.1f} µs",
+           "bank_title": "{kernel}: {access}, {width} byte{s} a lane: {passes} pass{es}",
+           "bank_x": "bank (numbers in the cells: the lanes served there)", "bank_y": "pass"},
+    CHINESE: {"title": "{device} 上的 {example}（{type}）", "x": "n（元素个数）", "y": "GB/s（1 GB = 10^9 字节）",
+              "l2": "数据能放进 L2（{mb:g} MB）", "library": "（库函数）", "partials": "（只含核函数）",
+              "cold": "--cold-l2（先清空 L2）", "ceiling": "上限：{name}",
+              "floor": "启动下限：每个 n 都用 {us:.1f} µs",
+              "bank_title": "{kernel}：{access}，每个线程 {width} 字节，{passes} 次内存事务",
+              "bank_x": "bank（格子里的数是线程号）", "bank_y": "内存事务"},
+}
+# What the generated blocks of a page say, besides the figures (which are the same in both languages).
+PAGE_WORDS = {
+    "en": {"table": "| example | type | size | kernel | ms | GB/s | % of ceiling | status |",
+           "summary": "| device | example | type | size | book's kernel | our best | library | best ÷ library |",
+           "agreement": "| run | rows predicted | SASS count = prediction | hardware count = prediction | "
+                        "largest hardware deviation |",
+           "deviation": "%+.0f %% (%s)", "partials": " (kernel only)", "cold": " (cold L2)",
+           "data": "Data: [sweep.csv](%s)", "tests": "; tests ([log](%s)): %s", "skipped": ", %d skipped",
+           "list": " (%s)", "failed": "; failed: ", "labels": "; tests per label: ", "and": ", ",
+           "banks_section": "### Shared-memory bank conflicts (Nsight Compute)", "banks_on": "**Bank conflicts on %s**"},
+    CHINESE: {"table": "| 程序 | 类型 | 规模 | 核函数 | ms | GB/s | 占上限的百分比 | 状态 |",
+              "summary": "| 设备 | 程序 | 类型 | 规模 | 书中的核函数 | 本仓库最快的 | 库函数 | 最快 ÷ 库函数 |",
+              "agreement": "| 运行 | 有预测的行 | SASS 级计数 = 预测 | 硬件计数 = 预测 | 硬件计数的最大偏差 |",
+              "deviation": "%+.0f %%（%s）", "partials": "（只含核函数）", "cold": "（先清空 L2）",
+              "data": "数据：[sweep.csv](%s)", "tests": "；测试（[日志](%s)）：%s", "skipped": "，跳过 %d 个",
+              "list": "（%s）", "failed": "；未通过：", "labels": "；各标签的测试数：", "and": "、",
+              "banks_section": "### 共享内存的 bank 冲突（Nsight Compute）", "banks_on": "**%s 上的 bank 冲突**"},
+}
+# The fixed words of the tools' files that generated blocks quote (banks.txt from scripts/bank_conflicts.sh,
+# mutants.txt from scripts/mutants.sh), on the Chinese pages: whole lines, a library kernel's label, and the
+# cells of the tables' header rows. Commands, kernel names and figures stay as the tools wrote them.
+TOOL_LINES_CHINESE = [
+    (r"`(?P<command>.*)` under Nsight Compute:", "在 Nsight Compute 下运行 `{command}`："),
+    (r"Every prediction equals the (?P<count>SASS|measured) count \(within 2 %\)\.",
+     "每个预测都等于{count}（相差不超过 2 %）。"),
+    (r"Prediction and (?P<count>SASS|measured) count differ \(✗\) in (?P<rows>\d+) row\(s\):",
+     "有 {rows} 行的预测与{count}不同（✗）："),
+    (r"- (?P<kernel>.*), (?P<op>loads|stores): predicted (?P<model>\S+), "
+     r"(?P<count>SASS-counted|measured) (?P<value>\S+)", "- {kernel}，{op}：预测 {model}，{count} {value}"),
+    (r"mutants: (?P<planted>\d+) planted, (?P<missed>\d+) not caught", "植入的错误：共 {planted} 个，{missed} 个未被发现"),
+]
+TOOL_WORDS_CHINESE = {"SASS": " SASS 级计数", "SASS-counted": "SASS 级计数", "measured": "硬件计数", "loads": "读",
+                      "stores": "写"}
+HEADER_CHINESE = {"kernel": "核函数", "shared loads": "读指令数", "shared stores": "写指令数", "wavefronts": "硬件计数",
+                  "per load": "每条读指令", "per store": "每条写指令", "SASS per load": "SASS 级每条读指令",
+                  "SASS per store": "SASS 级每条写指令", "predicted": "预测", "conflicts (ld)": "冲突（读）",
+                  "conflicts (st)": "冲突（写）", "chapter": "章", "mutant": "植入的错误", "caught by": "发现它的测试",
+                  "check exit": "检验的退出码"}
+LIBRARY_KERNEL = re.compile(r" \((\w+)’s own kernel\)")  # bank_conflicts.sh's label of a library's kernel
+# The accesses a bank model names a picture for, in Chinese: (English, as --bank-model prints it; Chinese).
+# An access none of them matches stops --bank-maps, naming it: add its rule here.
+VERB, NOUN = {"read": "读", "write": "写"}, {"read": "读取", "write": "写入"}
+ACCESS_CHINESE = [
+    (r"(?P<name>offset|s) (?P<value>\d+): (?P<access>.+) (?P<verb>read|write)", "{name} 为 {value}：{verb} {access}"),
+    (r"(?P<access>\S+) (?P<verb>read|write) \(the block's elements\)", "{verb} {access}（线程块的各元素）"),
+    (r"(?P<bytes>\d+)-byte piece (?P<verb>read|write)", "{verb} {bytes} 字节的一块"),
+    (r"(?P<bytes>\d+)-byte (?P<verb>read|write)", "{bytes} 字节的{noun}"),
+    (r"tile column (?P<verb>read|write)", "按列{verb}分块"),
+    (r"mirrored column (?P<verb>read|write)", "按列{verb}中心对称的位置"),
+    (r"column (?P<verb>read|write)", "按列{verb}"),
+    (r"(?P<access>\w+\[[^\]]*\])(?:, (?P<name>\w+) = (?P<value>\d+))?", "{access}{assignment}"),
+]
+# The Chinese pictures' font: WenQuanYi Micro Hei, from Debian's and Ubuntu's fonts-wqy-microhei (5 MB,
+# which scripts/install_deps.sh installs). Its first face is the one matplotlib reads from the .ttc;
+# Noto Sans CJK's first is the Japanese, whose forms of some characters are not the Chinese ones.
+CJK_FONT = "WenQuanYi Micro Hei"
+CJK_FONT_FILES = ["/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
 
 
 def reject(path, line, problem):
@@ -126,7 +217,8 @@ def read_csv(path):
 
 
 def read_ctest(path):
-    """One line for the docs: ctest's own summary line, the skipped and failed tests, the tests per label."""
+    """What the docs say of a test run: ctest's own summary line, the skipped and failed tests (`name`), the
+    tests per label ('gpu 30')."""
     summary, lists, labels, section, count = None, {"skipped": [], "failed": []}, [], None, 1
     with open(path, encoding="utf-8", errors="replace") as stream:
         for count, line in enumerate(stream, 1):
@@ -140,11 +232,16 @@ def read_ctest(path):
                 lists[section].append("`%s`" % LISTED.match(line).group(1))
     if not summary:
         reject(path, count, "no line 'N% tests passed ... out of M': ctest did not finish")
-    skipped, failed = lists["skipped"], lists["failed"]
-    text = "`%s`, %d skipped" % (summary, len(skipped))
-    text += " (%s)" % ", ".join(skipped) if 0 < len(skipped) < 10 else ""  # a GPU-less run skips most
-    text += "; failed: " + ", ".join(failed) if failed else ""
-    return text + ("; tests per label: " + ", ".join(labels) if labels else "")
+    return dict(lists, summary=summary, labels=labels)
+
+
+def ctest_text(ctest, language="en"):
+    """read_ctest's findings as one line in LANGUAGE."""
+    words, skipped, failed, labels = PAGE_WORDS[language], ctest["skipped"], ctest["failed"], ctest["labels"]
+    text = "`%s`" % ctest["summary"] + words["skipped"] % len(skipped)
+    text += words["list"] % words["and"].join(skipped) if 0 < len(skipped) < 10 else ""  # a GPU-less run skips most
+    text += words["failed"] + words["and"].join(failed) if failed else ""
+    return text + (words["labels"] + words["and"].join(labels) if labels else "")
 
 
 def load(path):
@@ -208,42 +305,44 @@ def launch_floor(results):
     return min(float(r["ms"]) for r in timed), moved
 
 
-def plot(plt, device, example, type_name, results, ceilings, path, key):
+def plot(plt, device, example, type_name, results, ceilings, path, key, language="en"):
     """GB/s against n: a line per kernel (the library bold), each ceiling dashed, the sizes that fit in L2
-    shaded, and the launch floor dotted. Written to PATH with KEY (what it was drawn from) in its PNG text,
-    no matplotlib version there, 1000 x 500 pixels, its ticks chosen here: the same data, the same picture
-    in any matplotlib but for the rendering of lines and letters."""
+    shaded, and the launch floor dotted, its words in LANGUAGE. Written to PATH with KEY (what it was drawn
+    from) in its PNG text, no matplotlib version there, 1000 x 500 pixels, its ticks chosen here: the same
+    data, the same picture in any matplotlib but for the rendering of lines and letters."""
+    words = PICTURE_WORDS[language]
     figure, axes = plt.subplots(figsize=(10, 5))
     # Bytes moved per element, from GB/s x time: where n elements outgrow the L2, whatever the example.
     moved = [float(r["gbps"]) * float(r["ms"]) * 1e6 / int(r["n"]) for r in results if number(r.get("ms", ""))]
     if device["l2_mb"] and moved:
         axes.axvspan(min(int(r["n"]) for r in results), device["l2_mb"] * 1e6 / statistics.median(moved),
-                     color="tab:blue", alpha=0.12, label="fits in L2 (%g MB)" % device["l2_mb"])
+                     color="tab:blue", alpha=0.12, label=words["l2"].format(mb=device["l2_mb"]))
     cold = [r for r in results if r.get("l2") == "cold"]  # --cold-l2 runs: a cross beside the warm line
     for kernel in dict.fromkeys(r["kernel"] for r in results):
         points = sorted((int(r["n"]), float(r["gbps"])) for r in results if r["kernel"] == kernel and r not in cold)
         library, partials = kernel in LIBRARY, any(r.get("scope") == "partials" for r in results if r["kernel"] == kernel)
         line, = axes.plot(*zip(*points), marker="o", markersize=3, linewidth=3 if library else 1.3,
                           color="black" if library else None,
-                          label=kernel + (" (library)" if library else " (kernel only)" if partials else ""))
+                          label=kernel + (words["library"] if library else words["partials"] if partials else ""))
         crosses = [(int(r["n"]), float(r["gbps"])) for r in cold if r["kernel"] == kernel]
         if crosses:
             axes.plot(*zip(*crosses), linestyle="none", marker="x", markersize=6, color=line.get_color())
     if cold:
-        axes.plot([], [], linestyle="none", marker="x", color="gray", label="--cold-l2 (L2 flushed first)")
+        axes.plot([], [], linestyle="none", marker="x", color="gray", label=words["cold"])
     def ceiling(row):  # its name and any further field (l2=cold, ...)
         return " ".join([row["name"]] + ["%s=%s" % kv for kv in row.items() if kv[0] not in CEILING_FIELDS and kv[1]])
     for index, name in enumerate(dict.fromkeys(map(ceiling, ceilings))):
         points = sorted((int(r["n"]), float(r["gbps"])) for r in ceilings if ceiling(r) == name)
-        axes.plot(*zip(*points), linestyle=("--", ":", "-.")[index % 3], color="gray", label="ceiling: " + name)
+        axes.plot(*zip(*points), linestyle=("--", ":", "-.")[index % 3], color="gray",
+                  label=words["ceiling"].format(name=name))
     floor_ms, per_element = launch_floor([r for r in results if r not in cold])
     if floor_ms:
         sizes = sorted({int(r["n"]) for r in results})
         axes.plot(sizes, [per_element * n / (floor_ms * 1e-3) / 1e9 for n in sizes], linestyle=":", linewidth=1,
-                  color="tab:red", label="launch floor: every n in %.1f µs" % (floor_ms * 1e3))
+                  color="tab:red", label=words["floor"].format(us=floor_ms * 1e3))
         axes.set_ylim(bottom=0, top=1.15 * max(float(r["gbps"]) for r in results + ceilings))
-    axes.set(xlabel="n (elements)", ylabel="GB/s (1e9 bytes/s)",
-             title="%s, %s on %s" % (example, type_name, device["name"]))
+    axes.set(xlabel=words["x"], ylabel=words["y"],
+             title=words["title"].format(example=example, type=type_name, device=device["name"]))
     axes.set_xscale("log", base=2)
     sizes = [int(r["n"]) for r in results + ceilings]
     low, high = math.ceil(math.log2(min(sizes))), math.floor(math.log2(max(sizes)))
@@ -266,6 +365,47 @@ def pyplot():
     except ImportError:
         return None
     return plt
+
+
+def cjk_font():
+    """The file of the Chinese pictures' font (CJK_FONT), or None: $PLOT_CJK_FONT where set, else the file
+    Debian's package installs, else the file fontconfig's fc-match names, each read to be that font (fc-match
+    names the nearest font it has when the one asked for is missing)."""
+    from matplotlib import ft2font
+    candidates = [os.environ["PLOT_CJK_FONT"]] if os.environ.get("PLOT_CJK_FONT") else list(CJK_FONT_FILES)
+    if not os.environ.get("PLOT_CJK_FONT") and shutil.which("fc-match"):
+        named = subprocess.run(["fc-match", "--format=%{file}", CJK_FONT], capture_output=True, text=True)
+        candidates.append(named.stdout.strip())
+    for path in filter(None, candidates):
+        try:
+            if ft2font.FT2Font(path).family_name == CJK_FONT:
+                return path
+        except (OSError, RuntimeError, ValueError):  # no such file, or not a font
+            continue
+    return None
+
+
+NO_CJK_FONT = "no %s for the Chinese pictures (Debian and Ubuntu: apt-get install fonts-wqy-microhei, which " \
+    "scripts/install_deps.sh does)" % CJK_FONT
+
+
+@contextlib.contextmanager
+def lettering(plt, language, font):
+    """Drawing in LANGUAGE: Chinese in FONT (a file of CJK_FONT), which must hold every letter drawn (a
+    missing one, drawn as an empty box, stops the drawing with matplotlib's warning as the error)."""
+    if language == "en":
+        yield
+        return
+    import matplotlib.font_manager
+    if font not in FONTS_ADDED:
+        matplotlib.font_manager.fontManager.addfont(font)
+        FONTS_ADDED.add(font)
+    with plt.rc_context({"font.family": [CJK_FONT]}), warnings.catch_warnings():
+        warnings.filterwarnings("error", message=r"Glyph .* missing from")
+        yield
+
+
+FONTS_ADDED = set()
 
 
 def drawing_key(parts, function):
@@ -298,37 +438,55 @@ def png_text(path):
     return found
 
 
-def plot_jobs(device):
-    """(path, key, example, type, results, ceilings) of every plot of a device."""
+def plot_jobs(device, languages=LANGUAGES):
+    """(path, key, example, type, results, ceilings, language) of every plot of a device, in each language."""
     for (example, type_name), (results, ceilings) in groups(device).items():
         if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
             ceilings = [c for c in ceilings if c.get("l2") != "cold"]
-            key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings], "plot")
-            yield image(device, example, type_name), key, example, type_name, results, ceilings
+            for language in languages:
+                key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings,
+                                   PICTURE_WORDS[language]], "plot")
+                yield image(device, example, type_name, language), key, example, type_name, results, ceilings, \
+                    language
 
 
-def draw(devices, check=False):
-    """Every plot of every device, into its plots folder. A plot whose PNG already carries the key of its
-    data is kept as it is. Returns (stale, drawn): the plots whose PNG is missing or drawn from other data,
-    and those drawn now (none with check, or without matplotlib: a line says so)."""
-    jobs = [job for device in devices for job in plot_jobs(device)]
-    stale = [job for job in jobs if png_text(job[0]).get("Source") != job[1]]
+def draw(devices, check=False, languages=LANGUAGES):
+    """Every plot of every device in each language, into its plots folder. A plot whose PNG already carries
+    the key of its data is kept as it is. Returns (stale, drawn): the plots whose PNG is missing or drawn from
+    other data, and those drawn now (none with check, or without matplotlib, or without the Chinese font for
+    the Chinese plots: a line says so)."""
+    jobs = [(device,) + job for device in devices for job in plot_jobs(device, languages)]
+    stale = [job for job in jobs if png_text(job[1]).get("Source") != job[2]]
     if check or not stale:
-        return [job[0] for job in stale], []
+        return [job[1] for job in stale], []
     plt = pyplot()
     if plt is None:
         print("plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: apt-get install "
               "python3-matplotlib)" % sys.executable, file=sys.stderr)
-        return [job[0] for job in stale], []
-    by_path = {image(d, *key): d for d in devices for key in groups(d)}
-    for path, key, example, type_name, results, ceilings in stale:
+        return [job[1] for job in stale], []
+    font = cjk_font() if any(job[-1] != "en" for job in stale) else None
+    drawn = []
+    for device, path, key, example, type_name, results, ceilings, language in stale:
+        if language != "en" and not font:
+            continue
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        plot(plt, by_path[path], example, type_name, results, ceilings, path, key)
-    return [job[0] for job in stale], [job[0] for job in stale]
+        with lettering(plt, language, font):
+            plot(plt, device, example, type_name, results, ceilings, path, key, language)
+        drawn.append(path)
+    if len(drawn) < len(stale):
+        print("plot.py: %s: %d Chinese plot(s) not drawn" % (NO_CJK_FONT, len(stale) - len(drawn)), file=sys.stderr)
+    return [job[1] for job in stale], drawn
 
 
-def image(device, example, type_name):
-    return os.path.join(device["plots"], "%s_%s.png" % (example, type_name))
+def image(device, example, type_name, language="en"):
+    """A plot's file: EXAMPLE_TYPE.png, the Chinese one EXAMPLE_TYPE.zh-CN.png."""
+    suffix = "" if language == "en" else "." + language
+    return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, suffix))
+
+
+def language_of(page):
+    """The language of a page: zh-CN for PAGE.zh-CN.md, else en."""
+    return CHINESE if page.endswith(".%s.md" % CHINESE) else "en"
 
 
 def size_label(row):
@@ -342,15 +500,14 @@ def size_label(row):
     return "1e%d" % (len(row["n"]) - 1) if n >= 10**6 and row["n"].rstrip("0") == "1" else row["n"]
 
 
-def table(device):
+def table(device, language="en"):
     """The headline sizes' rows, plus every row that did not pass, whatever its size."""
-    lines = ["| example | type | size | kernel | ms | GB/s | % of ceiling | status |",
-             "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
+    lines = [PAGE_WORDS[language]["table"], "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
     for row in device["rows"]:
         sizes = HEADLINE.get(row["example"])
         shown = row["status"] != "PASS" or not sizes or row["n"].isdigit() and int(row["n"]) in sizes
         if row["record"] == "RESULT" and shown:
-            kernel = "**%s**" % row["kernel"] if row["kernel"] in LIBRARY else row["kernel"] + marks(row)
+            kernel = "**%s**" % row["kernel"] if row["kernel"] in LIBRARY else row["kernel"] + marks(row, language)
             named = row.get("ceiling", "-") not in ("", "-")
             percent = (row.get("pct_ceiling") or "–") + (" (%s)" % row["ceiling"] if named else "")
             lines.append("| %s |" % " | ".join([row["example"], row["type"], size_label(row), kernel,
@@ -358,10 +515,12 @@ def table(device):
     return lines
 
 
-def marks(row):
+def marks(row, language="en"):
     """What a reader must know beside a kernel's figure: the books' kernels time the kernel alone (the CPU
     adds their partials), and a --cold-l2 run flushed the L2 first."""
-    return (" (kernel only)" if row.get("scope") == "partials" else "") + (" (cold L2)" if row.get("l2") == "cold" else "")
+    words = PAGE_WORDS[language]
+    return (words["partials"] if row.get("scope") == "partials" else "") + \
+        (words["cold"] if row.get("l2") == "cold" else "")
 
 
 def link(path, page):
@@ -370,22 +529,24 @@ def link(path, page):
 
 def body(devices, page, full):
     """Per device: its test summary and headline table; full (the results page): a section with its plots
-    and bank conflicts too."""
-    lines = []
+    and bank conflicts too. In the language of PAGE, its plots too."""
+    lines, language = [], language_of(page)
+    words, alt = PAGE_WORDS[language], PICTURE_WORDS[language]["title"]
     for device in devices:
-        tests = "tests ([log](%s)): %s" % (link(device["ctest_path"], page), device["ctest"]) if device["ctest"] else ""
+        tests = words["tests"] % (link(device["ctest_path"], page), ctest_text(device["ctest"], language)) \
+            if device["ctest"] else ""
         lines += ["## " + device["name"] if full else "**%s**" % device["name"], "",
-                  "Data: [sweep.csv](%s)%s" % (link(device["csv"], page), "; " + tests if tests else ""), ""]
-        lines += table(device) + [""]
-        images = [(key, image(device, *key)) for key in groups(device)] if full else []
-        lines += ["![%s, %s on %s](%s)" % (*key, device["name"], link(path, page))
+                  words["data"] % link(device["csv"], page) + tests, ""]
+        lines += table(device, language) + [""]
+        images = [(key, image(device, *key, language)) for key in groups(device)] if full else []
+        lines += ["![%s](%s)" % (alt.format(example=key[0], type=key[1], device=device["name"]), link(path, page))
                   for key, path in images if os.path.exists(path)]
         if full and device["banks"]:
-            lines += ["", "### Shared-memory bank conflicts (Nsight Compute)", "", device["banks"], ""]
+            lines += ["", words["banks_section"], "", tool_text(device["banks"], language), ""]
     return "\n".join(lines)
 
 
-def banks_body(devices, program=None):
+def banks_body(devices, program=None, language="en"):
     """Every device's bank tables; with PROGRAM only the sections (each opens with a line quoting the
     command) of that program."""
     lines = []
@@ -393,7 +554,8 @@ def banks_body(devices, program=None):
         sections = re.split(r"\n(?=`)", device["banks"] or "")
         chosen = [s for s in sections if not program or re.match(r"`\S*/%s[ `]" % re.escape(program), s)]
         if chosen:
-            lines.append("**Bank conflicts on %s**\n\n%s\n" % (device["name"], "\n".join(chosen)))
+            lines.append(PAGE_WORDS[language]["banks_on"] % device["name"] + "\n\n%s\n" %
+                         tool_text("\n".join(chosen), language))
     return "\n".join(lines)
 
 
@@ -404,7 +566,7 @@ def agrees(measured, predicted):
     return abs(measured - predicted) <= 0.02 * predicted + 0.005
 
 
-def banks_agreement_body(devices):
+def banks_agreement_body(devices, language="en"):
     """Per device and Nsight run (a section of banks.txt), loads and stores counted as separate rows:
     how many rows have a prediction, how many the SASS-level count and the hardware count equal
     (per access, as agrees() says), and the hardware count's largest deviation from the prediction.
@@ -441,19 +603,18 @@ def banks_agreement_body(devices):
             if command and predicted:
                 rows.append("| %s | %d | %d | %d | %s |" % (
                     command.group(1), predicted, sass_equal, hardware_equal,
-                    "%+.0f %% (%s)" % (100 * worst[0], worst[1].replace("|", "\\|")) if worst else "–"))
+                    PAGE_WORDS[language]["deviation"] % (100 * worst[0], worst[1].replace("|", "\\|"))
+                    if worst else "–"))
         if rows:
-            lines += ["**%s**" % device["name"], "",
-                      "| run | rows predicted | SASS count = prediction | hardware count = prediction | "
-                      "largest hardware deviation |", "| --- | ---: | ---: | ---: | --- |"] + rows + [""]
+            lines += ["**%s**" % device["name"], "", PAGE_WORDS[language]["agreement"],
+                      "| --- | ---: | ---: | ---: | --- |"] + rows + [""]
     return "\n".join(lines)
 
 
-def summary_body(devices):
+def summary_body(devices, language="en"):
     """Per device, example, type and headline size: the book's kernel, our fastest and the library, as
     % of the ceiling measured in the same run, and our fastest over the library."""
-    lines = ["| device | example | type | size | book's kernel | our best | library | best ÷ library |",
-             "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    lines = [PAGE_WORDS[language]["summary"], "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for device in devices:
         cases = {}
         for row in device["rows"]:
@@ -466,7 +627,7 @@ def summary_body(devices):
             ours = [r for r in rows if r["kernel"] not in LIBRARY and r["kernel"] != "copy"]  # copy: a reference row
             book = [r for r in ours if r.get("scope") == "partials" or r["kernel"] in ("book", "static", "shared")]
             best = max(ours, key=lambda r: number(r["gbps"])) if ours else None
-            cell = lambda r: "%s%s %s %%" % (r["kernel"], marks(r), r.get("pct_ceiling") or "–") if r else "–"
+            cell = lambda r: "%s%s %s %%" % (r["kernel"], marks(r, language), r.get("pct_ceiling") or "–") if r else "–"
             ratio = "%.2f" % (number(best["gbps"]) / number(library[0]["gbps"])) if best and library else "–"
             lines.append("| %s |" % " | ".join([device["name"], example, type_name, size,
                                                 cell(book[0] if book else None), cell(best),
@@ -474,27 +635,49 @@ def summary_body(devices):
     return "\n".join(lines)
 
 
-def mutants_body(devices, chapter=None):
+def mutants_body(devices, chapter=None, language="en"):
     """Every device's mutant table; with CHAPTER, that chapter's rows only."""
     keep = lambda line: not chapter or line.startswith(("| chapter", "| ---", "| %s |" % chapter))
-    return "\n".join("**%s**\n\n%s\n" % (d["name"], "\n".join(filter(keep, d["mutants"].split("\n"))))
-                     for d in devices if d["mutants"])
+    return "\n".join("**%s**\n\n%s\n" % (d["name"], tool_text("\n".join(filter(keep, d["mutants"].split("\n"))),
+                                                                language)) for d in devices if d["mutants"])
+
+
+def tool_text(text, language):
+    """TEXT of a tool's file (banks.txt, mutants.txt) as a page in LANGUAGE shows it: on a Chinese page its
+    fixed words in Chinese (TOOL_LINES_CHINESE, HEADER_CHINESE), every figure, name and line where it was."""
+    if language == "en":
+        return text
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        for pattern, chinese in TOOL_LINES_CHINESE:
+            found = re.fullmatch(pattern, line)
+            if found:
+                line = chinese.format(**{key: TOOL_WORDS_CHINESE.get(value, value)
+                                         for key, value in found.groupdict().items()})
+                break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if line.startswith("| ") and index + 1 < len(lines) and lines[index + 1].startswith("| ---") and \
+                all(cell in HEADER_CHINESE for cell in cells):  # a table's header row
+            line = "| %s |" % " | ".join(HEADER_CHINESE[cell] for cell in cells)
+        lines[index] = LIBRARY_KERNEL.sub(r"（\1 自己的核函数）", line)
+    return "\n".join(lines)
 
 
 def marker_body(name, devices, path, results_page):
-    """What goes between NAME's markers in the page at PATH."""
+    """What goes between NAME's markers in the page at PATH, in its language."""
     kind, _, which = name.partition(":")
+    language = language_of(path)
     if kind == "results" and which == "summary":
-        return summary_body(devices)
+        return summary_body(devices, language)
     if kind == "results" and which:
         only = [dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices]
         return body(only, path, False)
     if kind == "results":  # the results page, in either language, gets the full sections
         return body(devices, path, path == results_page or os.path.basename(path).startswith("RESULTS"))
     if kind == "banks" and which == "agreement":
-        return banks_agreement_body(devices)
+        return banks_agreement_body(devices, language)
     if kind == "banks":
-        return banks_body(devices, which or None)
+        return banks_body(devices, which or None, language)
     if kind == "run":  # the first device's run of that command
         for device in devices:
             for command, lines in device["examples"].items():
@@ -502,7 +685,7 @@ def marker_body(name, devices, path, results_page):
                     shown = re.sub(r"(?<![\w/])(ch\d\d_\w+/)", r"build/\1", command)  # as typed from the top
                     return "```\n$ %s\n%s\n```" % (shown, "\n".join(lines))
         return ""
-    return mutants_body(devices, which or None)
+    return mutants_body(devices, which or None, language)
 
 
 def run_slug(command):
@@ -544,10 +727,25 @@ def read_bank_model(stream, source):
     return pictures
 
 
-def draw_bank_map(plt, picture, kernel, access, width, passes, lanes, key):
+def chinese_access(access):
+    """An access as --bank-model names it ('cache[tid] write (the block's elements)'), in Chinese
+    ('写 cache[tid]（线程块的各元素）'); None where no rule of ACCESS_CHINESE matches it."""
+    for pattern, chinese in ACCESS_CHINESE:
+        found = re.fullmatch(pattern, access)
+        if found:
+            parts = {name: value or "" for name, value in found.groupdict().items()}
+            verb = parts.get("verb", "")
+            assignment = "，%s = %s" % (parts["name"], parts["value"]) if parts.get("name") else ""
+            return chinese.format(**dict(parts, verb=VERB.get(verb, ""), noun=NOUN.get(verb, ""),
+                                         assignment=assignment))
+    return None
+
+
+def draw_bank_map(plt, picture, kernel, access, width, passes, lanes, key, language="en"):
     """One warp's shared-memory access: the 32 banks across, one row per pass, each lane drawn in
-    the banks its bytes touch, on the row of the pass that serves it, coloured by that pass. Returns
-    the PNG's bytes, KEY in its text."""
+    the banks its bytes touch, on the row of the pass that serves it, coloured by that pass; its words
+    in LANGUAGE (ACCESS already in it). Returns the PNG's bytes, KEY in its text."""
+    words = PICTURE_WORDS[language]
     cells = {}  # (pass, first word) -> (words it spans, lanes)
     for lane, touch in enumerate(lanes):
         if touch is None:
@@ -572,10 +770,10 @@ def draw_bank_map(plt, picture, kernel, access, width, passes, lanes, key):
     axes.set_xticks([b + 0.5 for b in range(0, 32, 4)], [str(b) for b in range(0, 32, 4)])
     axes.set_yticks([p + 0.5 for p in range(rows)] if rows <= 8 else [p + 0.5 for p in range(0, rows, 4)],
                     [str(p + 1) for p in (range(rows) if rows <= 8 else range(0, rows, 4))])
-    axes.set_xlabel("bank (numbers in the cells: the lanes served there)")
-    axes.set_ylabel("pass")
-    axes.set_title("%s: %s, %d byte%s a lane: %d pass%s" % (kernel, access, width, "s" if width > 1 else "",
-                                                           passes, "es" if passes != 1 else ""), fontsize=9)
+    axes.set_xlabel(words["bank_x"])
+    axes.set_ylabel(words["bank_y"])
+    axes.set_title(words["bank_title"].format(kernel=kernel, access=access, width=width, s="s" if width > 1 else "",
+                                              passes=passes, es="es" if passes != 1 else ""), fontsize=9)
     figure.tight_layout()
     png = io.BytesIO()
     figure.savefig(png, format="png", dpi=100, metadata={"Software": None, "Source": key})
@@ -594,8 +792,9 @@ def same_pixels(path, png):
 
 
 def bank_maps(folder, sources, force=False):
-    """--bank-maps: draws every picture named in the --bank-model outputs (files, or - for stdin). A picture
-    already in FOLDER is kept when it shows the same; one that differs is replaced only with force."""
+    """--bank-maps: draws every picture named in the --bank-model outputs (files, or - for stdin), in English
+    (PICTURE.png) and in Chinese (PICTURE.zh-CN.png). A picture already in FOLDER is kept when it shows the
+    same; one that differs is replaced only with force."""
     pictures = []
     for source in sources or ["-"]:
         if source == "-":
@@ -608,19 +807,30 @@ def bank_maps(folder, sources, force=False):
     if twice:
         print("plot.py: picture names given twice: %s: nothing drawn" % ", ".join(twice), file=sys.stderr)
         return 2
+    untranslated = sorted({p[2] for p in pictures if chinese_access(p[2]) is None})
+    if untranslated:
+        print("plot.py: no Chinese for the access%s '%s': add a rule to ACCESS_CHINESE in scripts/plot.py; nothing "
+              "drawn" % ("es" if len(untranslated) > 1 else "", "', '".join(untranslated)), file=sys.stderr)
+        return 2
     plt = pyplot()
     if plt is None:
         print("plot.py: --bank-maps draws pictures, and no Python here has matplotlib (Debian: apt-get install "
               "python3-matplotlib): nothing drawn", file=sys.stderr)
         return 77
+    font = cjk_font() if pictures else None
+    if pictures and not font:
+        print("plot.py: %s: nothing drawn" % NO_CJK_FONT, file=sys.stderr)
+        return 77
     kept, written, differing = [], [], []
-    for picture in pictures:
-        path = os.path.join(folder, picture[0] + ".png")
-        key = drawing_key(list(picture), "draw_bank_map")
+    for (name, kernel, access, width, passes, lanes), language in ((p, l) for p in pictures for l in LANGUAGES):
+        path = os.path.join(folder, name + (".png" if language == "en" else ".%s.png" % language))
+        picture = (name, kernel, access if language == "en" else chinese_access(access), width, passes, lanes)
+        key = drawing_key(list(picture) + [PICTURE_WORDS[language]], "draw_bank_map")
         if png_text(path).get("Source") == key:
             kept.append(path)
             continue
-        png = draw_bank_map(plt, *picture, key)
+        with lettering(plt, language, font):
+            png = draw_bank_map(plt, *picture, key, language)
         if os.path.exists(path) and same_pixels(path, png):
             kept.append(path)
         elif os.path.exists(path) and not force:
@@ -808,7 +1018,8 @@ def own_run(devices, out, force):
     for device in devices:
         device["plots"] = os.path.join(out, slug(device["name"], taken))
     page = os.path.join(out, "RESULTS.md")
-    there = [path for path in [page] + [job[0] for d in devices for job in plot_jobs(d)] if os.path.exists(path)]
+    there = [path for path in [page] + [job[0] for d in devices for job in plot_jobs(d, ["en"])]
+             if os.path.exists(path)]
     if there and not force:
         refuse("%s already there%s: --force replaces %s; nothing written" % (
             os.path.relpath(there[0]), " (and %d more)" % (len(there) - 1) if len(there) > 1 else "",
@@ -816,7 +1027,7 @@ def own_run(devices, out, force):
     for path in there:
         os.remove(path)
     os.makedirs(out, exist_ok=True)
-    _, drawn = draw(devices)
+    _, drawn = draw(devices, languages=["en"])
     text = "# Results\n\nFrom %s, by scripts/plot.py.\n\n%s\n\n%s\n" % (
         ", ".join(link(d["csv"], page) for d in devices), summary_body(devices), body(devices, page, True).rstrip("\n"))
     with open(page, "w", encoding="utf-8") as stream:

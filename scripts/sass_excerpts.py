@@ -10,7 +10,8 @@ PROGRAM is a chapter's executable (BUILD/*/PROGRAM), FUNCTION the kernel's mangl
 (cuobjdump -sass names them so), OPS the opcodes to keep, joined by '-' (LDS-STS-BAR keeps LDS,
 LDS.128, STS, BAR.SYNC ...). The excerpt is the sm_90 SASS (the GPUs measured here), the kept
 instructions in program order, without addresses and encodings, under a line that names the
-kernel, the architecture and the nvcc that compiled it.
+kernel, the architecture and the nvcc that compiled it (on a Chinese page, PAGE.zh-CN.md, in
+Chinese: the instructions are the same).
 --check: rewrite nothing; exit 1 when an excerpt differs from what the build gives (one line
 each), 77 when it cannot tell (no cuobjdump; a build by another nvcc than the one that wrote the
 excerpt; no sm_90 code in the build). Exit 2 on bad use. cuobjdump's answers are kept beside each
@@ -51,8 +52,14 @@ def demangle(name):
     return re.sub(r"^void |\(.*", "", out) or name
 
 
-def excerpt(cuobjdump, build, program, function, ops, version):
-    """The block's body, or None (with the reason on stderr) when the build does not have it."""
+CAPTION = {"en": "`cuobjdump -sass` of `{kernel}`, {arch}, nvcc {version}: its {ops} instructions, in program order",
+           "zh-CN": "`{kernel}` 的 `cuobjdump -sass`，{arch}，nvcc {version}：其中的 {ops} 指令，按程序中的顺序"}
+RECORDED = re.compile(r"[,，] ?nvcc (\d+\.\d+)[:：]")  # the nvcc a caption names, in either language
+
+
+def excerpt(cuobjdump, build, program, function, ops, version, language="en"):
+    """The block's body, its caption in LANGUAGE, or None (with the reason on stderr) when the build does
+    not have it."""
     paths = glob.glob(os.path.join(build, "*", program))
     if not paths:
         print("sass_excerpts: no %s in %s" % (program, build), file=sys.stderr)
@@ -70,8 +77,8 @@ def excerpt(cuobjdump, build, program, function, ops, version):
     if done.returncode != 0 or not lines:
         print("sass_excerpts: %s has no %s SASS of %s with %s" % (program, ARCH, function, ops), file=sys.stderr)
         return None
-    head = "`cuobjdump -sass` of `%s`, %s, nvcc %s: its %s instructions, in program order" % (
-        demangle(function), ARCH, version, ", ".join(keep))
+    head = CAPTION[language].format(kernel=demangle(function), arch=ARCH, version=version,
+                                    ops=("、" if language == "zh-CN" else ", ").join(keep))
     return head + "\n\n```text\n" + "\n".join(lines) + "\n```\n"
 
 
@@ -93,11 +100,12 @@ def main(argv=None):
         def rewrite(match):
             nonlocal unknown, written
             program, function, ops, body = match.groups()
-            recorded = re.search(r", nvcc (\d+\.\d+):", body)
+            recorded = RECORDED.search(body)
             if args.check and recorded and recorded.group(1) != version:
                 unknown += 1  # another compiler may choose other instructions
                 return match.group(0)
-            new = excerpt(args.cuobjdump, args.build, program, function, ops, version)
+            new = excerpt(args.cuobjdump, args.build, program, function, ops, version,
+                          "zh-CN" if page.endswith(".zh-CN.md") else "en")
             if new is None:
                 unknown += 1
                 return match.group(0)

@@ -22,6 +22,9 @@ try:
     HAVE_MATPLOTLIB = True
 except ImportError:
     HAVE_MATPLOTLIB = False
+HAVE_CJK_FONT = HAVE_MATPLOTLIB and plot.cjk_font() is not None
+NO_CJK_FONT = "matplotlib or %s is not installed for %s (Debian and Ubuntu: apt-get install python3-matplotlib " \
+    "fonts-wqy-microhei)" % (plot.CJK_FONT, sys.executable)
 
 H100 = "Device 0: NVIDIA H100 80GB HBM3, compute capability 9.0, 132 SMs, 79.2 GiB, L2 52 MB, driver CUDA 13.0"
 # Stands in for an example: prints what the programs print for its --n and --type; FAKE_EXIT makes it
@@ -287,10 +290,51 @@ class Plot(InTemporaryFolder):
         self.assertIn("| GPU | dot | float | 2^26 | book (kernel only) 97.1 % | fast 97.1 % | – | – |", summary)
 
     def test_ctest_summary(self):
-        path = self.write("ctest.log", CTEST)
-        self.assertEqual(plot.read_ctest(path), "`95% tests passed, 2 tests failed out of 40`, 1 skipped "
+        ctest = plot.read_ctest(self.write("ctest.log", CTEST))
+        self.assertEqual(plot.ctest_text(ctest), "`95% tests passed, 2 tests failed out of 40`, 1 skipped "
                          "(`bitmap_window_xvfb`); failed: `dot_float_book_n1`, `dot_float_book_n255`; "
                          "tests per label: gpu 30, host 10")
+        self.assertEqual(plot.ctest_text(ctest, "zh-CN"), "`95% tests passed, 2 tests failed out of 40`，跳过 1 个"
+                         "（`bitmap_window_xvfb`）；未通过：`dot_float_book_n1`、`dot_float_book_n255`；"
+                         "各标签的测试数：gpu 30、host 10")
+
+    def test_a_chinese_page_gets_its_words_in_chinese_and_the_same_figures(self):
+        """PAGE.zh-CN.md: headers, marks, the test line and the bank tables' fixed words in Chinese; every figure
+        and kernel name as in the English page, line for line (what tests/test_docs.py compares)."""
+        chinese = self.write("README.zh-CN.md", PAGE + "<!-- banks:begin -->\n<!-- banks:end -->\n"
+                             "<!-- mutants:begin -->\n<!-- mutants:end -->\n")
+        self.write("README.md", read(chinese))
+        self.write("h100/ctest.log", CTEST)
+        self.write("h100/banks.txt", "`build/t/transpose --check` under Nsight Compute:\n\n| kernel | shared loads |\n"
+                                     "| --- | ---: |\n| shared | 32 |\n| k (cuBLAS’s own kernel) | 1 |\n\n"
+                                     "Prediction and SASS count differ (✗) in 1 row(s):\n"
+                                     "- shared, loads: predicted 2.00, SASS-counted 32.00\n")
+        self.write("h100/mutants.txt", "| chapter | mutant | caught by | check exit |\n| --- | --- | --- | --- |\n"
+                                       "| ch | skip | dot_x | 1 |\n\nmutants: 1 planted, 0 not caught\n")
+        rows = device_rows("NVIDIA H100 80GB HBM3", "2950.5") + [result("book", 2**26, "500", scope="partials",
+                                                                          device="NVIDIA H100 80GB HBM3")]
+        path = os.path.join(self.folder, "h100", "sweep.csv")
+        sweep.write_csv(path, rows)
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+            code = plot.main([path, "--regenerate", "--readme", self.readme, "--readme", chinese, "--results",
+                              self.results])
+        self.assertEqual(code, 0, stderr.getvalue())
+        text = read(chinese)
+        for words in ("数据：[sweep.csv](h100/sweep.csv)；测试（[日志](h100/ctest.log)）：`95% tests passed",
+                      "| 程序 | 类型 | 规模 | 核函数 | ms | GB/s | 占上限的百分比 | 状态 |",
+                      "| dot | float | 2^26 | book（只含核函数） | 0.5 | 500 | 97.1 | PASS |",
+                      "**NVIDIA H100 80GB HBM3 上的 bank 冲突**", "在 Nsight Compute 下运行 `build/t/transpose --check`：",
+                      "| 核函数 | 读指令数 |\n| --- | ---: |\n| shared | 32 |\n| k（cuBLAS 自己的核函数） | 1 |",
+                      "有 1 行的预测与 SASS 级计数不同（✗）：\n- shared，读：预测 2.00，SASS 级计数 32.00",
+                      "| 章 | 植入的错误 | 发现它的测试 | 检验的退出码 |", "植入的错误：共 1 个，0 个未被发现"):
+            self.assertIn(words, text)
+        sys.path.insert(0, TESTS)
+        import test_docs
+        english = test_docs.generated_blocks(self.readme)
+        self.assertEqual(sorted(english), ["banks", "mutants", "results"])
+        for name, block in test_docs.generated_blocks(chinese).items():
+            self.assertIsNone(test_docs.block_difference(english[name], block), name)
 
     def test_size_labels(self):
         labels = [plot.size_label({"n": n, "size": size}) for n, size in
@@ -449,28 +493,48 @@ class PlotOutputs(InTemporaryFolder):
         self.assertIn("README.md", self.git("status", "--porcelain"))
         self.git("add", ".")
         self.git("commit", "-q", "-m", "regenerated")
+        if HAVE_MATPLOTLIB and not HAVE_CJK_FONT:  # the Chinese plots were not drawn: --check names them
+            self.skipTest(NO_CJK_FONT)
         done = self.plot("--regenerate", "--check")
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertEqual(self.plot("--regenerate").returncode, 0)
         self.assertEqual(self.git("status", "--porcelain"), "")
 
-    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
     def test_a_plot_drawn_from_the_same_data_is_kept_byte_for_byte(self):
         csv_path = os.path.join(self.repo, "docs", "results", "h100", "sweep.csv")
         devices = [plot.load(csv_path)]
         with contextlib.redirect_stderr(io.StringIO()):
             stale, drawn = plot.draw(devices)
-        png = os.path.join(self.repo, "docs", "results", "h100", "dot_float.png")
-        self.assertEqual((stale, drawn), ([png], [png]))
-        self.assertNotIn("Software", plot.png_text(png))  # no matplotlib version in the file
-        self.assertTrue(plot.png_text(png)["Source"].startswith("scripts/plot.py sha256:"))
-        before = read_bytes(png)
+        pngs = [os.path.join(self.repo, "docs", "results", "h100", name) for name in ("dot_float.png",
+                                                                                    "dot_float.zh-CN.png")]
+        self.assertEqual((stale, drawn), (pngs, pngs))  # in English and in Chinese
+        for png in pngs:
+            self.assertNotIn("Software", plot.png_text(png))  # no matplotlib version in the file
+            self.assertTrue(plot.png_text(png)["Source"].startswith("scripts/plot.py sha256:"))
+        self.assertNotEqual(*[plot.png_text(png)["Source"] for png in pngs])
+        before = [read_bytes(png) for png in pngs]
         with mock.patch.object(plot, "plot", side_effect=AssertionError("redrawn")):
             self.assertEqual(plot.draw([plot.load(csv_path)]), ([], []))  # another matplotlib would not draw either
-        self.assertEqual(read_bytes(png), before)
+        self.assertEqual([read_bytes(png) for png in pngs], before)
+        for png in pngs:  # drawn again from the same data: the same bytes
+            os.remove(png)
+        self.assertEqual(plot.draw([plot.load(csv_path)])[1], pngs)
+        self.assertEqual([read_bytes(png) for png in pngs], before)
         sweep.write_csv(csv_path, device_rows("NVIDIA H100 80GB HBM3", "2000.5"))  # new data: drawn again
-        self.assertEqual(plot.draw([plot.load(csv_path)])[1], [png])
-        self.assertNotEqual(read_bytes(png), before)
+        self.assertEqual(plot.draw([plot.load(csv_path)])[1], pngs)
+        self.assertNotEqual(read_bytes(pngs[0]), before[0])
+
+    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    def test_without_the_chinese_font_the_english_plots_drawn_and_one_line(self):
+        done = self.plot("--regenerate", environment=dict(os.environ, PLOT_CJK_FONT="/nonexistent.ttc"))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr, "plot.py: no WenQuanYi Micro Hei for the Chinese pictures (Debian and Ubuntu: "
+                                      "apt-get install fonts-wqy-microhei, which scripts/install_deps.sh does): 2 "
+                                      "Chinese plot(s) not drawn\n")
+        plots = os.path.join(self.repo, "docs", "results", "h100")
+        self.assertEqual(sorted(os.listdir(plots)), ["dot_float.png", "sweep.csv"])
+        self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the Chinese plot is still missing
 
     def test_bad_command_lines_and_missing_files_are_one_line_before_anything_is_written(self):
         cases = {("/nonexistent.csv",): "/nonexistent.csv: no such file",
@@ -639,27 +703,63 @@ class BankMaps(InTemporaryFolder):
         return subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder],
                               input=text, capture_output=True, text=True)
 
-    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
     def test_picture_drawn(self):
         done = self.plot("# header\n" + self.LINE % "demo_column" + "\n" + self.LINE % "-" + "\n")
         self.assertEqual(done.returncode, 0, done.stderr)
-        with open(os.path.join(self.folder, "demo_column.png"), "rb") as image:
-            self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
-        self.assertEqual(os.listdir(self.folder), ["demo_column.png"])
+        for name in ("demo_column.png", "demo_column.zh-CN.png"):  # in English and in Chinese
+            with open(os.path.join(self.folder, name), "rb") as image:
+                self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(sorted(os.listdir(self.folder)), ["demo_column.png", "demo_column.zh-CN.png"])
+
+    @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
+    def test_the_same_picture_twice_is_the_same_bytes(self):
+        """Nothing in a PNG changes from one drawing to the next (no date, no matplotlib version): a redrawn
+        picture is the committed one, byte for byte, where matplotlib and the font are the same."""
+        plt, font = plot.pyplot(), plot.cjk_font()
+        picture = plot.read_bank_model(io.StringIO(self.LINE % "demo" + "\n"), "test")[0]
+        for language, access in (("en", picture[2]), ("zh-CN", plot.chinese_access(picture[2]))):
+            with plot.lettering(plt, language, font):
+                drawn = [plot.draw_bank_map(plt, *picture[:2], access, *picture[3:], "key", language) for _ in "12"]
+            self.assertEqual(drawn[0], drawn[1], language)
+
+    def test_every_access_named_for_a_picture_has_its_chinese(self):
+        cases = {"cache[tid] write (the block's elements)": "写 cache[tid]（线程块的各元素）",
+                 "offset 16: cache[tid + offset] read": "offset 为 16：读 cache[tid + offset]",
+                 "s 2: s_y[tid] read": "s 为 2：读 s_y[tid]", "column write": "按列写",
+                 "mirrored column read": "按列读中心对称的位置", "tile column read": "按列读分块",
+                 "s_words[s * threadIdx.x], s = 32": "s_words[s * threadIdx.x]，s = 32",
+                 "s_row[0 * row_elements]": "s_row[0 * row_elements]", "16-byte read": "16 字节的读取",
+                 "16-byte piece write": "写 16 字节的一块", "a new access": None}
+        self.assertEqual({access: plot.chinese_access(access) for access in cases}, cases)
+        done = self.plot(self.LINE.replace("column read", "a new access") % "demo" + "\n")
+        self.assertEqual((done.returncode, done.stderr), (2, "plot.py: no Chinese for the access 'a new access': add a "
+                                                              "rule to ACCESS_CHINESE in scripts/plot.py; nothing drawn\n"))
+        self.assertEqual(os.listdir(self.folder), [])
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
+    def test_without_the_chinese_font_one_line_and_77(self):
+        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder],
+                              input=self.LINE % "demo" + "\n", capture_output=True, text=True,
+                              env=dict(os.environ, PLOT_CJK_FONT=os.path.join(self.folder, "no_such_font.ttc")))
+        self.assertEqual((done.returncode, done.stderr), (77, "plot.py: no WenQuanYi Micro Hei for the Chinese pictures "
+                                                               "(Debian and Ubuntu: apt-get install fonts-wqy-microhei, "
+                                                               "which scripts/install_deps.sh does): nothing drawn\n"))
+        self.assertEqual(os.listdir(self.folder), [])
+
+    @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
     def test_a_picture_that_differs_is_replaced_only_with_force(self):
         line = self.LINE % "demo" + "\n"
         self.assertEqual(self.plot(line).returncode, 0)
         path = os.path.join(self.folder, "demo.png")
         drawn = read_bytes(path)
-        self.assertEqual(self.plot(line).stdout, "plot.py: 0 bank map(s) drawn into %s, 1 kept (the same picture)\n"
+        self.assertEqual(self.plot(line).stdout, "plot.py: 0 bank map(s) drawn into %s, 2 kept (the same picture)\n"
                          % self.folder)
         other = line.replace("\t32\t32\tdemo", "\t31\t32\tdemo")  # 31 passes: another picture
         done = self.plot(other)
         self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
-        self.assertIn("demo.png in %s shows another picture than this bank model's: --force replaces it" % self.folder,
-                      done.stderr)
+        self.assertIn("demo.png, demo.zh-CN.png in %s show another picture than this bank model's: --force replaces "
+                      "them" % self.folder, done.stderr)
         self.assertEqual(read_bytes(path), drawn)
         done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder,
                                "--force"], input=other, capture_output=True, text=True)
@@ -818,6 +918,14 @@ SASS
         self.assertIn("differs from the build's", done.stdout)
         write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
+        chinese = os.path.join(self.folder, "page.zh-CN.md")  # a Chinese page: its caption in Chinese
+        write(chinese, "text\n" + marker % "begin" + marker % "end")
+        self.assertEqual(self.run_script(build, chinese).returncode, 0)
+        self.assertIn("` 的 `cuobjdump -sass`，sm_90，nvcc 13.0：其中的 LDS、STS、BAR 指令，按程序中的顺序\n\n"
+                      "```text\n        @!P0 STS [R0], R15 ;", read(chinese))
+        self.assertEqual(self.run_script("--check", build, chinese).returncode, 0)
+        write(chinese, read(chinese).replace("nvcc 13.0", "nvcc 12.4"))
+        self.assertEqual(self.run_script("--check", build, chinese).returncode, 77)
 
 
 
