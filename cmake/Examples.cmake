@@ -146,6 +146,16 @@ function(add_output_test name label code)
   set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 600)
 endfunction()
 
+# add_cpu_test(<name> <code> [expect_exit.sh checks...] <program> --cpu args...):
+# an add_output_test labelled cpu, registered only where the CPU runner is built.
+# No GPU needed: CI runs these (ctest -L cpu).
+function(add_cpu_test name code)
+  if(EXAMPLES_CPU_RUNNER)
+    add_output_test(${name} cpu ${code} ${ARGN})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 300)
+  endif()
+endfunction()
+
 # The compiled code as evidence, without a GPU: cuobjdump (and nvdisasm beside
 # it) from the CUDA toolkit, or the copies scripts/install_deps.sh puts in .tools/.
 find_program(EXAMPLES_CUOBJDUMP cuobjdump
