@@ -82,6 +82,10 @@ static unsigned long seed;
 static unsigned long long block_serial; /* counts every block of every launch: the shadow's generation */
 static unsigned barrier_epoch;          /* barriers released in this block */
 static unsigned warp_epoch[MAX_THREADS / WARP];
+static struct { /* what CUDA_CPU_STATS=1 prints at the end: the runner's own cost */
+    unsigned long long launches, blocks, threads, switches;
+    double seconds;
+} stats;
 static unsigned char dynamic_shared[DYNAMIC_SHARED_BYTES] __attribute__((aligned(256)));
 static size_t dynamic_shared_bytes;
 
@@ -335,6 +339,7 @@ void __tsan_func_exit(void) {}
 /* A switch is _setjmp/_longjmp: ucontext's swapcontext would make two system calls each time (the
  * signal mask), the runner's whole cost. ucontext only enters each fiber's stack the first time. */
 static void switch_to(int thread) {
+    ++stats.switches;
     current = thread;
     cuda_cpu_threadIdx = threads[thread].index;
     in_kernel = 1;
@@ -600,6 +605,10 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
     cuda_cpu_blockDim = block;
     cuda_cpu_gridDim = grid;
     alarm(DEADLOCK_SECONDS);
+    const long long start = cuda_cpu_clock64();
+    ++stats.launches;
+    stats.blocks += (unsigned long long)grid.x * grid.y * grid.z;
+    stats.threads += (unsigned long long)grid.x * grid.y * grid.z * count;
     for (unsigned z = 0; z < grid.z; ++z)
         for (unsigned y = 0; y < grid.y; ++y)
             for (unsigned x = 0; x < grid.x; ++x) {
@@ -608,6 +617,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
                 alarm(DEADLOCK_SECONDS);
             }
     alarm(0);
+    stats.seconds += (double)(cuda_cpu_clock64() - start) / 1e9;
     report_findings();
 }
 
@@ -825,6 +835,10 @@ int main(int argc, char **argv) {
     argv[kept] = NULL;
     const int status = cuda_cpu_program_main(kept, argv);
     fflush(stdout);
+    if (getenv("CUDA_CPU_STATS"))
+        fprintf(stderr, "CPU runner stats: %llu launches, %llu blocks, %llu CUDA threads, %llu switches, %.3f s in "
+                        "kernels: %.2e switches/s\n", stats.launches, stats.blocks, stats.threads, stats.switches,
+                stats.seconds, stats.seconds > 0 ? (double)stats.switches / stats.seconds : 0.0);
     if (status == 0 && total_findings > 0) {
         printf("CPU runner: %ld finding%s above: exit 1 (a race or a barrier error is a wrong kernel, even when its "
                "result came out right).\n", total_findings, total_findings == 1 ? "" : "s");
