@@ -804,6 +804,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, function, block_size, dynamic_bytes, 0);
 }
 
+static void print_stats(void) {
+    fprintf(stderr, "CPU runner stats: %llu launches, %llu blocks, %llu CUDA threads, %llu switches, %.3f s in "
+                    "kernels: %.2e switches/s\n", stats.launches, stats.blocks, stats.threads, stats.switches,
+            stats.seconds, stats.seconds > 0 ? (double)stats.switches / stats.seconds : 0.0);
+}
+
 /* The program's main, renamed when it is built for the runner: this main takes the runner's own
  * options (--cpu, --cpu-order ORDER) out of argv, runs it, and turns its exit 0 into 1 when the
  * runner reported a finding (a race is a wrong kernel, even when its result came out right). */
@@ -833,12 +839,9 @@ int main(int argc, char **argv) {
         argv[kept++] = argv[i];
     }
     argv[kept] = NULL;
+    if (getenv("CUDA_CPU_STATS")) atexit(print_stats);
     const int status = cuda_cpu_program_main(kept, argv);
     fflush(stdout);
-    if (getenv("CUDA_CPU_STATS"))
-        fprintf(stderr, "CPU runner stats: %llu launches, %llu blocks, %llu CUDA threads, %llu switches, %.3f s in "
-                        "kernels: %.2e switches/s\n", stats.launches, stats.blocks, stats.threads, stats.switches,
-                stats.seconds, stats.seconds > 0 ? (double)stats.switches / stats.seconds : 0.0);
     if (status == 0 && total_findings > 0) {
         printf("CPU runner: %ld finding%s above: exit 1 (a race or a barrier error is a wrong kernel, even when its "
                "result came out right).\n", total_findings, total_findings == 1 ? "" : "s");
