@@ -223,9 +223,9 @@ __global__ void __launch_bounds__(FAST_THREADS)
 // Deliberately wrong 1, barrier_in_if: the book's kernel with the tree's barrier
 // moved inside the if, as a reader of the book tried ("no error, the right
 // result"). Only the threads that add reach it: undefined behaviour by the
-// Programming Guide. It happens to work on today's GPUs: since Volta a barrier
-// counts the threads that have exited, and the threads that skip it have no
-// other barrier ahead: they fall out of the loop and exit.
+// Programming Guide. It happens to work on today's GPUs: a barrier never waits
+// for threads that have exited (since Volta it counts threads, not warps), and
+// the threads that skip it have no other barrier ahead: they exit.
 
 template <typename real> __global__ void dot_barrier_in_if(const real *a, const real *b, real *c, long long N) {
     __shared__ real cache[MAX_THREADS];
@@ -934,8 +934,8 @@ static void explain_barrier(int kernel, int same_bits, double limit) {
     printf("  %s: %s.\n", kernel_name(kernel),
            !same_bits ? "NOT the book's order on this GPU: the undefined behaviour at work"
            : kernel == KERNEL_BARRIER_IN_IF
-               ? "the book's bits, with __syncthreads() inside if (cacheIndex < i). It happens to work on this GPU: "
-                 "since Volta a barrier counts the threads that have exited (--kernel barrier_deadlock: not always)"
+               ? "the book's bits, with __syncthreads() inside if (cacheIndex < i). It happens to work here: a "
+                 "barrier never waits for threads that have exited (--kernel barrier_deadlock: not always)"
            : kernel == KERNEL_BARRIER_FIRST_WARP
                ? "only the first warp reaches the barrier inside the if; the others exit, and a barrier does not wait "
                  "for threads that have exited"

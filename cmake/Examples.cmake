@@ -66,7 +66,9 @@ function(add_cpu_twin target source)
   target_link_libraries(${target}_cpu PRIVATE cuda_cpu_runtime m ${libraries})
   target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER main=cuda_cpu_program_main)
   target_compile_features(${target}_cpu PRIVATE cxx_std_17)
+  # -fdebug-prefix-map: the findings name the .cu as the repository does (ch05_dot/dot.cu:62).
   target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h -g
+                         -fdebug-prefix-map=${CMAKE_CURRENT_BINARY_DIR}=.
                          -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -mfma -ffp-contract=fast -Wno-unknown-pragmas)
   examples_warnings(${target}_cpu)
   install(TARGETS ${target}_cpu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

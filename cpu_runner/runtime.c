@@ -2,7 +2,8 @@
  * kernels, so that a learner without an NVIDIA GPU runs them and a missing
  * barrier fails every time, with its line.
  *
- *   - Each CUDA thread is a fiber (glibc's ucontext); the scheduler runs the
+ *   - Each CUDA thread is a fiber (a stack of its own, entered through glibc's
+ *     ucontext, switched with _setjmp/_longjmp); the scheduler runs the
  *     blocks of a grid one after another, and in a block runs each runnable
  *     thread, in the chosen order (forward, reverse, random:SEED), until it
  *     waits (__syncthreads, __syncwarp, a shuffle) or ends.
@@ -21,8 +22,10 @@
  *     block wrote is an unwritten read, and the byte reads as 0xff (poison).
  * docs/CPU_RUNNER.md says why it is built this way and what it cannot show. */
 #define _GNU_SOURCE
+#undef _FORTIFY_SOURCE /* its longjmp refuses to jump to another stack, which is what a fiber switch is */
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +55,8 @@ enum state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
 enum warp_op { SYNCWARP, SHUFFLE };
 
 typedef struct {
-    ucontext_t context;
+    jmp_buf resume; /* where the fiber goes on */
+    int started;    /* its stack has been entered once (through ucontext) */
     enum state state;
     const char *file; /* where it waits */
     int line;
@@ -66,7 +70,8 @@ typedef struct {
 /* ----- the scheduler ----- */
 static cuda_thread threads[MAX_THREADS];
 static char *stacks;
-static ucontext_t scheduler;
+static jmp_buf scheduler;
+static ucontext_t scheduler_context, slot_context; /* only to enter each fiber's stack the first time */
 static int thread_count, current = -1;
 static void (*launch_body)(void *);
 static void *launch_argument;
@@ -77,6 +82,10 @@ static unsigned long seed;
 static unsigned long long block_serial; /* counts every block of every launch: the shadow's generation */
 static unsigned barrier_epoch;          /* barriers released in this block */
 static unsigned warp_epoch[MAX_THREADS / WARP];
+static struct { /* what CUDA_CPU_STATS=1 prints at the end: the runner's own cost */
+    unsigned long long launches, blocks, threads, switches;
+    double seconds;
+} stats;
 static unsigned char dynamic_shared[DYNAMIC_SHARED_BYTES] __attribute__((aligned(256)));
 static size_t dynamic_shared_bytes;
 
@@ -142,10 +151,7 @@ static void where(const void *code, char *out, size_t size) {
     char line[1024];
     if (fgets(line, sizeof line, pipe) && line[0] != '?') {
         line[strcspn(line, " \n")] = 0;
-        const char *file = line;
-        for (const char *p = line; *p; ++p) /* from the chapter's folder on */
-            if (*p == '/' && strncmp(p + 1, "ch", 2) == 0) file = p + 1;
-        snprintf(out, size, "%s", file);
+        snprintf(out, size, "%s", strncmp(line, "./", 2) == 0 ? line + 2 : line);
     }
     pclose(pipe);
 }
@@ -330,11 +336,14 @@ void __tsan_func_entry(void *caller) { (void)caller; }
 void __tsan_func_exit(void) {}
 
 /* ----- threads, barriers, warps ----- */
+/* A switch is _setjmp/_longjmp: ucontext's swapcontext would make two system calls each time (the
+ * signal mask), the runner's whole cost. ucontext only enters each fiber's stack the first time. */
 static void switch_to(int thread) {
+    ++stats.switches;
     current = thread;
     cuda_cpu_threadIdx = threads[thread].index;
     in_kernel = 1;
-    swapcontext(&scheduler, &threads[thread].context);
+    if (!_setjmp(scheduler)) _longjmp(threads[thread].resume, 1);
     in_kernel = 0;
     settle_pending_write();
     current = -1;
@@ -345,13 +354,34 @@ static void wait_here(enum state state, const char *file, int line) {
     t->state = state;
     t->file = file;
     t->line = line;
-    swapcontext(&t->context, &scheduler);
+    if (!_setjmp(t->resume)) _longjmp(scheduler, 1);
 }
 
-static void thread_start(void) {
-    launch_body(launch_argument);
-    threads[current].state = EXITED;
-} /* returns to the scheduler through uc_link */
+/* A fiber's whole life: it runs one CUDA thread's kernel to its end, then waits for the next block's
+ * thread of the same number, on the same stack. */
+static void fiber_main(void) {
+    cuda_thread *t = &threads[current];
+    if (!_setjmp(t->resume)) swapcontext(&slot_context, &scheduler_context); /* made: back to the launch */
+    for (;;) {
+        launch_body(launch_argument);
+        threads[current].state = EXITED;
+        if (!_setjmp(t->resume)) _longjmp(scheduler, 1);
+    }
+}
+
+/* Makes fiber i, the first time a block has that many threads. */
+static void start_fiber(int i) {
+    ucontext_t *c = &slot_context;
+    getcontext(c);
+    c->uc_stack.ss_sp = stacks + (size_t)i * STACK_BYTES;
+    c->uc_stack.ss_size = STACK_BYTES;
+    c->uc_link = NULL;
+    makecontext(c, fiber_main, 0);
+    current = i;
+    swapcontext(&scheduler_context, c);
+    current = -1;
+    threads[i].started = 1;
+}
 
 void cuda_cpu_syncthreads(const char *file, int line) { wait_here(AT_BARRIER, file, line); }
 
@@ -517,11 +547,7 @@ static void run_block(void) {
         const dim3 b = cuda_cpu_blockDim;
         t->index = (uint3){(unsigned)i % b.x, (unsigned)i / b.x % b.y, (unsigned)i / (b.x * b.y)};
         t->state = RUNNABLE;
-        getcontext(&t->context);
-        t->context.uc_stack.ss_sp = stacks + (size_t)i * STACK_BYTES;
-        t->context.uc_stack.ss_size = STACK_BYTES;
-        t->context.uc_link = &scheduler;
-        makecontext(&t->context, thread_start, 0);
+        if (!t->started) start_fiber(i);
     }
     int list[MAX_THREADS];
     for (unsigned long long pass = 0;; ++pass) {
@@ -612,6 +638,10 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
     cuda_cpu_blockDim = block;
     cuda_cpu_gridDim = grid;
     alarm(DEADLOCK_SECONDS);
+    const long long start = cuda_cpu_clock64();
+    ++stats.launches;
+    stats.blocks += (unsigned long long)grid.x * grid.y * grid.z;
+    stats.threads += (unsigned long long)grid.x * grid.y * grid.z * count;
     for (unsigned z = 0; z < grid.z; ++z)
         for (unsigned y = 0; y < grid.y; ++y)
             for (unsigned x = 0; x < grid.x; ++x) {
@@ -620,6 +650,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
                 alarm(DEADLOCK_SECONDS);
             }
     alarm(0);
+    stats.seconds += (double)(cuda_cpu_clock64() - start) / 1e9;
     report_findings();
 }
 
@@ -806,6 +837,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const voi
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, function, block_size, dynamic_bytes, 0);
 }
 
+static void print_stats(void) {
+    fprintf(stderr, "CPU runner stats: %llu launches, %llu blocks, %llu CUDA threads, %llu switches, %.3f s in "
+                    "kernels: %.2e switches/s\n", stats.launches, stats.blocks, stats.threads, stats.switches,
+            stats.seconds, stats.seconds > 0 ? (double)stats.switches / stats.seconds : 0.0);
+}
+
 /* The program's main, renamed when it is built for the runner: this main takes the runner's own
  * options (--cpu, --cpu-order ORDER) out of argv, runs it, and turns its exit 0 into 1 when the
  * runner reported a finding (a race is a wrong kernel, even when its result came out right). */
@@ -835,6 +872,7 @@ int main(int argc, char **argv) {
         argv[kept++] = argv[i];
     }
     argv[kept] = NULL;
+    if (getenv("CUDA_CPU_STATS")) atexit(print_stats);
     const int status = cuda_cpu_program_main(kept, argv);
     fflush(stdout);
     if (status == 0 && total_findings > 0) {

@@ -1,0 +1,181 @@
+/* The CPU runner's own mechanics, one small kernel per case, built only for the runner
+ * (cpu_runner_cases_cpu). Each case prints what its kernel computed; tests/CMakeLists.txt says
+ * what each must print and find, and cpu_runner/mutants.tsv plants bugs in the runner that these
+ * cases must catch.
+ *   cpu_runner_cases_cpu CASE [--cpu-order ORDER] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define THREADS 64
+
+/* The block's values meet in shared memory, a barrier, then each reads its neighbour's. */
+__global__ void neighbour(const int *in, int *out, bool with_barrier) {
+    __shared__ int s_values[THREADS];
+    const int t = threadIdx.x;
+    s_values[t] = in[blockIdx.x * THREADS + t];
+    if (with_barrier) __syncthreads();
+    out[blockIdx.x * THREADS + t] = s_values[(t + 1) % THREADS]; /* the neighbour's value */
+}
+
+/* Block 0 alone writes the shared word; every block reads it: in the other blocks no thread wrote it. */
+__global__ void first_block_writes(int *out) {
+    __shared__ int s_word;
+    if (blockIdx.x == 0 && threadIdx.x == 0) s_word = 7;
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = s_word;
+}
+
+/* A halving tree over the block: barriers in the right place, the sum in out[block]. */
+__global__ void tree_sum(const int *in, int *out) {
+    __shared__ int s_sum[THREADS];
+    const int t = threadIdx.x;
+    s_sum[t] = in[blockIdx.x * THREADS + t];
+    __syncthreads();
+    for (int offset = THREADS / 2; offset > 0; offset /= 2) {
+        if (t < offset) s_sum[t] += s_sum[t + offset];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = s_sum[0];
+}
+
+/* The barrier inside the if, in one block where whole warps skip it (no warp split): a finding. */
+__global__ void barrier_in_if(int *out) {
+    __shared__ int s_word;
+    if (threadIdx.x < 32) {
+        if (threadIdx.x == 0) s_word = 5;
+        __syncthreads();
+        out[threadIdx.x] = s_word;
+    }
+}
+
+/* One warp split between two barriers: the deadlock. */
+__global__ void warp_split(int *out) {
+    if (threadIdx.x % 2 == 0)
+        __syncthreads();
+    else
+        __syncthreads();
+    out[threadIdx.x] = 1;
+}
+
+/* Shuffles: each warp's sum in lane 0, and widths of 16 (two sums per warp). */
+__global__ void shuffles(const int *in, int *out, int width) {
+    int value = in[threadIdx.x];
+    for (int offset = width / 2; offset > 0; offset /= 2)
+        value += __shfl_down_sync(0xffffffffu, value, offset, width);
+    out[threadIdx.x] = value;
+}
+
+/* Lanes exchange through shared memory, ordered by __syncwarp (or not). */
+__global__ void warp_exchange(int *out, bool with_syncwarp) {
+    __shared__ int s_lane[32];
+    s_lane[threadIdx.x] = (int)threadIdx.x * 10;
+    if (with_syncwarp) __syncwarp();
+    out[threadIdx.x] = s_lane[threadIdx.x ^ 1];
+}
+
+/* Every thread adds 1 to one shared counter with atomicAdd, after thread 0 zeroed it. */
+__global__ void atomic_count(int *out) {
+    __shared__ int s_count;
+    if (threadIdx.x == 0) s_count = 0;
+    __syncthreads();
+    atomicAdd(&s_count, 1);
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = s_count;
+}
+
+/* Every thread writes one shared word: the same value (no race reported), or its own (a race). */
+__global__ void one_word(int *out, bool same_value) {
+    __shared__ int s_word;
+    s_word = same_value ? 1 : (int)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s_word;
+}
+
+/* Two extern __shared__ arrays start at one address (the Guide), sized at launch. */
+__global__ void two_extern(int *out) {
+    extern __shared__ int s_ints[];
+    extern __shared__ float s_floats[];
+    s_ints[threadIdx.x] = (int)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = (s_floats == (float *)s_ints) * 1000 + s_ints[THREADS - 1 - threadIdx.x];
+}
+
+/* threadIdx and blockIdx in three dimensions: each thread stores its linear number. */
+__global__ void three_d(int *out) {
+    const int block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    const int thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    out[block * blockDim.x * blockDim.y * blockDim.z + thread] = block * 1000 + thread;
+}
+
+static int *device_ints(int count, int fill) {
+    int *host = (int *)malloc(count * sizeof(int)), *device;
+    for (int i = 0; i < count; ++i)
+        host[i] = fill < 0 ? i : fill;
+    cudaMalloc((void **)&device, count * sizeof(int));
+    cudaMemcpy(device, host, count * sizeof(int), cudaMemcpyHostToDevice);
+    free(host);
+    return device;
+}
+
+static void print_ints(const char *name, const int *device, int count) {
+    int *host = (int *)malloc(count * sizeof(int));
+    cudaMemcpy(host, device, count * sizeof(int), cudaMemcpyDeviceToHost);
+    printf("%s", name);
+    for (int i = 0; i < count; ++i)
+        printf(" %d", host[i]);
+    printf("\n");
+    free(host);
+}
+
+int main(int argc, char **argv) {
+    const char *which = argc > 1 ? argv[1] : "";
+    int *in = device_ints(4 * THREADS, -1), *out = device_ints(4 * THREADS, 0);
+    if (strcmp(which, "neighbour") == 0 || strcmp(which, "neighbour_no_barrier") == 0) {
+        neighbour<<<2, THREADS>>>(in, out, strcmp(which, "neighbour") == 0);
+        print_ints("out", out, 2 * THREADS);
+    } else if (strcmp(which, "first_block_writes") == 0) {
+        first_block_writes<<<3, THREADS>>>(out);
+        print_ints("out", out, 3);
+    } else if (strcmp(which, "tree_sum") == 0) {
+        tree_sum<<<4, THREADS>>>(in, out);
+        print_ints("sums", out, 4);
+    } else if (strcmp(which, "barrier_in_if") == 0) {
+        barrier_in_if<<<1, 4 * 32>>>(out);
+        print_ints("out", out, 4);
+    } else if (strcmp(which, "warp_split") == 0) {
+        warp_split<<<1, THREADS>>>(out);
+        print_ints("out", out, 1);
+    } else if (strcmp(which, "shuffles") == 0) {
+        shuffles<<<1, THREADS>>>(in, out, 32);
+        print_ints("width32", out, 1);
+        print_ints("lane32", out + 32, 1);
+        shuffles<<<1, THREADS>>>(in, out, 16);
+        print_ints("width16", out, 1);
+        print_ints("lane16", out + 16, 1);
+    } else if (strcmp(which, "warp_exchange") == 0 || strcmp(which, "warp_exchange_no_syncwarp") == 0) {
+        warp_exchange<<<1, 32>>>(out, strcmp(which, "warp_exchange") == 0);
+        print_ints("out", out, 4);
+    } else if (strcmp(which, "atomic_count") == 0) {
+        atomic_count<<<1, 4 * 32>>>(out);
+        print_ints("count", out, 1);
+    } else if (strcmp(which, "one_word_same") == 0 || strcmp(which, "one_word_different") == 0) {
+        one_word<<<1, THREADS>>>(out, strcmp(which, "one_word_same") == 0);
+        print_ints("out", out, 1);
+    } else if (strcmp(which, "two_extern") == 0) {
+        two_extern<<<1, THREADS, THREADS * sizeof(int)>>>(out);
+        print_ints("out", out, 2);
+    } else if (strcmp(which, "three_d") == 0) {
+        three_d<<<dim3(2, 2, 2), dim3(4, 2, 2)>>>(out);
+        print_ints("out", out + 16 * 7 + 15, 1);
+    } else if (strcmp(which, "bad_launch") == 0) {
+        tree_sum<<<1, 1025>>>(in, out);
+        printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
+    } else {
+        fprintf(stderr, "cpu_runner_cases: unknown case '%s'\n", which);
+        return 2;
+    }
+    cudaFree(in);
+    cudaFree(out);
+    return 0;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Plants each bug of cpu_runner/mutants.tsv in a copy of cpu_runner/runtime.c, links the CPU
+# runner's cases (tests/cpu_runner_cases.cu, already compiled by the build) with it, and runs the
+# row's check, which must fail: a runner with that bug would pass its tests otherwise. Every check
+# first runs against the runner as it is (the control), where it must pass.
+#   bash tests/cpu_runner_mutants.sh CASES_OBJECT LIBRARIES_OBJECT CUDA_INCLUDE_DIR
+# Exit 0: every mutant caught; 1: one survived, did not plant, or its check fails the control.
+set -u -o pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cases_object=$1 libraries_object=$2 cuda_include=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TESTS=$here/tests
+build() { # build RUNTIME_C OUTPUT
+    gcc -std=gnu11 -O2 -g -c -I"$here/cpu_runner" -I"$cuda_include" "$1" -o "$work/runtime.o" &&
+        g++ "$cases_object" "$work/runtime.o" "$libraries_object" -lm -o "$2"
+}
+build "$here/cpu_runner/runtime.c" "$work/control" || { echo "the control does not build"; exit 1; }
+failed=0 count=0
+while IFS=$'\t' read -r name script check; do
+    case $name in '' | '#'*) continue ;; esac
+    count=$((count + 1))
+    if ! CASES=$work/control sh -c "$check" >"$work/out" 2>&1; then
+        echo "CONTROL FAILS: $name: $check"; sed 's/^/  /' "$work/out" | head -20; failed=1; continue
+    fi
+    sed -e "$script" "$here/cpu_runner/runtime.c" >"$work/mutant.c"
+    if cmp -s "$here/cpu_runner/runtime.c" "$work/mutant.c"; then echo "NOT PLANTED: $name"; failed=1; continue; fi
+    if ! build "$work/mutant.c" "$work/mutant" 2>"$work/build.log"; then
+        echo "DOES NOT BUILD: $name"; head -5 "$work/build.log"; failed=1; continue
+    fi
+    if CASES=$work/mutant timeout 60 sh -c "$check" >"$work/out" 2>&1; then
+        echo "SURVIVED: $name"; failed=1
+    else
+        echo "caught: $name"
+    fi
+done <"$here/cpu_runner/mutants.tsv"
+echo "cpu runner mutants: $count planted, $([ $failed = 0 ] && echo "all caught" || echo "NOT all caught")"
+exit $failed
