@@ -572,6 +572,34 @@ static void never_ended(int signal) {
     _exit(4);
 }
 
+/* A kernel's load or store outside any memory (often an index read from poisoned shared memory): a GPU
+ * stops the kernel (cudaErrorIllegalAddress, exit 3 at the next CUDA call). The findings so far come
+ * first, as they often say why; without this handler the program died with its output unflushed. */
+static void invalid_access(int signal_number, siginfo_t *info, void *context) {
+    if (!in_kernel) { /* the runner's or the host code's own fault: the default death */
+        signal(signal_number, SIG_DFL);
+        raise(signal_number);
+        return;
+    }
+    in_kernel = 0;
+    report_findings();
+    const void *pc = NULL;
+#if defined(__x86_64__)
+    pc = (const void *)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    pc = (const void *)((ucontext_t *)context)->uc_mcontext.pc;
+#endif
+    char here[1200] = "an unknown line", who[64];
+    if (pc) where((const char *)pc + 1, here, sizeof here); /* where() looks one byte back, as for a return */
+    thread_text((unsigned)current, who, sizeof who);
+    printf("CPU runner: %s, launched at %s:%d: invalid memory access at %s: %s of block (%u,%u,%u) used\n"
+           "  address %p, which no memory holds here; a GPU stops the kernel (cudaErrorIllegalAddress). Exit 3.\n",
+           launch_kernel, launch_file, launch_line, here, who, cuda_cpu_blockIdx.x, cuda_cpu_blockIdx.y,
+           cuda_cpu_blockIdx.z, info->si_addr);
+    fflush(stdout);
+    _exit(3);
+}
+
 static cudaError_t last_error = cudaSuccess;
 
 void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(void *), void *argument,
@@ -594,6 +622,11 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
             exit(3);
         }
         signal(SIGALRM, never_ended);
+        struct sigaction fault = {0};
+        fault.sa_sigaction = invalid_access;
+        fault.sa_flags = SA_SIGINFO | SA_RESETHAND;
+        sigaction(SIGSEGV, &fault, NULL);
+        sigaction(SIGBUS, &fault, NULL);
     }
     launch_body = body;
     launch_argument = argument;
