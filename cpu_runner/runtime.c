@@ -81,13 +81,15 @@ static unsigned char dynamic_shared[DYNAMIC_SHARED_BYTES] __attribute__((aligned
 static size_t dynamic_shared_bytes;
 
 /* ----- findings ----- */
-enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, BARRIER_DIVERGENT,
-            BARRIER_EXITED, WARP_LANE_EXITED };
+enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, MISALIGNED,
+            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
     "race on shared memory: two threads write one byte with different values, with no barrier between",
     "read of shared memory that no thread of this block wrote (it reads as 0xff bytes here)",
+    "misaligned address: a load or store of N bytes at an address not a multiple of N (a GPU stops the kernel: "
+    "cudaErrorMisalignedAddress)",
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
     "warp operation whose mask names a lane that has exited"};
@@ -101,6 +103,7 @@ typedef struct {
     long count;
 } finding;
 static finding findings[MAX_FINDINGS];
+static cudaError_t sticky_error = cudaSuccess; /* a kernel's fault: every later call returns it, as on a GPU */
 static int finding_count;
 static long findings_dropped, total_findings;
 
@@ -168,9 +171,9 @@ static void report_findings(void) {
         thread_text(f->thread, who, sizeof who);
         thread_text(f->other_thread, whom, sizeof whom);
         printf("CPU runner: %s\n", kind_names[f->kind]);
-        if (f->kind <= UNWRITTEN_READ) {
+        if (f->kind <= MISALIGNED) {
             where(f->code, here, sizeof here);
-            if (f->kind == UNWRITTEN_READ) {
+            if (f->kind == UNWRITTEN_READ || f->kind == MISALIGNED) {
                 printf("  at %s: %s of block (%u,%u,%u)", here, who, f->block.x, f->block.y, f->block.z);
             } else {
                 where(f->other_code, there, sizeof there);
@@ -311,11 +314,22 @@ void cuda_cpu_atomic_access(void *address, size_t size, const void *code) {
     }
 }
 
+/* gcc calls __tsan_readN/__tsan_writeN for an access whose type is N-byte aligned (an under-aligned one,
+ * packed or a struct copy, goes through the _range hooks): a kernel's such access at an address that is
+ * not a multiple of N is misaligned, which stops the kernel on a GPU. */
+static void aligned_access(void *address, size_t size, int is_write, const void *code) {
+    if (in_kernel && (uintptr_t)address % size != 0) {
+        note(MISALIGNED, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+        sticky_error = cudaErrorMisalignedAddress;
+    }
+    access_shared(address, size, is_write, code);
+}
+
 /* The hooks gcc's -fsanitize=thread calls (--param tsan-instrument-func-entry-exit=0 leaves out the
  * function entries). */
 #define HOOKS(n)                                                                                                       \
-    void __tsan_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                           \
-    void __tsan_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }                          \
+    void __tsan_read##n(void *a) { aligned_access(a, n, 0, __builtin_return_address(0)); }                          \
+    void __tsan_write##n(void *a) { aligned_access(a, n, 1, __builtin_return_address(0)); }                         \
     void __tsan_unaligned_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                 \
     void __tsan_unaligned_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }
 HOOKS(1)
@@ -684,6 +698,7 @@ cudaError_t cudaMallocHost(void **pointer, size_t size) { return cudaMalloc(poin
 cudaError_t cudaFreeHost(void *pointer) { return cudaFree(pointer); }
 cudaError_t cudaMemcpy(void *to, const void *from, size_t size, enum cudaMemcpyKind kind) {
     (void)kind;
+    if (sticky_error) return sticky_error;
     memmove(to, from, size);
     return cudaSuccess;
 }
@@ -699,17 +714,18 @@ cudaError_t cudaMemsetAsync(void *to, int value, size_t size, cudaStream_t s) {
     (void)s;
     return cudaMemset(to, value, size);
 }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { return sticky_error; }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
     (void)s;
     return cudaSuccess;
 }
 cudaError_t cudaGetLastError(void) {
+    if (sticky_error) return sticky_error;
     const cudaError_t e = last_error;
     last_error = cudaSuccess;
     return e;
 }
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) { return sticky_error ? sticky_error : last_error; }
 const char *cudaGetErrorName(cudaError_t e) {
     switch (e) {
     case cudaSuccess: return "cudaSuccess";
@@ -717,6 +733,7 @@ const char *cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
     default: return "cudaError (CPU runner)";
     }
 }
@@ -727,6 +744,7 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorNotSupported: return "not on the CPU runner";
+    case cudaErrorMisalignedAddress: return "misaligned address";
     default: return "error on the CPU runner";
     }
 }
