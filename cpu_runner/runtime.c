@@ -39,6 +39,9 @@
 #define WARP 32
 #define STACK_BYTES (256 * 1024)
 #define DYNAMIC_SHARED_BYTES (227 * 1024) /* what an H100 lets one block opt in to */
+#define SHARED_PER_BLOCK (48 * 1024)      /* what a block gets without the opt-in */
+#define SHARED_PER_SM (228 * 1024)
+#define SHARED_RESERVED (1024) /* per block, by the system */
 #define MAX_FINDINGS 64                   /* distinct findings kept per launch */
 #define POISON 0xff                       /* what an unwritten shared byte reads as: NaN, -1 */
 #define DEADLOCK_SECONDS 120              /* a kernel that never waits and never ends */
@@ -562,6 +565,38 @@ static void never_ended(int signal) {
 
 static cudaError_t last_error = cudaSuccess;
 
+/* The kernels that opted in to more dynamic shared memory than SHARED_PER_BLOCK, by the name the
+ * program wrote in cudaFuncSetAttribute (cuda_on_cpu.h), which its launches write the same way. */
+static struct {
+    char kernel[160];
+    size_t bytes;
+} opt_ins[16];
+static int opt_in_count;
+
+cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
+                                        int value) {
+    (void)function;
+    if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
+    if (value < 0 || value > DYNAMIC_SHARED_BYTES) return cudaErrorInvalidValue;
+    size_t length = 0; /* the kernel: up to the first comma outside <> and () */
+    for (int depth = 0; arguments[length] && (depth > 0 || arguments[length] != ','); ++length)
+        depth += (arguments[length] == '<' || arguments[length] == '(') - (arguments[length] == '>' || arguments[length] == ')');
+    int i = 0;
+    while (i < opt_in_count && (strlen(opt_ins[i].kernel) != length || strncmp(opt_ins[i].kernel, arguments, length)))
+        ++i;
+    if (i == (int)(sizeof opt_ins / sizeof *opt_ins) || length >= sizeof opt_ins[i].kernel) return cudaErrorInvalidValue;
+    if (i == opt_in_count) ++opt_in_count;
+    snprintf(opt_ins[i].kernel, sizeof opt_ins[i].kernel, "%.*s", (int)length, arguments);
+    opt_ins[i].bytes = (size_t)value;
+    return cudaSuccess;
+}
+
+static size_t max_dynamic_shared(const char *kernel) {
+    for (int i = 0; i < opt_in_count; ++i)
+        if (strcmp(opt_ins[i].kernel, kernel) == 0 && opt_ins[i].bytes > SHARED_PER_BLOCK) return opt_ins[i].bytes;
+    return SHARED_PER_BLOCK;
+}
+
 void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(void *), void *argument,
                      const char *file, int line, const char *kernel) {
     const unsigned long long count = (unsigned long long)block.x * block.y * block.z;
@@ -570,7 +605,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
         last_error = cudaErrorInvalidConfiguration;
         return;
     }
-    if (dynamic_bytes > DYNAMIC_SHARED_BYTES) {
+    if (dynamic_bytes > max_dynamic_shared(kernel)) {
         last_error = cudaErrorInvalidValue;
         return;
     }
@@ -640,9 +675,9 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->multiProcessorCount = 132;
     p->totalGlobalMem = (size_t)8 << 30;
     p->l2CacheSize = 50 * 1024 * 1024;
-    p->sharedMemPerBlock = 48 * 1024;
+    p->sharedMemPerBlock = SHARED_PER_BLOCK;
     p->sharedMemPerBlockOptin = DYNAMIC_SHARED_BYTES;
-    p->sharedMemPerMultiprocessor = 228 * 1024;
+    p->sharedMemPerMultiprocessor = SHARED_PER_SM;
     p->regsPerBlock = 65536;
     p->regsPerMultiprocessor = 65536;
     p->warpSize = WARP;
@@ -652,7 +687,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
     p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
     p->memoryBusWidth = 5120;
-    p->reservedSharedMemPerBlock = 1024;
+    p->reservedSharedMemPerBlock = SHARED_RESERVED;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attribute, int device) {
@@ -775,15 +810,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
     *ms = 0;
     return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttribute(const void *function, enum cudaFuncAttribute attribute, int value) {
-    (void)function, (void)attribute;
-    return value <= DYNAMIC_SHARED_BYTES ? cudaSuccess : cudaErrorInvalidValue;
-}
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *function, int block_size,
                                                                    size_t dynamic_bytes, unsigned flags) {
-    (void)function, (void)dynamic_bytes, (void)flags;
-    *blocks = block_size > 0 ? 2048 / block_size : 0; /* threads only: the runner knows no registers */
+    (void)function, (void)flags;
+    /* threads and the dynamic shared memory asked: the runner knows no registers, no static shared memory */
+    *blocks = block_size > 0 ? 2048 / block_size : 0;
     if (*blocks > 32) *blocks = 32;
+    if (*blocks > (int)(SHARED_PER_SM / (dynamic_bytes + SHARED_RESERVED)))
+        *blocks = (int)(SHARED_PER_SM / (dynamic_bytes + SHARED_RESERVED));
     return cudaSuccess;
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *function, int block_size,
