@@ -112,7 +112,7 @@ static inline double __longlong_as_double(long long bits) {
 static inline int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
 static inline int __double2loint(double x) { return (int)__double_as_longlong(x); }
 static inline long long clock64(void) { return cuda_cpu_clock64(); }
-/* The offset of a shared variable in the block's shared memory (runtime.c's layout, not a GPU's). */
+/* The offset of a shared variable in the block's shared memory (cuda_cpu_shared_offset: how near a GPU's). */
 static inline size_t __cvta_generic_to_shared(const void *p) { return cuda_cpu_shared_offset(p); }
 
 /* What common/cli.h asks of the runner's build. */

@@ -224,7 +224,12 @@ static int is_shared(const void *address) {
     return (const char *)address >= __bss_start && (const char *)address < _end;
 }
 void *cuda_cpu_dynamic_shared(void) { return dynamic_shared; }
+/* The dynamic buffer where a GPU puts it for a kernel with no static shared memory, after the 1 KB it
+ * reserves per block; a static array's offset is the runner's layout, not a GPU's. */
 size_t cuda_cpu_shared_offset(const void *address) {
+    const unsigned char *p = (const unsigned char *)address;
+    if (p >= dynamic_shared && p < dynamic_shared + DYNAMIC_SHARED_BYTES)
+        return SHARED_RESERVED + (size_t)(p - dynamic_shared);
     return is_shared(address) ? (size_t)((const char *)address - __bss_start) : 0;
 }
 
@@ -580,11 +585,13 @@ cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *funct
     if (value < 0 || value > DYNAMIC_SHARED_BYTES) return cudaErrorInvalidValue;
     size_t length = 0; /* the kernel: up to the first comma outside <> and () */
     for (int depth = 0; arguments[length] && (depth > 0 || arguments[length] != ','); ++length)
-        depth += (arguments[length] == '<' || arguments[length] == '(') - (arguments[length] == '>' || arguments[length] == ')');
+        depth += (arguments[length] == '<' || arguments[length] == '(') -
+                 (arguments[length] == '>' || arguments[length] == ')');
     int i = 0;
     while (i < opt_in_count && (strlen(opt_ins[i].kernel) != length || strncmp(opt_ins[i].kernel, arguments, length)))
         ++i;
-    if (i == (int)(sizeof opt_ins / sizeof *opt_ins) || length >= sizeof opt_ins[i].kernel) return cudaErrorInvalidValue;
+    if (i == (int)(sizeof opt_ins / sizeof *opt_ins) || length >= sizeof opt_ins[i].kernel)
+        return cudaErrorInvalidValue;
     if (i == opt_in_count) ++opt_in_count;
     snprintf(opt_ins[i].kernel, sizeof opt_ins[i].kernel, "%.*s", (int)length, arguments);
     opt_ins[i].bytes = (size_t)value;
