@@ -112,7 +112,7 @@ static inline double __longlong_as_double(long long bits) {
 static inline int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
 static inline int __double2loint(double x) { return (int)__double_as_longlong(x); }
 static inline long long clock64(void) { return cuda_cpu_clock64(); }
-/* The offset of a shared variable in the block's shared memory (runtime.c's layout, not a GPU's). */
+/* The offset of a shared variable in the block's shared memory (cuda_cpu_shared_offset: how near a GPU's). */
 static inline size_t __cvta_generic_to_shared(const void *p) { return cuda_cpu_shared_offset(p); }
 
 /* What common/cli.h asks of the runner's build. */
@@ -141,11 +141,10 @@ static void cpu_runner_take_options(const Spec *spec, int argc, char **argv, Opt
            spec->default_rows ? spec->default_rows : spec->default_n);
 }
 
-/* nvcc's cuda_runtime.h takes a kernel itself here; g++'s only a const void *. */
-template <typename Kernel>
-static inline cudaError_t cudaFuncSetAttribute(Kernel *kernel, enum cudaFuncAttribute attribute, int value) {
-    return ::cudaFuncSetAttribute((const void *)kernel, attribute, value);
-}
+/* nvcc's cuda_runtime.h takes a kernel itself here; the runner also takes its name as written, which
+ * the kernel's launches write the same way: a launch past 48 KB of dynamic shared memory without the
+ * kernel's opt-in is refused, as on a GPU. */
+#define cudaFuncSetAttribute(...) cuda_cpu_func_set_attribute(#__VA_ARGS__, (const void *)__VA_ARGS__)
 
 /* kernel<<<grid, block, bytes, stream>>>(args) becomes
  * cuda_cpu_launcher(file, line, "kernel", [&](auto... a) { kernel(a...); }, grid, block, bytes)(args):

@@ -42,6 +42,9 @@
 #define WARP 32
 #define STACK_BYTES (256 * 1024)
 #define DYNAMIC_SHARED_BYTES (227 * 1024) /* what an H100 lets one block opt in to */
+#define SHARED_PER_BLOCK (48 * 1024)      /* what a block gets without the opt-in */
+#define SHARED_PER_SM (228 * 1024)
+#define SHARED_RESERVED (1024) /* per block, by the system */
 #define MAX_FINDINGS 64                   /* distinct findings kept per launch */
 #define POISON 0xff                       /* what an unwritten shared byte reads as: NaN, -1 */
 #define DEADLOCK_SECONDS 120              /* a kernel that never waits and never ends */
@@ -90,13 +93,15 @@ static unsigned char dynamic_shared[DYNAMIC_SHARED_BYTES] __attribute__((aligned
 static size_t dynamic_shared_bytes;
 
 /* ----- findings ----- */
-enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, BARRIER_DIVERGENT,
-            BARRIER_EXITED, WARP_LANE_EXITED };
+enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, MISALIGNED,
+            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
     "race on shared memory: two threads write one byte with different values, with no barrier between",
     "read of shared memory that no thread of this block wrote (it reads as 0xff bytes here)",
+    "misaligned address: a load or store of N bytes at an address not a multiple of N (a GPU stops the kernel: "
+    "cudaErrorMisalignedAddress)",
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
     "warp operation whose mask names a lane that has exited"};
@@ -110,6 +115,7 @@ typedef struct {
     long count;
 } finding;
 static finding findings[MAX_FINDINGS];
+static cudaError_t sticky_error = cudaSuccess; /* a kernel's fault: every later call returns it, as on a GPU */
 static int finding_count;
 static long findings_dropped, total_findings;
 
@@ -174,9 +180,9 @@ static void report_findings(void) {
         thread_text(f->thread, who, sizeof who);
         thread_text(f->other_thread, whom, sizeof whom);
         printf("CPU runner: %s\n", kind_names[f->kind]);
-        if (f->kind <= UNWRITTEN_READ) {
+        if (f->kind <= MISALIGNED) {
             where(f->code, here, sizeof here);
-            if (f->kind == UNWRITTEN_READ) {
+            if (f->kind == UNWRITTEN_READ || f->kind == MISALIGNED) {
                 printf("  at %s: %s of block (%u,%u,%u)", here, who, f->block.x, f->block.y, f->block.z);
             } else {
                 where(f->other_code, there, sizeof there);
@@ -224,7 +230,12 @@ static int is_shared(const void *address) {
     return (const char *)address >= __bss_start && (const char *)address < _end;
 }
 void *cuda_cpu_dynamic_shared(void) { return dynamic_shared; }
+/* The dynamic buffer where a GPU puts it for a kernel with no static shared memory, after the 1 KB it
+ * reserves per block; a static array's offset is the runner's layout, not a GPU's. */
 size_t cuda_cpu_shared_offset(const void *address) {
+    const unsigned char *p = (const unsigned char *)address;
+    if (p >= dynamic_shared && p < dynamic_shared + DYNAMIC_SHARED_BYTES)
+        return SHARED_RESERVED + (size_t)(p - dynamic_shared);
     return is_shared(address) ? (size_t)((const char *)address - __bss_start) : 0;
 }
 
@@ -317,11 +328,22 @@ void cuda_cpu_atomic_access(void *address, size_t size, const void *code) {
     }
 }
 
+/* gcc calls __tsan_readN/__tsan_writeN for an access whose type is N-byte aligned (an under-aligned one,
+ * packed or a struct copy, goes through the _range hooks): a kernel's such access at an address that is
+ * not a multiple of N is misaligned, which stops the kernel on a GPU. */
+static void aligned_access(void *address, size_t size, int is_write, const void *code) {
+    if (in_kernel && (uintptr_t)address % size != 0) {
+        note(MISALIGNED, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+        sticky_error = cudaErrorMisalignedAddress;
+    }
+    access_shared(address, size, is_write, code);
+}
+
 /* The hooks gcc's -fsanitize=thread calls (--param tsan-instrument-func-entry-exit=0 leaves out the
  * function entries). */
 #define HOOKS(n)                                                                                                       \
-    void __tsan_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                           \
-    void __tsan_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }                          \
+    void __tsan_read##n(void *a) { aligned_access(a, n, 0, __builtin_return_address(0)); }                          \
+    void __tsan_write##n(void *a) { aligned_access(a, n, 1, __builtin_return_address(0)); }                         \
     void __tsan_unaligned_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                 \
     void __tsan_unaligned_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }
 HOOKS(1)
@@ -602,6 +624,40 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
 
 static cudaError_t last_error = cudaSuccess;
 
+/* The kernels that opted in to more dynamic shared memory than SHARED_PER_BLOCK, by the name the
+ * program wrote in cudaFuncSetAttribute (cuda_on_cpu.h), which its launches write the same way. */
+static struct {
+    char kernel[160];
+    size_t bytes;
+} opt_ins[16];
+static int opt_in_count;
+
+cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
+                                        int value) {
+    (void)function;
+    if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
+    if (value < 0 || value > DYNAMIC_SHARED_BYTES) return cudaErrorInvalidValue;
+    size_t length = 0; /* the kernel: up to the first comma outside <> and () */
+    for (int depth = 0; arguments[length] && (depth > 0 || arguments[length] != ','); ++length)
+        depth += (arguments[length] == '<' || arguments[length] == '(') -
+                 (arguments[length] == '>' || arguments[length] == ')');
+    int i = 0;
+    while (i < opt_in_count && (strlen(opt_ins[i].kernel) != length || strncmp(opt_ins[i].kernel, arguments, length)))
+        ++i;
+    if (i == (int)(sizeof opt_ins / sizeof *opt_ins) || length >= sizeof opt_ins[i].kernel)
+        return cudaErrorInvalidValue;
+    if (i == opt_in_count) ++opt_in_count;
+    snprintf(opt_ins[i].kernel, sizeof opt_ins[i].kernel, "%.*s", (int)length, arguments);
+    opt_ins[i].bytes = (size_t)value;
+    return cudaSuccess;
+}
+
+static size_t max_dynamic_shared(const char *kernel) {
+    for (int i = 0; i < opt_in_count; ++i)
+        if (strcmp(opt_ins[i].kernel, kernel) == 0 && opt_ins[i].bytes > SHARED_PER_BLOCK) return opt_ins[i].bytes;
+    return SHARED_PER_BLOCK;
+}
+
 void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(void *), void *argument,
                      const char *file, int line, const char *kernel) {
     const unsigned long long count = (unsigned long long)block.x * block.y * block.z;
@@ -610,7 +666,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
         last_error = cudaErrorInvalidConfiguration;
         return;
     }
-    if (dynamic_bytes > DYNAMIC_SHARED_BYTES) {
+    if (dynamic_bytes > max_dynamic_shared(kernel)) {
         last_error = cudaErrorInvalidValue;
         return;
     }
@@ -690,9 +746,9 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->multiProcessorCount = 132;
     p->totalGlobalMem = (size_t)8 << 30;
     p->l2CacheSize = 50 * 1024 * 1024;
-    p->sharedMemPerBlock = 48 * 1024;
+    p->sharedMemPerBlock = SHARED_PER_BLOCK;
     p->sharedMemPerBlockOptin = DYNAMIC_SHARED_BYTES;
-    p->sharedMemPerMultiprocessor = 228 * 1024;
+    p->sharedMemPerMultiprocessor = SHARED_PER_SM;
     p->regsPerBlock = 65536;
     p->regsPerMultiprocessor = 65536;
     p->warpSize = WARP;
@@ -702,7 +758,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
     p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
     p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
     p->memoryBusWidth = 5120;
-    p->reservedSharedMemPerBlock = 1024;
+    p->reservedSharedMemPerBlock = SHARED_RESERVED;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attribute, int device) {
@@ -748,6 +804,7 @@ cudaError_t cudaMallocHost(void **pointer, size_t size) { return cudaMalloc(poin
 cudaError_t cudaFreeHost(void *pointer) { return cudaFree(pointer); }
 cudaError_t cudaMemcpy(void *to, const void *from, size_t size, enum cudaMemcpyKind kind) {
     (void)kind;
+    if (sticky_error) return sticky_error;
     memmove(to, from, size);
     return cudaSuccess;
 }
@@ -763,17 +820,18 @@ cudaError_t cudaMemsetAsync(void *to, int value, size_t size, cudaStream_t s) {
     (void)s;
     return cudaMemset(to, value, size);
 }
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { return sticky_error; }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
     (void)s;
     return cudaSuccess;
 }
 cudaError_t cudaGetLastError(void) {
+    if (sticky_error) return sticky_error;
     const cudaError_t e = last_error;
     last_error = cudaSuccess;
     return e;
 }
-cudaError_t cudaPeekAtLastError(void) { return last_error; }
+cudaError_t cudaPeekAtLastError(void) { return sticky_error ? sticky_error : last_error; }
 const char *cudaGetErrorName(cudaError_t e) {
     switch (e) {
     case cudaSuccess: return "cudaSuccess";
@@ -781,6 +839,7 @@ const char *cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
     default: return "cudaError (CPU runner)";
     }
 }
@@ -791,6 +850,7 @@ const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorNotSupported: return "not on the CPU runner";
+    case cudaErrorMisalignedAddress: return "misaligned address";
     default: return "error on the CPU runner";
     }
 }
@@ -821,15 +881,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
     *ms = 0;
     return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttribute(const void *function, enum cudaFuncAttribute attribute, int value) {
-    (void)function, (void)attribute;
-    return value <= DYNAMIC_SHARED_BYTES ? cudaSuccess : cudaErrorInvalidValue;
-}
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *function, int block_size,
                                                                    size_t dynamic_bytes, unsigned flags) {
-    (void)function, (void)dynamic_bytes, (void)flags;
-    *blocks = block_size > 0 ? 2048 / block_size : 0; /* threads only: the runner knows no registers */
+    (void)function, (void)flags;
+    /* threads and the dynamic shared memory asked: the runner knows no registers, no static shared memory */
+    *blocks = block_size > 0 ? 2048 / block_size : 0;
     if (*blocks > 32) *blocks = 32;
+    if (*blocks > (int)(SHARED_PER_SM / (dynamic_bytes + SHARED_RESERVED)))
+        *blocks = (int)(SHARED_PER_SM / (dynamic_bytes + SHARED_RESERVED));
     return cudaSuccess;
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *function, int block_size,

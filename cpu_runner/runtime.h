@@ -4,6 +4,7 @@
 #define CUDA_CPU_RUNTIME_H
 
 #include <stddef.h>
+#include <driver_types.h> /* cudaError_t */
 #include <vector_types.h>
 
 #ifdef __cplusplus
@@ -26,6 +27,9 @@ void *cuda_cpu_dynamic_shared(void);
 size_t cuda_cpu_shared_offset(const void *address);
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code_address);
 void cuda_cpu_no_ptx(const char *file, int line);
+/* cudaFuncSetAttribute(kernel, attribute, value), its arguments also as written ("kernel, attribute, value"). */
+cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
+                                        int value);
 long long cuda_cpu_clock64(void);
 
 /* The options only the runner has; main's wrapper takes them out of argv. */
