@@ -162,7 +162,7 @@ static void parse_options(int argc, char **argv, cli_options *o) {
     spec.summary = "a shared-memory bitmap with and without __syncthreads() (CUDA by Example, ch. 5)";
     spec.accepts = CLI_BITMAP | CLI_CHECK | CLI_DEVICE | CLI_BANK_MODEL;
     spec.extra_help = "Draws a 1024 x 1024 image, each thread a value another thread wrote to shared memory, in a\n"
-                      "window (else shared_bitmap_synced.png). --no-sync: the racy kernel; counts the race, exit 0.\n"
+                      "window (else shared_bitmap_synced.png). --no-sync: the race, counted: exit 0 (--cpu 1).\n"
                       "--save-diff: wrong pixels in red. --check: no window, no file unless asked. Saving: .png only,\n"
                       "a target replaced only by a whole image. EXAMPLES_WINDOW_SECONDS=N closes the window after N s.";
     spec.exit_codes = "  5  the image was right, but an image asked for could not be saved\n"
@@ -250,8 +250,8 @@ static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int
     } else {
         /* The racy kernel passes by reporting: the pixels the race spoils are chance, no verdict. */
         row.pass = 1;
-        row_note(&row, "race: %s pixels wrong %s", wrong_text,
-                 wrong ? "(expected: racecheck finds it)" : "on this run, which proves nothing");
+        const char *found_by = ON_CPU_RUNNER ? "(the CPU runner's findings above)" : "(expected: racecheck finds it)";
+        row_note(&row, "race: %s pixels wrong %s", wrong_text, wrong ? found_by : "on this run, which proves nothing");
     }
     report_add(&rep, &row);
     printf("\n");
@@ -262,11 +262,15 @@ static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int
     else
         printf("Without __syncthreads() a thread may read s_shared[15 - threadIdx.x][15 - threadIdx.y] before the\n"
                "thread that writes it (always in another warp) has done so: a data race on shared memory.\n"
-               "On this run %s of %s pixels (%.1f %%) came out wrong. The count changes from run to run, and\n"
-               "on another GPU it may even be 0, which proves nothing: the code is wrong either way.\n"
-               "The real test is the race detector, which reports the hazard on every run:\n"
+               "On this run %s of %s pixels (%.1f %%) came out wrong. %s\n"
                "  compute-sanitizer --tool racecheck %s --no-sync --check\n",
-               wrong_text, pixels_text, 100.0 * (double)wrong / (double)pixels, program);
+               wrong_text, pixels_text, 100.0 * (double)wrong / (double)pixels,
+               ON_CPU_RUNNER ? "The count changes with --cpu-order,\n"
+                               "never from run to run: the runner reports the race above in every order; on a GPU:"
+                             : "The count changes from run to run, and\n"
+                               "on another GPU it may even be 0, which proves nothing: the code is wrong either way.\n"
+                               "The real test is the race detector, which reports the hazard on every run:",
+               program);
     printf("\n");
     return report_end(&rep);
 }
@@ -289,7 +293,7 @@ static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, c
         failed |= save(&diff, o->save_diff_path, "wrong pixels in red on the dimmed reference");
         bitmap_free(&diff);
     }
-    if (o->save_path) failed |= save(image, o->save_path, "the GPU's image");
+    if (o->save_path) failed |= save(image, o->save_path, ON_CPU_RUNNER ? "the CPU runner's image" : "the GPU's image");
     if (o->check_only) return failed;
     const char *title =
         synced ? "shared_bitmap: with __syncthreads()" : "shared_bitmap --no-sync: without __syncthreads() (racy)";
