@@ -873,11 +873,15 @@ def committed_csvs():
     return sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv")))
 
 
+# The markers plot.py fills; other scripts fill others (readme_figures.py: tests, timings).
+PLOT_MARKER = re.compile(r"^<!-- ((?:results|banks|run|mutants)(?::[\w,.-]+)?):begin -->$", re.M)
+
+
 def repository_pages(results):
-    """Every lesson and page of the checkout with a marker, but the results page."""
+    """Every lesson and page of the checkout with a marker of plot.py's, but the results page."""
     found = glob.glob(os.path.join(TOP, "README*.md")) + glob.glob(os.path.join(TOP, "ch*", "README*.md")) + \
         glob.glob(os.path.join(TOP, "docs", "*.md"))
-    return sorted(os.path.relpath(path) for path in found if "begin -->" in open(path, encoding="utf-8").read()
+    return sorted(os.path.relpath(path) for path in found if PLOT_MARKER.search(open(path, encoding="utf-8").read())
                   and os.path.abspath(path) != os.path.abspath(results))
 
 
@@ -977,8 +981,7 @@ def main(argv=None, rerun=False):
         return own_run(devices, args.out, args.force)
 
     pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
-    markers = {path: re.findall(r"^<!-- ((?:results|banks|run|mutants)(?::[\w,.-]+)?):begin -->$", text, re.M)
-               for path, text in pages.items()}
+    markers = {path: PLOT_MARKER.findall(text) for path, text in pages.items()}
     missing = [path for path, names in markers.items()
                if not names or any(between(pages[path], name, "") is None for name in names)]
     if missing:

@@ -604,8 +604,8 @@ class RunExamples(unittest.TestCase):
 
 class NoGpuMessage(unittest.TestCase):
     """Without a GPU (CUDA_VISIBLE_DEVICES empty: none visible, on any machine) each program says so, exits 77,
-    and points to what it printed on the H100 and the H200, committed: its lesson and the examples' logs
-    (item 7: the message said 'Nothing was run.' and stopped)."""
+    names the CPU runner's --cpu, and points to what it printed on the H100 and the H200, committed: its lesson
+    and the examples' logs (item 7: the message said 'Nothing was run.' and stopped)."""
     ARGUMENTS = {"shared_bitmap": ["--check", "--no-window"]}
 
     def test_each_program_points_to_its_committed_outputs(self):
@@ -620,9 +620,11 @@ class NoGpuMessage(unittest.TestCase):
                 self.assertEqual(done.returncode, 77, done.stderr)
                 lines = done.stderr.splitlines()
                 self.assertRegex(lines[0], r"^%s: no CUDA device was found: .*\. Nothing was run\.$" % program)
+                self.assertRegex(lines[1] if len(lines) > 1 else "", r"^%s: without a GPU its kernels run on the CPU "
+                                 r"runner, .*: %s --cpu \(docs/CPU_RUNNER\.md\)$" % (program, program))
                 pointer = re.match(r"^%s: what it prints on an H100 and an H200 is committed: (ch\d\d_\w+)/README\.md "
                                    r"\(the lesson and its runs\), docs/results/\{h100,h200\}/examples\.log \('=== "
-                                   r"(\S+)'\); tables and plots: docs/RESULTS\.md$" % program, lines[1] if len(lines) > 1
+                                   r"(\S+)'\); tables and plots: docs/RESULTS\.md$" % program, lines[2] if len(lines) > 2
                                    else "")
                 self.assertTrue(pointer, done.stderr)
                 chapter, section = pointer.groups()
