@@ -213,6 +213,10 @@ typedef struct {
     unsigned writer, write_epoch, write_warp_epoch; /* writer: thread + 1, 0 none */
     unsigned reader, read_epoch, read_warp_epoch;
     const void *write_code, *read_code;
+    /* read_code's thread + 1, and the reader before it that was another thread: of two readers one is not a
+     * later writer, so a race with ANY_READER names a read by another thread */
+    unsigned last_reader, prior_reader;
+    const void *prior_read_code;
 } shadow;
 static shadow *shadows;
 static int in_kernel;
@@ -286,6 +290,8 @@ static void access_shared(void *address, size_t size, int is_write, const void *
             s->reader = alone ? me + 1 : ANY_READER;
             s->read_epoch = barrier_epoch;
             s->read_warp_epoch = warp_epoch[warp];
+            if (s->last_reader != me + 1) s->prior_reader = s->last_reader, s->prior_read_code = s->read_code;
+            s->last_reader = me + 1;
             s->read_code = code;
         } else {
             if (s->writer && !ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) && !pending_write &&
@@ -302,9 +308,10 @@ static void access_shared(void *address, size_t size, int is_write, const void *
             const int other_reader = s->reader == ANY_READER
                                          ? s->read_epoch == barrier_epoch
                                          : s->reader && !ordered(s->reader, s->read_epoch, s->read_warp_epoch, me);
+            const int prior = s->reader == ANY_READER && s->last_reader == me + 1; /* the other reader */
             if (other_reader && !reported++)
-                note(RACE_WRITE_AFTER_READ, code, s->read_code, NULL, 0, NULL, 0, me,
-                     s->reader == ANY_READER ? me : s->reader - 1);
+                note(RACE_WRITE_AFTER_READ, code, prior ? s->prior_read_code : s->read_code, NULL, 0, NULL, 0, me,
+                     (prior ? s->prior_reader : s->last_reader) - 1);
             s->writer = me + 1;
             s->write_epoch = barrier_epoch;
             s->write_warp_epoch = warp_epoch[warp];
