@@ -452,6 +452,7 @@ int main(int argc, char **argv) {
 // ----- options -----
 
 #define BOOK_N 100000000LL  /* --n's default: the book's 1e8 elements            */
+#define CPU_RUNNER_N 100000 /* --n's default on the CPU runner (1e8: too slow)   */
 #define BOOK_VALUE 1.23     /* --data const: the book's every element            */
 #define BOOK_BLOCK 128      /* --block's default: the book's threads per block   */
 #define ATOMIC_MAX_REPS 3   /* timed runs of atomic: 1e8 atomics on one address  */
@@ -515,6 +516,7 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     spec.wrong_kernels = demo ? NULL : wrong_kernel_names;
     spec.data_kinds = demo ? NULL : data_names;
     spec.default_n = demo ? SQUARES_N : BOOK_N;
+    spec.cpu_default_n = CPU_RUNNER_N;
     spec.default_block = BOOK_BLOCK;
     spec.own_options = demo ? demo_options : own_options;
     spec.extra_help =
@@ -628,7 +630,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     HANDLE_ERROR(cudaMalloc((void **)&b.total, sizeof(double)));
     HANDLE_ERROR(cudaMalloc((void **)&b.blocks_done, sizeof(unsigned int)));
     HANDLE_ERROR(cudaMemset(b.blocks_done, 0, sizeof(unsigned int)));
-    HANDLE_ERROR(cub_sum<real>(NULL, &b.cub_temp_bytes, NULL, NULL, b.n));
+    if (!ON_CPU_RUNNER) HANDLE_ERROR(cub_sum<real>(NULL, &b.cub_temp_bytes, NULL, NULL, b.n)); /* skipped there */
     HANDLE_ERROR(cudaMalloc(&b.cub_temp, b.cub_temp_bytes ? b.cub_temp_bytes : 1));
     const double read_gbps = o->check_only ? 0 : gpu_read_gbps((double)bytes, o->reps);
     if (!o->check_only) report_ceiling(stdout, "reduce", "read", "a kernel that only reads, >= 256 MiB", read_gbps);
@@ -640,6 +642,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
+        if (k == KERNEL_CUB && cpu_runner_skips("cub", "CUB's kernels are the library's, not the lesson's")) continue;
         const auto expected = expected_of(k, *ref, b, o->type, device->multiProcessorCount);
         result_row row = result_row_for(kernel_name(k), element_type_name(o->type), b.n);
         row.bytes = bytes_counted(k, b);
