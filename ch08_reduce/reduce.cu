@@ -452,7 +452,7 @@ int main(int argc, char **argv) {
 // ----- options -----
 
 #define BOOK_N 100000000LL  /* --n's default: the book's 1e8 elements            */
-#define CPU_RUNNER_N 100000 /* --n's default on the CPU runner (1e8: too slow)   */
+#define CPU_RUNNER_N 500000 /* --n's default on the CPU runner (1e8: too slow)   */
 #define BOOK_VALUE 1.23     /* --data const: the book's every element            */
 #define BOOK_BLOCK 128      /* --block's default: the book's threads per block   */
 #define ATOMIC_MAX_REPS 3   /* timed runs of atomic: 1e8 atomics on one address  */
@@ -516,7 +516,7 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     spec.wrong_kernels = demo ? NULL : wrong_kernel_names;
     spec.data_kinds = demo ? NULL : data_names;
     spec.default_n = demo ? SQUARES_N : BOOK_N;
-    spec.cpu_default_n = CPU_RUNNER_N;
+    spec.cpu_default_n = demo ? 0 : CPU_RUNNER_N; /* the demo's own 2^20 is fast enough there */
     spec.default_block = BOOK_BLOCK;
     spec.own_options = demo ? demo_options : own_options;
     spec.extra_help =
