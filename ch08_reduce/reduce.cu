@@ -515,6 +515,7 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     spec.wrong_kernels = demo ? NULL : wrong_kernel_names;
     spec.data_kinds = demo ? NULL : data_names;
     spec.default_n = demo ? SQUARES_N : BOOK_N;
+    spec.cpu_default_n = demo ? 0 : 500000; /* the CPU runner's --n: 1e8 is too slow there, the demo's 2^20 not */
     spec.default_block = BOOK_BLOCK;
     spec.own_options = demo ? demo_options : own_options;
     spec.extra_help =
@@ -628,7 +629,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     HANDLE_ERROR(cudaMalloc((void **)&b.total, sizeof(double)));
     HANDLE_ERROR(cudaMalloc((void **)&b.blocks_done, sizeof(unsigned int)));
     HANDLE_ERROR(cudaMemset(b.blocks_done, 0, sizeof(unsigned int)));
-    HANDLE_ERROR(cub_sum<real>(NULL, &b.cub_temp_bytes, NULL, NULL, b.n));
+    if (!ON_CPU_RUNNER) HANDLE_ERROR(cub_sum<real>(NULL, &b.cub_temp_bytes, NULL, NULL, b.n)); /* skipped there */
     HANDLE_ERROR(cudaMalloc(&b.cub_temp, b.cub_temp_bytes ? b.cub_temp_bytes : 1));
     const double read_gbps = o->check_only ? 0 : gpu_read_gbps((double)bytes, o->reps);
     if (!o->check_only) report_ceiling(stdout, "reduce", "read", "a kernel that only reads, >= 256 MiB", read_gbps);
@@ -639,7 +640,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     report_begin(&rep, "reduce", stdout);
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
-        if (!cli_kernel_selected(o, k)) continue;
+        if (!cli_kernel_selected(o, k) || (k == KERNEL_CUB && cpu_runner_skips("cub", "CUB's own kernels"))) continue;
         const auto expected = expected_of(k, *ref, b, o->type, device->multiProcessorCount);
         result_row row = result_row_for(kernel_name(k), element_type_name(o->type), b.n);
         row.bytes = bytes_counted(k, b);

@@ -197,7 +197,7 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
     fprintf(out, "  --cpu                run on the CPU runner (no GPU needed): CUDA's rules on the CPU, every\n"
                  "                       shared-memory race and barrier error reported with its line; --check\n"
-                 "  --cpu-order ORDER    the CPU runner's thread order: forward (default), reverse, random:SEED\n");
+                 "  --cpu-order ORDER    its thread order: forward (default), reverse, random:SEED, lockstep\n");
     if (a & CLI_BANK_MODEL)
         fprintf(out, "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
                      "                       warp, as predicted (no GPU needed), and stop\n");

@@ -6,7 +6,9 @@
  *     ucontext, switched with _setjmp/_longjmp); the scheduler runs the
  *     blocks of a grid one after another, and in a block runs each runnable
  *     thread, in the chosen order (forward, reverse, random:SEED), until it
- *     waits (__syncthreads, __syncwarp, a shuffle) or ends.
+ *     waits (__syncthreads, __syncwarp, a shuffle) or ends. lockstep: forward,
+ *     but each thread gives way before each shared-memory access, so a warp's
+ *     lanes make each access in step, as warps ran before Volta.
  *   - __syncthreads() releases when every thread of the block that has not
  *     exited waits at one (exited threads count as arrived). Threads of one
  *     warp waiting at two different barriers never release: a deadlock (exit
@@ -213,6 +215,10 @@ typedef struct {
     unsigned writer, write_epoch, write_warp_epoch; /* writer: thread + 1, 0 none */
     unsigned reader, read_epoch, read_warp_epoch;
     const void *write_code, *read_code;
+    /* read_code's thread + 1, and the reader before it that was another thread: of two readers one is not a
+     * later writer, so a race with ANY_READER names a read by another thread */
+    unsigned last_reader, prior_reader;
+    const void *prior_read_code;
 } shadow;
 static shadow *shadows;
 static int in_kernel;
@@ -266,9 +272,17 @@ static shadow *shadow_of(const void *address) {
     return s;
 }
 
+/* lockstep: the thread gives way before a shared-memory access; it goes on in the next pass. */
+static int gave_way;
+static void give_way(void) {
+    gave_way = 1;
+    if (!_setjmp(threads[current].resume)) _longjmp(scheduler, 1);
+}
+
 static void access_shared(void *address, size_t size, int is_write, const void *code) {
     settle_pending_write();
     if (!in_kernel || !is_shared(address)) return;
+    if (order == CUDA_CPU_LOCKSTEP) give_way();
     const unsigned me = (unsigned)current, warp = me / WARP;
     int reported = 0;
     for (size_t i = 0; i < size; ++i) {
@@ -286,6 +300,8 @@ static void access_shared(void *address, size_t size, int is_write, const void *
             s->reader = alone ? me + 1 : ANY_READER;
             s->read_epoch = barrier_epoch;
             s->read_warp_epoch = warp_epoch[warp];
+            if (s->last_reader != me + 1) s->prior_reader = s->last_reader, s->prior_read_code = s->read_code;
+            s->last_reader = me + 1;
             s->read_code = code;
         } else {
             if (s->writer && !ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) && !pending_write &&
@@ -302,9 +318,10 @@ static void access_shared(void *address, size_t size, int is_write, const void *
             const int other_reader = s->reader == ANY_READER
                                          ? s->read_epoch == barrier_epoch
                                          : s->reader && !ordered(s->reader, s->read_epoch, s->read_warp_epoch, me);
+            const int prior = s->reader == ANY_READER && s->last_reader == me + 1; /* the other reader */
             if (other_reader && !reported++)
-                note(RACE_WRITE_AFTER_READ, code, s->read_code, NULL, 0, NULL, 0, me,
-                     s->reader == ANY_READER ? me : s->reader - 1);
+                note(RACE_WRITE_AFTER_READ, code, prior ? s->prior_read_code : s->read_code, NULL, 0, NULL, 0, me,
+                     (prior ? s->prior_reader : s->last_reader) - 1);
             s->writer = me + 1;
             s->write_epoch = barrier_epoch;
             s->write_warp_epoch = warp_epoch[warp];
@@ -317,6 +334,7 @@ static void access_shared(void *address, size_t size, int is_write, const void *
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code) {
     settle_pending_write();
     if (!in_kernel || !is_shared(address)) return;
+    if (order == CUDA_CPU_LOCKSTEP) give_way();
     for (size_t i = 0; i < size; ++i) {
         shadow *s = shadow_of((char *)address + i);
         if (s->writer == 0 && i == 0) {
@@ -576,7 +594,9 @@ static void run_block(void) {
         pass_order(list, thread_count, pass);
         for (int i = 0; i < thread_count; ++i)
             if (threads[list[i]].state == RUNNABLE) switch_to(list[i]);
-        if (release_warps()) continue;
+        const int lockstep_pass = gave_way;
+        gave_way = 0;
+        if (release_warps() || lockstep_pass) continue;
         int live = 0;
         for (int i = 0; i < thread_count; ++i)
             live += threads[i].state != EXITED;
@@ -713,6 +733,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
 int cuda_cpu_parse_order(const char *text, enum cuda_cpu_order *to, unsigned long *seed_to) {
     if (strcmp(text, "forward") == 0) return *to = CUDA_CPU_FORWARD, 0;
     if (strcmp(text, "reverse") == 0) return *to = CUDA_CPU_REVERSE, 0;
+    if (strcmp(text, "lockstep") == 0) return *to = CUDA_CPU_LOCKSTEP, 0;
     if (strncmp(text, "random:", 7) == 0 && text[7] >= '0' && text[7] <= '9') {
         char *end;
         *seed_to = strtoul(text + 7, &end, 10);
@@ -724,7 +745,7 @@ int cuda_cpu_parse_order(const char *text, enum cuda_cpu_order *to, unsigned lon
 const char *cuda_cpu_order_name(void) {
     static char name[40];
     if (order == CUDA_CPU_RANDOM) snprintf(name, sizeof name, "random:%lu", seed);
-    else snprintf(name, sizeof name, "%s", order == CUDA_CPU_FORWARD ? "forward" : "reverse");
+    else snprintf(name, sizeof name, "%s", (const char *[]){"forward", "reverse", "", "lockstep"}[order]);
     return name;
 }
 
@@ -913,7 +934,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--cpu") == 0) continue;
         if (strcmp(argv[i], "--cpu-order") == 0) {
             if (i + 1 == argc) {
-                fprintf(stderr, "%s: --cpu-order needs a value: forward, reverse or random:SEED\n", argv[0]);
+                fprintf(stderr, "%s: --cpu-order needs a value: forward, reverse, random:SEED or lockstep\n", argv[0]);
                 return 2;
             }
             value = argv[++i];
@@ -922,7 +943,7 @@ int main(int argc, char **argv) {
         }
         if (value) {
             if (cuda_cpu_parse_order(value, &order, &seed) != 0) {
-                fprintf(stderr, "%s: --cpu-order %s: the orders are forward, reverse and random:SEED (SEED a number)\n",
+                fprintf(stderr, "%s: --cpu-order %s: the orders are forward, reverse, random:SEED and lockstep\n",
                         argv[0], value);
                 return 2;
             }
