@@ -345,8 +345,7 @@ __global__ void squares_shared(const int *x, int *total, int n) {
     if (tid == 0) atomicAdd(total, s_squares[0]);
 }
 
-// Deliberately wrong, global_unguarded (by name only): Fan's global as he prints it, no N. It trusts N to be a
-// multiple of the block (1e8 is one of 128); else the last block reads and writes past the end of d_x.
+// Wrong on purpose (by name only): Fan's global as printed. No N: unless N fills whole blocks, it reads past d_x.
 template <typename real> __global__ void reduce_global_unguarded(real *d_x, real *d_y) {
     const int tid = threadIdx.x;
     real *x = d_x + blockDim.x * blockIdx.x;
