@@ -16,6 +16,7 @@
  *
  * Kernels, in teaching order:
  *   guide_stride_read      the Guide's example: one warp, one load at stride s.
+ *   device_shared_count    the Guide's __device__ __shared__: still one variable per block.
  *   bank_read<T, s>        every warp reads type T at stride s, 16 loads in flight per thread.
  *   carve_chained          the Guide's carve: each array starts where the last ends.
  *   carve_aligned          every offset rounded up with align_up(): right for any counts.
@@ -45,6 +46,8 @@
 #define COPY_THREADS 256         /* copy_reserving_shared's block */
 #define SAME_ADDRESS_THREADS 256 /* same_word_store's and same_byte_store's block */
 #define SAME_BYTES 8             /* bytes per warp in same_byte_store: two words */
+#define COUNT_BLOCKS 8           /* device_shared_count's grid */
+#define COUNT_THREADS 256        /* and block */
 
 static const int guide_strides[] = {1, 2, 3, 32, 33}; /* the Guide's example's strides */
 
@@ -59,6 +62,23 @@ __global__ void guide_stride_read(int *out, int s) {
         s_words[i] = i;
     __syncthreads(); /* every word is written before the warp reads */
     out[threadIdx.x] = s_words[s * threadIdx.x];
+}
+
+// ---------------------------------------------------------------------------
+// The Guide's __shared__, "optionally used together with __device__": written
+// __device__ __shared__ it is still shared memory, one variable per block,
+// living as long as the block (__device__ alone is one variable in global
+// memory that every block sees). Each block counts its threads in its own
+// s_count; every thread also adds 1 to one count in global memory.
+
+__global__ void device_shared_count(unsigned *block_counts, unsigned *grid_count) {
+    __device__ __shared__ unsigned s_count;
+    if (threadIdx.x == 0) s_count = 0; /* shared memory starts with no value */
+    __syncthreads();
+    atomicAdd(&s_count, 1u);
+    atomicAdd(grid_count, 1u);
+    __syncthreads(); /* every thread has counted before thread 0 reads the count */
+    if (threadIdx.x == 0) block_counts[blockIdx.x] = s_count;
 }
 
 // ---------------------------------------------------------------------------
@@ -300,8 +320,28 @@ int main(int argc, char **argv) {
     printf("%s: %s\n\n", wrong_strides ? "FAIL" : "PASS",
            wrong_strides ? "a thread read the wrong word" : "every thread read its word; part stride times the passes");
 
+    // The Guide's __device__ __shared__: each block counts its threads in its own s_count;
+    // the word after the blocks' counts is the one count in global memory.
+    unsigned host_counts[COUNT_BLOCKS + 1], *counts;
+    HANDLE_ERROR(cudaMalloc((void **)&counts, sizeof host_counts));
+    gpu_poison(counts, sizeof host_counts);
+    HANDLE_ERROR(cudaMemset(counts + COUNT_BLOCKS, 0, sizeof *counts)); /* the global count starts at 0 */
+    device_shared_count<<<COUNT_BLOCKS, COUNT_THREADS>>>(counts, counts + COUNT_BLOCKS);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaFree(counts));
+    printf("__device__ __shared__ unsigned s_count, each block's count of its %d threads:", COUNT_THREADS);
+    int wrong_counts = host_counts[COUNT_BLOCKS] != COUNT_BLOCKS * COUNT_THREADS;
+    for (int b = 0; b < COUNT_BLOCKS; ++b) {
+        printf(" %u", host_counts[b]);
+        wrong_counts += host_counts[b] != COUNT_THREADS;
+    }
+    printf("; the count in global memory: %u\n%s: %s\n\n", host_counts[COUNT_BLOCKS], wrong_counts ? "FAIL" : "PASS",
+           wrong_counts ? "a count is not one block's, or not the grid's"
+                        : "one s_count per block, as __shared__ alone gives; one global count for the grid");
+
     const int parts = run_progression(&o, &device);
-    return wrong_strides ? EXIT_WRONG_RESULT : parts;
+    return wrong_strides || wrong_counts ? EXIT_WRONG_RESULT : parts;
 }
 
 // ===== Harness: below this line, not needed to follow the lesson =====

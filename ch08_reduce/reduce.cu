@@ -1,10 +1,9 @@
 /* ch08_reduce: summing an array, from global memory to the bandwidth limit (Fan Zheyong, CUDA
  * 编程：基础与实践, chs. 8-10; Mark Harris's first two trees; a tutorial's sum-of-squares demo).
  *
- * What it teaches: a tree in shared memory, not global; how it pairs values sets a step's cost
- * (divergence, bank conflicts); atomics per element or per block; __syncwarp(); warp shuffles; the
- * bandwidth limit. And the precision lesson: the order of float additions decides whether 1e8 x 1.23
- * comes out as 33554432, 123633392 or 123000000.
+ * What it teaches: a tree in shared memory, not global; how it pairs values sets a step's cost (divergence,
+ * bank conflicts); atomics per element or per block; __syncwarp(); warp shuffles; the bandwidth limit. And the
+ * precision lesson: the order of float additions decides whether 1e8 x 1.23 is 33554432, 123633392 or 123000000.
  *
  * Build this file alone, from its folder (CUB is header-only); run ./reduce --help for the options:
  *   nvcc -O3 -I../common reduce.cu -o reduce
@@ -23,7 +22,8 @@
  *   vector         Fan ch. 10: 16-byte loads, the GPU filled once, a second launch adds the partials.
  *   one_launch     Fan chs. 9, 10: the same, but the last block to finish adds the partials.
  *   cub            cub::DeviceReduce::Sum, the library reference.
- *   squares_*      the tutorial's demo in int (--demo squares): one atomicAdd per element, or per block. */
+ *   squares_*      the tutorial's demo in int (--demo squares): one atomicAdd per element, or per block.
+ *   global_unguarded  Fan's global as printed, no N (by name only): past a multiple of the block, out of bounds. */
 #include <cub/device/device_reduce.cuh>
 #include <limits.h>
 #include <stdio.h>
@@ -345,6 +345,17 @@ __global__ void squares_shared(const int *x, int *total, int n) {
     if (tid == 0) atomicAdd(total, s_squares[0]);
 }
 
+// Wrong on purpose (by name only): Fan's global as printed. No N: unless N fills whole blocks, it reads past d_x.
+template <typename real> __global__ void reduce_global_unguarded(real *d_x, real *d_y) {
+    const int tid = threadIdx.x;
+    real *x = d_x + blockDim.x * blockIdx.x;
+    for (int offset = blockDim.x >> 1; offset > 0; offset >>= 1) {
+        if (tid < offset) x[tid] += x[tid + offset];
+        __syncthreads();
+    }
+    if (tid == 0) d_y[blockIdx.x] = x[0];
+}
+
 // main: the book's program (Fan ch. 8, reduce2gpu.cu) in its straight line: the data, the three
 // kernels launched directly, the partials added on the CPU; then every kernel checked and timed.
 // Our verdict on the book's kernels: every partial is the CPU's tree of its block, bit for bit.
@@ -426,8 +437,7 @@ template <typename real> static int book_program(const cli_options *o, const str
     printf("  exact sum of the data as stored                                  %20.6Lf\n", cpu->data.sum);
     printf("  The book, n = 1e8 of 1.23, block 128: float loop 33554432, float sum of the partials 123633392,\n"
            "  double loop 123000000.110771. A float holds 24 bits: from 2^25 = 33554432 its spacing is 4, and\n"
-           "  adding 1.23 rounds back to the same number. Short chains (a tree, or partials in double) fix it.\n"
-           "\n");
+           "  adding 1.23 rounds back to the same number. Short chains (a tree, or partials in double) fix it.\n\n");
     HANDLE_ERROR(cudaFree(d_x));
     HANDLE_ERROR(cudaFree(d_y));
     return failures;
@@ -463,16 +473,19 @@ int main(int argc, char **argv) {
 // clang-format off
 enum { KERNEL_GLOBAL, KERNEL_INTERLEAVED, KERNEL_STRIDED_INDEX, KERNEL_STATIC, KERNEL_DYNAMIC, KERNEL_ATOMIC,
        KERNEL_SHARED_ATOMIC, KERNEL_WARP_SYNCED, KERNEL_SHUFFLE, KERNEL_VECTOR, KERNEL_ONE_LAUNCH, KERNEL_CUB,
-       KERNEL_WARP_UNROLLED, /* deliberately wrong: after the others, run only when named (cli.h) */ KERNEL_COUNT };
+       KERNEL_WARP_UNROLLED, KERNEL_GLOBAL_UNGUARDED, /* wrong on purpose: last, run only when named */ KERNEL_COUNT };
 // clang-format on
 static const char *const kernel_names[] = {
     "global",      "interleaved", "strided_index", "static",     "dynamic", "atomic", "shared_atomic",
     "warp_synced", "shuffle",     "vector",        "one_launch", "cub",     NULL};
-static const char *const wrong_kernel_names[] = {"warp_unrolled", NULL};
-static const char *kernel_name(int k) { return k < KERNEL_WARP_UNROLLED ? kernel_names[k] : wrong_kernel_names[0]; }
+static const char *const wrong_kernel_names[] = {"warp_unrolled", "global_unguarded", NULL};
+static const char *kernel_name(int k) {
+    return k < KERNEL_WARP_UNROLLED ? kernel_names[k] : wrong_kernel_names[k - KERNEL_WARP_UNROLLED];
+}
 #define KERNEL_BIT(k) (1u << (k))
-/* global ... shuffle (before vector) and the trap: one element per thread, --block threads per block. */
-#define ONE_ELEMENT_KERNELS ((KERNEL_BIT(KERNEL_VECTOR) - 1u) | KERNEL_BIT(KERNEL_WARP_UNROLLED))
+/* global ... shuffle (before vector) and the wrong ones: one element per thread, --block threads per block. */
+#define ONE_ELEMENT_KERNELS ((KERNEL_BIT(KERNEL_COUNT) - 1u) & ~RESULT_KERNELS)
+#define SCRATCH_KERNELS (KERNEL_BIT(KERNEL_GLOBAL) | KERNEL_BIT(KERNEL_GLOBAL_UNGUARDED)) /* destroy their input */
 #define INTERLEAVED_KERNELS (KERNEL_BIT(KERNEL_INTERLEAVED) | KERNEL_BIT(KERNEL_STRIDED_INDEX))
 #define TREE_KERNELS                                                                                                   \
     (ONE_ELEMENT_KERNELS & ~(INTERLEAVED_KERNELS | KERNEL_BIT(KERNEL_ATOMIC) | KERNEL_BIT(KERNEL_SHUFFLE)))
@@ -544,9 +557,7 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     if (!demo && (o->kernel_mask & tree_kernels) && (!is_power_of_two(o->block) || o->block < 32))
         BAD_COMMAND_LINE("reduce: --block %d: %s\n", o->block, spec.block_rule);
     if (!demo && cli_kernel_selected(o, KERNEL_WARP_UNROLLED) && o->block < 64)
-        BAD_COMMAND_LINE(
-            "reduce: --block %d: warp_unrolled needs at least 64 threads (its last warp reads s_y[tid + 32])\n",
-            o->block);
+        BAD_COMMAND_LINE("reduce: --block %d: warp_unrolled needs >= 64 threads (it reads s_y[tid + 32])\n", o->block);
     if (o->bank_model) print_bank_model(o, demo);
     return demo;
 }
@@ -567,10 +578,9 @@ template <typename real> struct device_buffers {
     size_t cub_temp_bytes;
 };
 
-/* vector, one_launch: the blocks that fit at once. check_and_print: exit 2 if the run does not fit. */
+/* vector, one_launch: the blocks that fit at once. print: say the sizes, first exit 2 if the run does not fit. */
 template <typename real>
-static device_buffers<real> sizes_of_run(const cli_options *o, const struct cudaDeviceProp *device,
-                                         int check_and_print) {
+static device_buffers<real> sizes_of_run(const cli_options *o, const struct cudaDeviceProp *device, int print) {
     device_buffers<real> b = {};
     b.n = o->n;
     b.threads = o->block;
@@ -589,12 +599,11 @@ static device_buffers<real> sizes_of_run(const cli_options *o, const struct cuda
     if ((selected & KERNEL_BIT(KERNEL_ONE_LAUNCH)) && b.fast_blocks > b.partial_count) b.partial_count = b.fast_blocks;
     if (one_element_blocks <= INT_MAX)
         b.blocks = (int)(selected & ONE_ELEMENT_KERNELS ? one_element_blocks : b.partial_count);
-    if (!check_and_print) return b;
-    const int global_runs = cli_kernel_selected(o, KERNEL_GLOBAL); /* CUB's buffer: in the 16 MB margin */
+    if (!print) return b;
+    const int global_runs = (selected & SCRATCH_KERNELS) != 0; /* CUB's buffer: in the 16 MB margin */
     gpu_require_memory("reduce", (global_runs ? 2.0 : 1.0) * b.n * sizeof(real) + b.partial_count * sizeof(real) + 16e6,
                        global_runs ? "the input and global's scratch copy" : "the input");
-    if ((selected & ONE_ELEMENT_KERNELS) &&
-        (one_element_blocks > device->maxGridSize[0] || one_element_blocks > INT_MAX))
+    if (selected & ONE_ELEMENT_KERNELS && (one_element_blocks > device->maxGridSize[0] || one_element_blocks > INT_MAX))
         BAD_COMMAND_LINE("reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
                          one_element_blocks, b.threads, device->maxGridSize[0]);
     printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
@@ -623,7 +632,8 @@ template <typename real> static int run_progression(const cli_options *o, const 
     const size_t bytes = (size_t)b.n * sizeof(real);
     HANDLE_ERROR(cudaMalloc((void **)&b.x, bytes));
     HANDLE_ERROR(cudaMemcpy((void *)b.x, ref->x, bytes, cudaMemcpyHostToDevice));
-    if (cli_kernel_selected(o, KERNEL_GLOBAL)) HANDLE_ERROR(cudaMalloc((void **)&b.scratch, bytes)); /* its copy */
+    if (o->kernel_mask & SCRATCH_KERNELS) /* their copy; on the CPU runner one block more, poison: NaN past n */
+        HANDLE_ERROR(cudaMalloc((void **)&b.scratch, bytes + ON_CPU_RUNNER * b.threads * sizeof(real)));
     HANDLE_ERROR(cudaMalloc((void **)&b.partials, (size_t)b.partial_count * sizeof(real)));
     HANDLE_ERROR(cudaMalloc((void **)&b.result, sizeof(real)));
     HANDLE_ERROR(cudaMalloc((void **)&b.total, sizeof(double)));
@@ -645,6 +655,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
         result_row row = result_row_for(kernel_name(k), element_type_name(o->type), b.n);
         row.bytes = bytes_counted(k, b);
         row.partials_only = !(KERNEL_BIT(k) & (TOTAL_KERNELS | RESULT_KERNELS));
+        if (k == KERNEL_GLOBAL_UNGUARDED) row_note(&row, "reads %lld past n", (long long)b.blocks * b.threads - b.n);
         const int launches = KERNEL_BIT(k) & STATEFUL_KERNELS ? stateful_launches : 1;
         for (int launch_index = 1; launch_index <= launches; ++launch_index) {
             prepare_launch(k, b, NULL);
@@ -773,13 +784,13 @@ static void prepare_launch(int kernel, const device_buffers<real> &b, const l2_f
     gpu_poison(b.partials, (size_t)b.partial_count * sizeof(real));
     gpu_poison(b.result, sizeof(real));
     gpu_poison(b.total, sizeof(double));
-    if (kernel == KERNEL_GLOBAL)
+    if (KERNEL_BIT(kernel) & SCRATCH_KERNELS)
         HANDLE_ERROR(cudaMemcpyAsync(b.scratch, b.x, (size_t)b.n * sizeof(real), cudaMemcpyDeviceToDevice, 0));
     if (flusher) l2_flush(flusher); /* --cold-l2, last before a timed launch */
 }
 
 template <typename real> static void launch(int kernel, device_buffers<real> &b) {
-    const size_t shared_bytes = b.threads * sizeof(real);
+    const size_t bytes = b.threads * sizeof(real); /* dynamic shared memory */
     if (KERNEL_BIT(kernel) & TOTAL_KERNELS) /* the total starts at 0 on every launch: a memset on the same stream */
         HANDLE_ERROR(cudaMemsetAsync(b.total, 0, sizeof(double), 0));
     switch (kernel) {
@@ -787,12 +798,11 @@ template <typename real> static void launch(int kernel, device_buffers<real> &b)
     case KERNEL_INTERLEAVED: reduce_interleaved<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_STRIDED_INDEX: reduce_strided_index<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_STATIC: reduce_static<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
-    case KERNEL_DYNAMIC: reduce_dynamic<real><<<b.blocks, b.threads, shared_bytes>>>(b.x, b.partials, b.n); break;
+    case KERNEL_DYNAMIC: reduce_dynamic<real><<<b.blocks, b.threads, bytes>>>(b.x, b.partials, b.n); break;
     case KERNEL_ATOMIC: reduce_atomic<real><<<b.blocks, b.threads>>>(b.x, b.total, b.n); break;
-    case KERNEL_SHARED_ATOMIC:
-        reduce_shared_atomic<real><<<b.blocks, b.threads, shared_bytes>>>(b.x, b.total, b.n);
-        break;
+    case KERNEL_SHARED_ATOMIC: reduce_shared_atomic<real><<<b.blocks, b.threads, bytes>>>(b.x, b.total, b.n); break;
     case KERNEL_WARP_UNROLLED: reduce_warp_unrolled<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
+    case KERNEL_GLOBAL_UNGUARDED: reduce_global_unguarded<real><<<b.blocks, b.threads>>>(b.scratch, b.partials); break;
     case KERNEL_WARP_SYNCED: reduce_warp_synced<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_SHUFFLE: reduce_shuffle<real><<<b.blocks, b.threads>>>(b.x, b.partials, b.n); break;
     case KERNEL_VECTOR:

@@ -83,6 +83,7 @@ compute-sanitizer --tool racecheck --print-limit 1 @/ch08_banks/banks --check --
 @/ch08_reduce/reduce --kernel warp_unrolled,warp_synced,static
 @/ch08_reduce/reduce --kernel interleaved,strided_index,static
 compute-sanitizer --tool racecheck @/ch08_reduce/reduce --check --n 100003 --data random --kernel warp_unrolled,warp_synced
+compute-sanitizer --tool memcheck --print-limit 1 @/ch08_reduce/reduce --check --n 100003 --kernel global_unguarded
 @/ch08_reduce/reduce --demo squares
 @/ch08_transpose/transpose
 @/ch08_shared_vs_global/shared_vs_global
