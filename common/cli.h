@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,18 +19,18 @@
 
 /* Which options an example accepts (bit flags for cli_spec.accepts). */
 enum cli_accepts {
-    CLI_N = 1 << 0,         /* --n N                              */
-    CLI_KERNEL = 1 << 1,    /* --kernel NAME[,NAME...] | all      */
-    CLI_TYPE = 1 << 2,      /* --type float|double                */
-    CLI_REPS = 1 << 3,      /* --reps R                           */
-    CLI_CHECK = 1 << 4,     /* --check                            */
-    CLI_DEVICE = 1 << 5,    /* --device D                         */
-    CLI_BLOCK = 1 << 6,     /* --block B                          */
-    CLI_DATA = 1 << 7,      /* --data KIND                        */
-    CLI_ROWS_COLS = 1 << 8, /* --rows R --cols C (--n N = square) */
-    CLI_BITMAP = 1 << 9,    /* --no-sync --save F --save-diff F --no-window */
-    CLI_SEED = 1 << 10,     /* --seed S (random data)             */
-    CLI_COLD_L2 = 1 << 11,  /* --cold-l2                          */
+    CLI_N = 1 << 0,          /* --n N                              */
+    CLI_KERNEL = 1 << 1,     /* --kernel NAME[,NAME...] | all      */
+    CLI_TYPE = 1 << 2,       /* --type float|double                */
+    CLI_REPS = 1 << 3,       /* --reps R                           */
+    CLI_CHECK = 1 << 4,      /* --check                            */
+    CLI_DEVICE = 1 << 5,     /* --device D                         */
+    CLI_BLOCK = 1 << 6,      /* --block B                          */
+    CLI_DATA = 1 << 7,       /* --data KIND                        */
+    CLI_ROWS_COLS = 1 << 8,  /* --rows R --cols C (--n N = square) */
+    CLI_BITMAP = 1 << 9,     /* --no-sync --save F --save-diff F --no-window */
+    CLI_SEED = 1 << 10,      /* --seed S (random data)             */
+    CLI_COLD_L2 = 1 << 11,   /* --cold-l2                          */
     CLI_BANK_MODEL = 1 << 12 /* --bank-model (no GPU needed)      */
 };
 
@@ -64,7 +65,7 @@ typedef struct {
     const cli_own_option *own_options; /* ends with {NULL}; their text is left in own_values to check */
     const char *exit_codes;            /* exit codes beyond 0, 1, 2, 3 and 77 ("  4  ..."), or NULL */
     const char *block_rule;            /* what --block must be, said for any --block refused, or NULL */
-    long long cpu_default_n;           /* the CPU runner's --n when none is given (0: default_n): a book size too slow there */
+    long long cpu_default_n; /* the CPU runner's --n when none is given (0: default_n): a book size too slow there */
 } cli_spec;
 
 typedef struct {
@@ -76,8 +77,7 @@ typedef struct {
     int check_only;
     int device;
     int block;
-    int block_given; /* 1 if --block was on the command line     */
-    int data_kind;   /* index into spec->data_kinds               */
+    int data_kind; /* index into spec->data_kinds               */
     unsigned long long seed;
     int cold_l2;    /* flush the L2 before every timed run */
     int bank_model; /* print the bank model's predictions and stop: no GPU touched */
@@ -201,12 +201,11 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_BANK_MODEL)
         fprintf(out, "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
                      "                       warp, as predicted (no GPU needed), and stop\n");
-    if (a & CLI_BITMAP) {
-        fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n");
-        fprintf(out, "  --save FILE.png      save the image as PNG\n");
-        fprintf(out, "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n");
-        fprintf(out, "  --no-window          do not open a window (save PNG instead)\n");
-    }
+    if (a & CLI_BITMAP)
+        fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n"
+                     "  --save FILE.png      save the image as PNG\n"
+                     "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n"
+                     "  --no-window          do not open a window (save PNG instead)\n");
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i) {
         char usage[64];
         snprintf(usage, sizeof usage, "%s %s", spec->own_options[i].name, spec->own_options[i].value);
@@ -222,11 +221,13 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
 }
 
-/* Prints "<program>: <message>" and returns CLI_EXIT_ERROR. */
-static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *message, const char *option,
-                            const char *value) {
+/* Prints "<program>: <message>" (a printf format and its values) and returns CLI_EXIT_ERROR. */
+static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *format, ...) {
+    va_list values;
+    va_start(values, format);
     fprintf(err, "%s: ", spec->program);
-    fprintf(err, message, option, value);
+    vfprintf(err, format, values);
+    va_end(values);
     fprintf(err, "\n");
     return CLI_EXIT_ERROR;
 }
@@ -248,13 +249,6 @@ static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
     return 0;
 }
 
-/* "banks: --part stride,stride: stride is named twice: name it once", exit 2. */
-static inline int cli_fail_repeat_(const cli_spec *spec, FILE *err, const char *option, const char *list,
-                                   const char *item) {
-    fprintf(err, "%s: %s %s: %s is named twice: name it once\n", spec->program, option, list, item);
-    return CLI_EXIT_ERROR;
-}
-
 static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
     char names[512], item[128];
     int count = 0;
@@ -272,18 +266,18 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
         const char *comma = strchr(start, ',');
         size_t length = comma ? (size_t)(comma - start) : strlen(start);
         if (length == 0 || length >= sizeof item)
-            return cli_fail_(spec, err, "%s: empty or too long kernel name in '%s'", "--kernel", list);
+            return cli_fail_(spec, err, "--kernel: empty or too long kernel name in '%s'", list);
         memcpy(item, start, length);
         item[length] = '\0';
         if (strcmp(item, "all") == 0)
-            return cli_fail_(spec, err, "%s %s: 'all' stands alone (all, or a list of names without it)", "--kernel",
-                             list);
+            return cli_fail_(spec, err, "--kernel %s: 'all' stands alone (all, or a list of names without it)", list);
         int index = cli_index_in_(spec->kernels, item);
         int wrong = cli_index_in_(spec->wrong_kernels, item);
         if (index < 0 && wrong >= 0) index = count + wrong;
         cli_join_names_(names, sizeof names, spec->kernels);
         if (index < 0) return cli_fail_(spec, err, "unknown kernel '%s' (choose from %s, or all)", item, names);
-        if (*mask & (1u << index)) return cli_fail_repeat_(spec, err, "--kernel", list, item);
+        if (*mask & (1u << index))
+            return cli_fail_(spec, err, "--kernel %s: %s is named twice: name it once", list, item);
         *mask |= 1u << index;
         if (!comma) return CLI_OK;
         start = comma + 1;
@@ -292,18 +286,21 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
 
 static inline int cli_parse_int_option_(const cli_spec *spec, const char *option, const char *value, long long min,
                                         long long max, long long *out, FILE *err) {
-    long long number;
-    if (value[0] == '0' && value[1] == '\0' && min == 0) {
-        *out = 0;
-        return CLI_OK;
-    }
-    if (cli_parse_count(value, &number) != 0 || number < min || number > max) {
-        fprintf(err, "%s: %s needs a whole number from %lld to %lld, got '%s'\n", spec->program, option, min, max,
-                value);
-        return CLI_EXIT_ERROR;
-    }
+    long long number = 0;
+    const int zero = strcmp(value, "0") == 0 && min == 0; /* cli_parse_count takes no 0 */
+    if (!zero && (cli_parse_count(value, &number) != 0 || number < min || number > max))
+        return cli_fail_(spec, err, "%s needs a whole number from %lld to %lld, got '%s'", option, min, max, value);
     *out = number;
     return CLI_OK;
+}
+
+/* "--name=value": copies "--name" into name[64] and returns "value". Any other word: copies the
+ * word (its first 63 characters) and returns NULL. */
+static inline const char *cli_split_(const char *arg, char *name) {
+    const char *equals = strchr(arg, '=');
+    const int has_value = strncmp(arg, "--", 2) == 0 && equals && equals - arg < 64;
+    snprintf(name, 64, "%.*s", has_value ? (int)(equals - arg) : 63, arg);
+    return has_value ? equals + 1 : NULL;
 }
 
 /* What NAME (an option, without "=value") is to this program: -1 unknown, 0 a flag that
@@ -330,13 +327,11 @@ static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
 static inline const char *cli_unknown_beside_help_(const cli_spec *spec, int argc, char **argv) {
     for (int i = 1; i < argc; ++i) {
         char name[64];
-        const char *equals = strchr(argv[i], '=');
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) continue;
-        snprintf(name, sizeof name, "%.*s",
-                 (int)(strncmp(argv[i], "--", 2) == 0 && equals ? equals - argv[i] : (long)strlen(argv[i])), argv[i]);
-        int kind = cli_option_kind_(spec, name);
+        const int has_value = cli_split_(argv[i], name) != NULL;
+        const int kind = cli_option_kind_(spec, name);
         if (kind < 0) return argv[i];
-        if (kind == 1 && !equals) ++i;
+        if (kind == 1 && !has_value) ++i;
     }
     return NULL;
 }
@@ -360,7 +355,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         o->kernel_mask |= 1u << i;
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
         if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
-            return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (%s)%s", "raise it in cli.h", "");
+            return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (raise it in cli.h)");
     /* --help wins wherever it stands, over any value; but a word that is no option of this
      * program is still named, after the usage, and the exit is 2: "--bogus --help" is a typo. */
     for (int i = 1; i < argc; ++i)
@@ -368,7 +363,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             const char *unknown = cli_unknown_beside_help_(spec, argc, argv);
             cli_print_usage_(spec, out);
             if (unknown)
-                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)%s", unknown, "");
+                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)", unknown);
             return CLI_EXIT_HELP;
         }
 
@@ -376,44 +371,32 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     int seen_count = 0;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
-        /* Options that take no value. */
-        int *flag = NULL;
-        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) flag = &o->check_only;
-        if ((a & CLI_COLD_L2) && strcmp(arg, "--cold-l2") == 0) flag = &o->cold_l2;
-        if ((a & CLI_BANK_MODEL) && strcmp(arg, "--bank-model") == 0) flag = &o->bank_model;
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) flag = &o->no_sync;
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) flag = &o->no_window;
-        if (flag) {
-            if (*flag) return cli_fail_(spec, err, "%s given twice: give it once%s", arg, "");
+        char name[64];
+        const char *value = cli_split_(arg, name);               /* --flag, --name VALUE or --name=VALUE */
+        const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
+        const int kind = cli_option_kind_(spec, name);
+        if (kind < 0 || (kind == 0 && value)) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
+        for (int s = 0; s < seen_count; ++s)
+            if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once", name);
+        if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
+        if (kind == 0) { /* a flag: --no-window, or one of these */
+            int *flag = &o->no_window;
+            if (strcmp(name, "--check") == 0) flag = &o->check_only;
+            if (strcmp(name, "--cold-l2") == 0) flag = &o->cold_l2;
+            if (strcmp(name, "--bank-model") == 0) flag = &o->bank_model;
+            if (strcmp(name, "--no-sync") == 0) flag = &o->no_sync;
             *flag = 1;
             continue;
         }
-
-        /* Options that take a value: --name VALUE or --name=VALUE. */
-        char name[64];
-        const char *value = NULL;
-        const char *equals = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) == 0 && equals && (size_t)(equals - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(equals - arg));
-            name[equals - arg] = '\0';
-            value = equals + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
-        const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
-        if (cli_option_kind_(spec, name) != 1)
-            return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
-        for (int s = 0; s < seen_count; ++s)
-            if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once%s", name, "");
-        if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
         if (!value) {
-            if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)%s", name, "");
+            if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)", name);
             value = argv[++i];
         }
-        if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one%s", name, "");
+        if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one", name);
         if (own >= 0) { /* the program checks the text itself, once each item is named once */
             char item[64];
-            if (cli_list_repeat_(value, item, sizeof item)) return cli_fail_repeat_(spec, err, name, value, item);
+            if (cli_list_repeat_(value, item, sizeof item))
+                return cli_fail_(spec, err, "%s %s: %s is named twice: name it once", name, value, item);
             o->own_values[own] = value;
             continue;
         }
@@ -432,12 +415,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         } else if (strcmp(name, "--kernel") == 0) {
             if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
         } else if (strcmp(name, "--type") == 0) {
-            if (strcmp(value, "float") == 0)
-                o->type = ELEMENT_FLOAT;
-            else if (strcmp(value, "double") == 0)
-                o->type = ELEMENT_DOUBLE;
-            else
+            if (strcmp(value, "float") != 0 && strcmp(value, "double") != 0)
                 return cli_fail_(spec, err, "%s must be float or double, got '%s'", name, value);
+            o->type = strcmp(value, "double") == 0 ? ELEMENT_DOUBLE : ELEMENT_FLOAT;
         } else if (strcmp(name, "--reps") == 0) {
             if (cli_parse_int_option_(spec, name, value, 1, 100000, &number, err)) return CLI_EXIT_ERROR;
             o->reps = (int)number;
@@ -451,7 +431,6 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                                                   : "a block holds a whole number of threads from 1 to 1024 (CUDA's "
                                                     "limit; --help says what each kernel needs)");
             o->block = (int)number;
-            o->block_given = 1;
         } else if (strcmp(name, "--data") == 0) {
             int index = cli_index_in_(spec->data_kinds, value);
             char names[256];
@@ -469,14 +448,12 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     }
     if (a & CLI_ROWS_COLS) {
         if (n_given && (rows_given || cols_given))
-            return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
+            return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both");
         if (n_given) o->rows = o->cols = o->n;
         if (o->rows > CLI_MAX_COUNT / o->cols)
-            return fprintf(err,
-                           "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's "
-                           "memory\n",
-                           spec->program, o->rows, o->cols),
-                   CLI_EXIT_ERROR;
+            return cli_fail_(spec, err,
+                             "the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's memory",
+                             o->rows, o->cols);
         o->n = o->rows * o->cols;
     }
     return CLI_OK;
@@ -491,8 +468,10 @@ static inline void cli_run_on_cpu_runner_(const char *program, char **argv) {
         memcpy(path + length, "_cpu", 5);
         execv(path, argv);
     }
-    fprintf(stderr, "%s: --cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
-                    "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON\n", program, program);
+    fprintf(stderr,
+            "%s: --cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
+            "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON\n",
+            program, program);
     exit(2);
 }
 

@@ -1,10 +1,9 @@
-/* The CPU replays of the chapters' sums (ch05_dot, ch08_reduce): the same
- * additions in the same order as each kernel's grid-stride loop, halving tree,
- * warp_sum, block_sum and last block, which the chapters' checks compare with
- * bit for bit. The device code they repeat is written in each chapter, above
- * its harness divider (the lesson); these are the harness. Templates over the
- * element type only; everything is inline or static, so any number of .cu
- * files may include this. */
+/* The CPU replays of the chapters' sums (ch05_dot, ch08_reduce). Floating-point addition is not
+ * associative: a kernel's result is known to the bit only by repeating its own order of additions.
+ * These host twins repeat each kernel's grid-stride loop, halving tree, warp_sum, block_sum and
+ * last block, and the chapters compare bit for bit, which sees one dropped or duplicated element
+ * wherever it changes a rounding. The device code they repeat is written in each chapter, above its
+ * divider (the lesson); each twin says which. */
 #ifndef COMMON_CPU_REPLAYS_CUH
 #define COMMON_CPU_REPLAYS_CUH
 
@@ -12,17 +11,8 @@
 
 #include "book.h" /* HANDLE_ERROR, host_alloc */
 
-// ---------------------------------------------------------------------------
-// Host twins. Floating-point addition is not associative: a kernel's result is
-// known to the bit only by repeating its own order of additions. The chapters
-// replay each deterministic kernel with these and compare bit for bit, which
-// sees one dropped or duplicated element wherever it changes a rounding. Each
-// twin says which device code it repeats.
-
-/* Twin of the books' halving tree over shared memory (written out in each
- * chapter): at each step the lower half adds the upper half,
- * values[t] += values[t + half]. count is a power of two; values is
- * overwritten as s_cache is on the GPU; returns the total, values[0]. */
+/* Twin of the books' halving tree over shared memory (written out in each chapter): count is a
+ * power of two; values is overwritten as s_cache is on the GPU; returns the total, values[0]. */
 template <typename real> static inline __host__ real halving_tree_on_cpu(real *values, int count) {
     for (int half = count / 2; half > 0; half /= 2)
         for (int t = 0; t < half; ++t)
@@ -56,8 +46,7 @@ template <typename real> static inline __host__ real block_tree_on_cpu(real *val
     return tree == WITH_BLOCK_SUM ? block_sum_on_cpu(values, threads) : halving_tree_on_cpu(values, threads);
 }
 
-/* Twin of sum_my_partials in every thread of the block at once: thread t of
- * `threads` adds partials t, t + threads, t + 2 threads, ... to a sum from 0. */
+/* Twin of sum_my_partials, in every thread of the block at once. */
 template <typename real>
 static inline __host__ void sum_my_partials_on_cpu(const real *partials, long long count, int threads, real *shares) {
     for (int t = 0; t < threads; ++t) {
@@ -81,22 +70,18 @@ static inline __host__ real last_block_on_cpu(const real *partials, long long co
 static inline __host__ float sum_of_lanes_on_cpu(const float *v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 static inline __host__ double sum_of_lanes_on_cpu(const double *v) { return v[0] + v[1]; }
 
-/* The kernels' sums of products: nvcc fuses `sum += a[i] * b[i]` into one
- * fused multiply-add (its default -fmad=true), one rounding; the twins call
- * std::fma, the same rounding. Billions of them at 2^31 elements: on x86-64
- * the loop below is compiled twice, with and without the FMA instruction, and
- * the CPU picks at load time (five times faster than calling the library's
- * fma()). Only explicit std::fma may fuse there: the bodies add, or fma. */
+/* nvcc fuses `sum += a[i] * b[i]` into one fused multiply-add (its default -fmad=true), one
+ * rounding; the twins call std::fma, the same rounding. Billions of them at 2^31 elements: on
+ * x86-64 the loop below is compiled with and without the FMA instruction, and the CPU picks at
+ * load time, far faster than the library's fma(). Only explicit std::fma may fuse there. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define CPU_FMA_CLONES
 #endif
 
-/* Twin of a grid-stride loop, all threads at once: thread t of `threads`
- * starts from 0 and runs sum = add(sum, i) for i = t, t + threads, ... below
- * `items` (an item: an element, or a vector). The CPU walks the items front
- * to back, which keeps each thread's own order; add is the loop's body. */
+/* Twin of a grid-stride loop over `items` (elements, or vectors), all `threads` at once, add being
+ * the loop's body. The CPU walks the items front to back, which keeps each thread's own order. */
 template <typename real, typename loop_body>
 CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long threads, loop_body add, real *sums) {
     for (long long t = 0; t < threads; ++t)
