@@ -15,7 +15,6 @@ For the build, --harness PROGRAM OUT writes the chapter's harness for the CPU ru
 with every exercise's function declared, not defined), and --check-specs checks that every stub
 and known wrong answer still generates from the chapters' current sources."""
 import argparse
-import ast
 import hashlib
 import os
 import re
@@ -69,8 +68,14 @@ class Wrong:
         self.name, self.kinds, self.base, self.edits, self.why, self.answers = name, kinds, base, [], "", None
 
 
+def unquote(literal):
+    """A quoted spec string: \\n a newline, \\" a quote, \\t a tab, \\\\ a backslash; other backslashes stay (regexes)."""
+    escapes = {"n": "\n", '"': '"', "t": "\t", "\\": "\\"}
+    return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(0)), literal[1:-1])
+
+
 def strings(text, counts, where):
-    found = [ast.literal_eval(s) for s in STRING.findall(text)]
+    found = [unquote(s) for s in STRING.findall(text)]
     if len(found) not in counts:
         raise SpecError("%s: want %s quoted strings, found %d" % (where, " or ".join(map(str, counts)), len(found)))
     return found
@@ -603,6 +608,8 @@ def sanitize(run, program, args, build):
     notes = []
     for name, kind in (("racecheck", "race"), ("synccheck", "barrier")):
         output, _ = run_program([sanitizer, "--tool", name, program, "--check"] + args, timeout=900)
+        with open(program + "." + name + ".txt", "w", encoding="utf-8") as f:
+            f.write(output)
         summary = re.findall(r"(?:ERROR|RACECHECK) SUMMARY: (\d+) (?:errors?|hazards?)", output)
         where = re.search(r"in (/\S+):(\d+)", output)
         if summary and int(summary[-1]) > 0:
@@ -624,6 +631,8 @@ def wavefronts(program, args, kernel, build):
     metrics = ",".join(m % ("op_" + op) if "inst" in m else m % ("op_" + op) for m in NCU_METRICS for op in ("ld", "st"))
     output, code = run_program([ncu, "--csv", "--page", "raw", "--metrics", metrics, "--kernel-name",
                                 "regex:%s" % kernel, program, "--check"] + args, timeout=900)
+    with open(program + ".ncu.txt", "w", encoding="utf-8") as f:
+        f.write(output)
     if "ERR_NVGPUCTRPERM" in output or code != 0:
         return None, "Nsight Compute could not read the counters (exit %d) | Nsight Compute 读不到计数器" % code
     rows = [r for r in output.split("\n") if r.startswith('"')]
