@@ -611,16 +611,16 @@ def sanitize(run, program, args, build):
         with open(program + "." + name + ".txt", "w", encoding="utf-8") as f:
             f.write(output)
         summary = re.findall(r"(?:ERROR|RACECHECK) SUMMARY: (\d+) (?:errors?|hazards?)", output)
-        where = re.search(r"in (/\S+):(\d+)", output)
+        where = re.search(r" in (\S+\.cuh?):(\d+)", output)
         if summary and int(summary[-1]) > 0:
             run.add(kind, "compute-sanitizer --tool %s: %s%s" % (name, summary[-1] + " reported",
-                                                                  " at %s:%s" % (short(where.group(1)), where.group(2))
+                                                                  " at %s:%s" % (os.path.basename(where.group(1)), where.group(2))
                                                                   if where else ""))
         notes.append("compute-sanitizer --tool %s: %s" % (name, summary[-1] + " reported" if summary else "clean"))
     return notes
 
 
-NCU_METRICS = ["smsp__sass_inst_executed_op_shared_%s.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_%s.sum"]
+NCU_METRICS = ["smsp__sass_inst_executed_op_shared_%s.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"]
 
 
 def wavefronts(program, args, kernel, build):
@@ -628,7 +628,7 @@ def wavefronts(program, args, kernel, build):
     ncu = tool(build, "ncu")
     if not ncu:
         return None, "ncu not found: Nsight Compute not run | 没有 ncu：未运行 Nsight Compute"
-    metrics = ",".join(m % ("op_" + op) if "inst" in m else m % ("op_" + op) for m in NCU_METRICS for op in ("ld", "st"))
+    metrics = ",".join(m % op for m in NCU_METRICS for op in ("ld", "st"))
     output, code = run_program([ncu, "--csv", "--page", "raw", "--metrics", metrics, "--kernel-name",
                                 "regex:%s" % kernel, program, "--check"] + args, timeout=900)
     with open(program + ".ncu.txt", "w", encoding="utf-8") as f:
@@ -644,9 +644,9 @@ def wavefronts(program, args, kernel, build):
                 sums[name] = sums.get(name, 0.0) + float(value.replace(",", "") or 0)
     per = {}
     for op in ("ld", "st"):
-        count = sums.get(NCU_METRICS[0] % ("op_" + op), 0)
+        count = sums.get(NCU_METRICS[0] % op, 0)
         if count:
-            per[op] = sums.get(NCU_METRICS[1] % ("op_" + op), 0) / count
+            per[op] = sums.get(NCU_METRICS[1] % op, 0) / count
     return per, None
 
 
@@ -690,7 +690,7 @@ def grade_gpu(ex, function_text, shown, build):
                 notes.append("Nsight Compute: %.2f passes per shared %s (the chapter's function: %.2f)" % (
                     mine[op], "load" if op == "ld" else "store", theirs.get(op, float("nan"))))
         else:
-            notes.append(why)
+            notes.append(why or "Nsight Compute counted no shared-memory instruction | Nsight Compute 未计到共享内存指令")
     for args in ex.times:
         kernel_row = args[args.index("--kernel") + 1] if "--kernel" in args else None
         mine, theirs = timed_ms(program, args, kernel_row), timed_ms(reference, args, kernel_row) if reference else None
