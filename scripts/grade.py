@@ -450,6 +450,7 @@ class Run:
 
 
 FINDINGS = [("race on shared memory", "race"), ("no thread of this block wrote", "unwritten"),
+            ("misaligned address", "misaligned"), ("invalid memory access", "crash"),
             ("divergent barrier", "barrier"), ("barrier not reached", "barrier"),
             ("warp operation whose mask names a lane that has exited", "barrier")]
 
