@@ -44,6 +44,13 @@ class Specs(unittest.TestCase):
     def test_every_stub_and_wrong_answer_generates_from_the_current_sources(self):
         self.assertEqual(grade.check_specs(), 0)  # the no-drift proof: every anchor and edit found once
 
+    def test_the_readme_tables_are_the_specs(self):
+        for name, lang in (("README.md", "en"), ("README.zh-CN.md", "zh")):
+            text = grade.read(os.path.join(grade.SPECS, name))
+            block = text.split("<!-- exercises:begin -->\n")[1].split("\n<!-- exercises:end -->")[0]
+            self.assertEqual(block, grade.readme_table(lang), "exercises/%s: run scripts/grade.py --readme %s" % (
+                name, lang))
+
     def test_a_good_spec(self):
         ex = grade.parse_spec(spec(GOOD))[0]
         self.assertEqual((ex.function, ex.runs, ex.stub_kinds), ("dot_book", [["--kernel", "book"]], ["value"]))

@@ -35,7 +35,8 @@ WORDS = {  # each verdict's words: English | Chinese
     "compile": "it does not compile | 编译不通过",
     "crash": "the program crashed | 程序崩溃",
     "deadlock": "the block never finishes: a deadlock | 线程块永远结束不了：死锁",
-    "barrier": "a barrier not every thread of the block reaches | 有线程到不了的 __syncthreads()",
+    "barrier": "a barrier not every thread of the block reaches, or not the same one | 块内有线程到不了（或不在同一处）的 "
+               "__syncthreads()",
     "race": "a race on shared memory | 共享内存上的竞争",
     "unwritten": "a read of shared memory no thread wrote | 读了没有线程写过的共享内存",
     "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（GPU 上内核会出错终止）",
@@ -836,6 +837,7 @@ def main(argv):
     parser.add_argument("--harness", nargs=2, metavar=("PROGRAM", "OUT"))
     parser.add_argument("--check-specs", action="store_true")
     parser.add_argument("--tests", action="store_true")
+    parser.add_argument("--readme", choices=["en", "zh"])
     a = parser.parse_args(argv)
     try:
         if a.harness:
@@ -851,6 +853,9 @@ def main(argv):
                 print("%s %d stub %s" % (ex.program, ex.number, ",".join(ex.stub_kinds)))
                 for wrong in ex.wrongs:
                     print("%s %d wrong:%s %s" % (ex.program, ex.number, wrong.name, ",".join(wrong.kinds)))
+            return 0
+        if a.readme:
+            print(readme_table(a.readme))
             return 0
         if a.list:
             for ex in all_exercises():
@@ -936,6 +941,22 @@ def verdict_exit(kinds, expect):
         ok = all(kind in kinds for kind in expect.split(","))
     print("expected %s: %s" % (expect, "yes" if ok else "NO"))
     return 0 if ok else 1
+
+
+def readme_table(lang):
+    """The exercises as a table for exercises/README*.md (between its exercises:begin/end markers)."""
+    zh = lang == "zh"
+    head = ("| 练习 | 写什么 | 已知的错误答案 → 评分结果 |" if zh else "| exercise | you write | known wrong answers → verdict |")
+    rows = [head, "| --- | --- | --- |"]
+    for ex in all_exercises():
+        title = ex.title["zh" if zh else "en"]
+        what = ("预测 %d 个数" % len(ex.predicts) if zh else "%d predictions" % len(ex.predicts)) if ex.predicts else (
+            "`%s`%s" % (ex.function, "（从 `%s` 改起）" % ex.stub_from if zh else " (from `%s`)" % ex.stub_from)
+            if ex.stub_from else "`%s`" % ex.function)
+        stub = "%s → %s" % ("初始模板" if zh else "the stub", ", ".join(ex.stub_kinds))
+        wrongs = "; ".join("%s → %s" % (w.name, ", ".join(w.kinds)) for w in ex.wrongs)
+        rows.append("| `%s %d` %s | %s | %s; %s |" % (ex.program, ex.number, title, what, stub, wrongs))
+    return "\n".join(rows)
 
 
 def check_specs():
