@@ -162,6 +162,28 @@ class Output(unittest.TestCase):
         self.assertEqual(grade.verdict_exit(["value"], "PASS"), 1)
         self.assertEqual(grade.verdict_exit([], None), 0)
 
+    def test_the_predictions_hold_and_a_wrong_one_fails(self):
+        root, build = tempfile.mkdtemp(), tempfile.mkdtemp()
+        os.makedirs(os.path.join(root, "ch01_demo"))
+        os.makedirs(os.path.join(build, "ch01_demo"))
+        program = os.path.join(build, "ch01_demo", "demo")
+        with open(program, "w") as f:  # its bank model: one line; a run: one line of output, exit 0
+            f.write('#!/bin/sh\n[ "$1" = --bank-model ] && printf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n" || echo ran ok\n')
+        os.chmod(program, 0o755)
+
+        def pages(en, zh=None):
+            for name, text in (("README.md", en), ("README.zh-CN.md", en if zh is None else zh)):
+                with open(os.path.join(root, "ch01_demo", name), "w") as f:
+                    f.write(text)
+            return grade.check_predictions(build, root)
+
+        good = '<!-- predict: demo -- "k/acc=8" --> <!-- predict-run: demo -- exit=0 "ran ok" -->'
+        self.assertEqual(pages(good), 0)
+        self.assertEqual(pages(good.replace("acc=8", "acc=1")), 1)
+        self.assertEqual(pages(good.replace("exit=0", "exit=1")), 1)
+        self.assertEqual(pages(good.replace("ran ok", "ran badly")), 1)
+        self.assertEqual(pages(good, good.replace("acc=8", "acc=7")), 1)  # the pages disagree
+
     def test_both_languages(self):
         self.assertEqual(grade.say("zh", "yes | 是"), "是")
         self.assertEqual(grade.say("both", ("yes", "是")), "yes / 是")

@@ -11,9 +11,11 @@ over your file), --variant solution|stub|wrong:NAME (grade the chapter's functio
 known wrong answer instead) and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that:
 the tests). Exit 0: passed (or as --expect said), 1: not, 2: bad use.
 
-For the build, --harness PROGRAM OUT writes the chapter's harness for the CPU runner (the .cu
-with every exercise's function declared, not defined), and --check-specs checks that every stub
-and known wrong answer still generates from the chapters' current sources."""
+For the build and the tests: --harness PROGRAM OUT writes the chapter's harness for the CPU runner
+(the .cu with every exercise's function declared, not defined); --check-specs checks that every
+stub and known wrong answer still generates from the chapters' current sources; --tests lists the
+tests' variants; --readme en|zh prints exercises/README's table; --check-predictions holds the
+lessons' "Predict, then run" answers against the built programs."""
 import argparse
 import hashlib
 import os
@@ -838,6 +840,7 @@ def main(argv):
     parser.add_argument("--check-specs", action="store_true")
     parser.add_argument("--tests", action="store_true")
     parser.add_argument("--readme", choices=["en", "zh"])
+    parser.add_argument("--check-predictions", action="store_true")
     a = parser.parse_args(argv)
     try:
         if a.harness:
@@ -847,6 +850,8 @@ def main(argv):
             return 0
         if a.check_specs:
             return check_specs()
+        if a.check_predictions:
+            return check_predictions(os.path.abspath(a.build))
         if a.tests:  # for exercises/CMakeLists.txt: one test per variant, with its expected verdict
             for ex in all_exercises():
                 print("%s %d solution PASS" % (ex.program, ex.number))
@@ -957,6 +962,43 @@ def readme_table(lang):
         wrongs = "; ".join("%s → %s" % (w.name, ", ".join(w.kinds)) for w in ex.wrongs)
         rows.append("| `%s %d` %s | %s | %s; %s |" % (ex.program, ex.number, title, what, stub, wrongs))
     return "\n".join(rows)
+
+
+PREDICT = re.compile(r"<!-- predict(-run)?: (.*?) -->", re.S)
+
+
+def check_predictions(build, root=ROOT):
+    """Each lesson's "Predict, then run" answers, held against the program: a `predict` annotation's
+    checks are tests/expect_bank_model.py's against --bank-model; a `predict-run` one runs the program
+    (exit=N, then regular expressions its output must match). The Chinese page's are the English's."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import expect_bank_model
+    failed = checked = 0
+    for chapter in sorted(d for d in os.listdir(root) if re.match(r"ch\d\d_", d)):
+        pages = [read(os.path.join(root, chapter, name)) for name in ("README.md", "README.zh-CN.md")]
+        found = [PREDICT.findall(page) for page in pages]
+        if found[0] != found[1]:
+            print("%s: the two pages' predictions differ: %s / %s" % (chapter, found[0], found[1]))
+            failed += 1
+        for kind, annotation in found[0]:
+            words = shlex.split(annotation)
+            split = words.index("--")
+            program = [os.path.join(build, chapter, words[0])] + words[1:split]
+            if not os.path.exists(program[0]):
+                print("%s: not built here (%s): its predictions are not checked" % (chapter, program[0]))
+                continue
+            checks, checked = words[split + 1:], checked + 1
+            if not kind:
+                failed += expect_bank_model.main(program + ["--"] + checks) != 0
+                continue
+            output, code = run_program(program)
+            for check in checks:
+                good = code == int(check[5:]) if check.startswith("exit=") else re.search(check, output, re.M)
+                if not good:
+                    failed += 1
+                    print("%s: %s: %s does not hold (exit %d)" % (chapter, " ".join(words[:split]), check, code))
+    print("%d predictions checked, %d failed" % (checked, failed))
+    return 1 if failed else 0
 
 
 def check_specs():
