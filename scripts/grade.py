@@ -417,25 +417,31 @@ def build_cpu(ex, function_text, shown, build):
     # not four 4-byte ones, for the bank model; it changes no arithmetic.
     flags = [f for f in cfg["flags"] + cfg["options"] if not f.startswith("-Werror")] + ["-gdwarf-4", "-fno-tree-sra"]
     flags += ["-I" + d for d in cfg["includes"]] + ["-D" + d for d in cfg["defines"]]
-    key = hashlib.sha256("\n".join([unit] + flags + cfg["harness"] + cfg["link"]).encode()).hexdigest()[:16]
-    folder = os.path.join(cache_dir(build), "%s_%d_%s" % (ex.program, ex.number, key))
-    program = os.path.join(folder, ex.program + "_cpu")
-    if os.path.exists(program):
-        return program, None
-    work = tempfile.mkdtemp(dir=cache_dir(build))
-    with open(os.path.join(work, "unit.cpp"), "w", encoding="utf-8") as f:
-        f.write(unit)
-    wraps = ["-Wl,--wrap=" + s for s in cfg["wraps"]]
+    program, wraps = ex.program + "_cpu", ["-Wl,--wrap=" + symbol for symbol in cfg["wraps"]]
     steps = [cfg["compiler"] + flags + ["-c", "unit.cpp", "-o", "unit.o"],
              cfg["compiler"] + cfg["flags"] + cfg["harness"] + ["unit.o"] + cfg["counter"] + wraps +
-             ["-Wl,--allow-multiple-definition", "-o", os.path.basename(program)] + cfg["link"]]
+             ["-Wl,--allow-multiple-definition", "-o", program] + cfg["link"]]
+    return cached_build(build, "%s_%d" % (ex.program, ex.number), "unit.cpp", unit, steps, program)
+
+
+def cached_build(build, tag, name, source, steps, program):
+    """(program path, None) or (None, the compiler's complaint): source written as name, the steps run
+    in a fresh folder of build/exercises/graded/, kept by the hash of what went in (a second grading
+    of the same file builds nothing)."""
+    key = hashlib.sha256("\n".join([source] + [" ".join(step) for step in steps]).encode()).hexdigest()[:16]
+    folder = os.path.join(cache_dir(build), "%s_%s" % (tag, key))
+    if os.path.exists(os.path.join(folder, program)):
+        return os.path.join(folder, program), None
+    work = tempfile.mkdtemp(dir=cache_dir(build))
+    with open(os.path.join(work, name), "w", encoding="utf-8") as f:
+        f.write(source)
     for step in steps:
-        run = subprocess.run(step, cwd=work, capture_output=True, text=True)
-        if run.returncode != 0:
+        done = subprocess.run(step, cwd=work, capture_output=True, text=True)
+        if done.returncode != 0:
             shutil.rmtree(work, ignore_errors=True)
-            return None, (run.stderr or run.stdout).replace(work + "/", "")
+            return None, (done.stderr or done.stdout).replace(work + "/", "")
     os.replace(work, folder) if not os.path.exists(folder) else shutil.rmtree(work, ignore_errors=True)
-    return program, None
+    return os.path.join(folder, program), None
 
 
 # ----- reading a run -----
@@ -578,7 +584,8 @@ def whole_source(ex, function_text, shown):
 
 
 def build_gpu(ex, function_text, shown, build):
-    """(program, None) or (None, complaint): the chapter's header's nvcc line (its last), on the copy."""
+    """(program, None) or (None, complaint): the chapter's header's nvcc line (its last; its -o names the
+    program), on the copy."""
     nvcc = tool(build, "nvcc")
     line = [l.split("nvcc ", 1)[1] for l in chapter_text(ex).split("\n")[:30] if re.match(r"^ \*\s+nvcc ", l)][-1]
     source = whole_source(ex, function_text, shown)
@@ -588,20 +595,7 @@ def build_gpu(ex, function_text, shown, build):
         command.append("-I" + os.path.join(ROOT, "common") if word == "-I../common" else word)
     if not any(w.startswith("-arch") for w in command):
         command.append("-arch=native")
-    key = hashlib.sha256("\n".join([source] + command).encode()).hexdigest()[:16]
-    folder = os.path.join(cache_dir(build), "gpu_%s_%d_%s" % (ex.program, ex.number, key))
-    program = os.path.join(folder, ex.program)
-    if os.path.exists(program):
-        return program, None
-    work = tempfile.mkdtemp(dir=cache_dir(build))
-    with open(os.path.join(work, name), "w", encoding="utf-8") as f:
-        f.write(source)
-    done = subprocess.run(command, cwd=work, capture_output=True, text=True)
-    if done.returncode != 0:
-        shutil.rmtree(work, ignore_errors=True)
-        return None, (done.stderr or done.stdout).replace(work + "/", "")
-    os.replace(work, folder) if not os.path.exists(folder) else shutil.rmtree(work, ignore_errors=True)
-    return program, None
+    return cached_build(build, "gpu_%s_%d" % (ex.program, ex.number), name, source, [command], ex.program)
 
 
 def sanitize(run, program, args, build):
