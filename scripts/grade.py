@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Grades an exercise (exercises/README.md): your function, built into its chapter's own program,
-run by the chapter's own checks, on the GPU where there is one, on the CPU runner where not.
+run by the chapter's own checks on the CPU runner, and on the GPU too where there is one.
 
     scripts/grade.py PROGRAM N          grade exercises/mine/PROGRAM_N.cu (written from the stub
                                         the first time: edit it, then run this again)
@@ -127,9 +127,9 @@ def parse_spec(path):
         elif key in ("run", "time"):
             (ex.runs if key == "run" else ex.times).append(shlex.split(rest))
         elif key == "banks":
-            ex.banks = rest == "conflict-free" or SpecError
-            if ex.banks is SpecError:
+            if rest != "conflict-free":
                 raise SpecError("%s: 'banks' takes conflict-free" % where)
+            ex.banks = True
         elif key == "solution_edit":
             ex.solution_edits.append(strings(rest, (2,), where))
         elif key == "stub":
@@ -904,6 +904,8 @@ def grade(ex, a):
         kinds, graded = [], False
         if config(build, ex.program):
             runs, table = grade_cpu(ex, text, shown_file, build)
+            if not ex.banks and any(run.kinds for run in runs):
+                table = []  # one screen: the passes matter here only when the exercise is about them
             kinds += report(runs, table, [], a.lang, "on the CPU runner: the chapter's own checks, every shared-memory "
                                                      "access watched | 在 CPU 运行器上：本章自带的检查，监视每次共享内存访问")
             graded = True
@@ -914,9 +916,10 @@ def grade(ex, a):
                                                      "Nsight Compute、计时")
             graded = True
         if not graded:
-            kinds = ["compile"]
-            print("  %s" % say(a.lang, "neither the CPU runner's harness (build %s first) nor a GPU | 既没有 CPU 运行器的"
-                                       "框架（先构建 %s）也没有 GPU" % (build, build)))
+            print("  %s" % say(a.lang, "nothing to grade with: neither the CPU runner's harness (cmake --build %s "
+                                       "first, or --build DIR) nor a GPU | 无从评分：既没有 CPU 运行器的框架（请先 "
+                                       "cmake --build %s，或用 --build 指定构建目录）也没有 GPU" % (build, build)))
+            return 2
     print(verdict_line(kinds, a.lang))
     return verdict_exit(kinds, a.expect)
 
