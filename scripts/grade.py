@@ -674,7 +674,7 @@ def grade_gpu(ex, function_text, shown, build):
             return runs, notes
     first = runs[0].args
     notes += sanitize(runs[0], program, first, build)
-    kernel = function_kernel(ex)
+    kernel = ex.function  # the kernel Nsight Compute profiles: the exercises about banks write a kernel
     reference, _ = build_gpu(ex, solution(ex), "exercises/variants/%s_%d_solution.cu" % (ex.program, ex.number), build)
     if ex.banks and reference:
         mine, why = wavefronts(program, first, kernel, build)
@@ -685,8 +685,10 @@ def grade_gpu(ex, function_text, shown, build):
                 if worse:
                     runs[0].add("banks", "Nsight Compute: %.2f passes per shared %s, the chapter's %.2f" % (
                         mine[op], "load" if op == "ld" else "store", theirs[op]))
-                notes.append("Nsight Compute: %.2f passes per shared %s (the chapter's function: %.2f)" % (
-                    mine[op], "load" if op == "ld" else "store", theirs.get(op, float("nan"))))
+                notes.append(("Nsight Compute: %.2f passes per shared %s (the chapter's function: %.2f)" % (
+                    mine[op], "load" if op == "ld" else "store", theirs.get(op, float("nan"))),
+                              "Nsight Compute：每条共享内存%s %.2f 次内存事务（本章的函数：%.2f）" % (
+                    "读" if op == "ld" else "写", mine[op], theirs.get(op, float("nan")))))
         else:
             notes.append(why or "Nsight Compute counted no shared-memory instruction | Nsight Compute 未计到共享内存指令")
     for args in ex.times:
@@ -697,11 +699,6 @@ def grade_gpu(ex, function_text, shown, build):
                 " ".join(args), mine, theirs, mine / theirs),
                           "%s：%.3f 毫秒，本章的 %.3f 毫秒（其 %.2f 倍）" % (" ".join(args), mine, theirs, mine / theirs)))
     return runs, notes
-
-
-def function_kernel(ex):
-    """The kernel whose name Nsight Compute matches: the function itself."""
-    return ex.function
 
 
 # ----- running and reporting -----
