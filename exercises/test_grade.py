@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""The grader's own logic (scripts/grade.py), on small synthetic inputs; no build, no GPU.
+    python3 -m unittest discover -s exercises -p test_grade.py"""
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import grade  # noqa: E402
+
+KERNEL = '''#include "x.h"
+/* a comment with a { brace */
+template <typename real>
+__global__ void __launch_bounds__(256)
+    tree(const real *x, real *y) {
+    const char *s = "}";  // another } brace
+    if (x) { y[0] = x[0]; }
+}
+int main() { tree<float><<<1, 1>>>(0, 0); return 0; }
+'''
+
+
+def spec(text):
+    folder = tempfile.mkdtemp()
+    path = os.path.join(folder, "dot.spec")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+GOOD = '''source ch05_dot/dot.cu
+exercise 1
+title   a | 甲
+function dot_book
+run     --kernel book
+stub    value
+wrong   w race
+edit    "a" "b"
+'''
+
+
+class Specs(unittest.TestCase):
+    def test_every_stub_and_wrong_answer_generates_from_the_current_sources(self):
+        self.assertEqual(grade.check_specs(), 0)  # the no-drift proof: every anchor and edit found once
+
+    def test_the_readme_tables_are_the_specs(self):
+        for name, lang in (("README.md", "en"), ("README.zh-CN.md", "zh")):
+            text = grade.read(os.path.join(grade.SPECS, name))
+            block = text.split("<!-- exercises:begin -->\n")[1].split("\n<!-- exercises:end -->")[0]
+            self.assertEqual(block, grade.readme_table(lang), "exercises/%s: run scripts/grade.py --readme %s" % (
+                name, lang))
+
+    def test_a_good_spec(self):
+        ex = grade.parse_spec(spec(GOOD))[0]
+        self.assertEqual((ex.function, ex.runs, ex.stub_kinds), ("dot_book", [["--kernel", "book"]], ["value"]))
+        self.assertEqual((ex.wrongs[0].name, ex.wrongs[0].kinds, ex.wrongs[0].edits), ("w", ["race"], [["a", "b"]]))
+
+    def test_malformed_lines_are_named(self):
+        for bad, said in [(GOOD.replace("stub    value", "stub    slow"), "unknown kind 'slow'"),
+                          (GOOD.replace("run ", "walk "), "unknown key 'walk'"),
+                          (GOOD.replace('edit    "a" "b"', 'edit    "a"'), "want 2 quoted strings"),
+                          (GOOD.replace("wrong   w race\n", ""), "'edit' before any 'wrong'"),
+                          (GOOD.replace("exercise 1", "exercise one"), "needs a number"),
+                          (GOOD.replace("function dot_book\n", ""), "needs a function")]:
+            with self.assertRaises(grade.SpecError) as raised:
+                grade.parse_spec(spec(bad))
+            self.assertIn(said, str(raised.exception))
+
+    def test_unquote_keeps_a_regex_backslash(self):
+        self.assertEqual(grade.unquote(r'"a\nb\"c\(d\\e"'), 'a\nb"c\\(d\\e')
+
+
+class Source(unittest.TestCase):
+    def test_a_definition_not_a_call_with_its_head_lines_and_braces_in_comments_and_strings(self):
+        start, body, end = grade.find_function(KERNEL, "tree")
+        self.assertTrue(KERNEL[start:].startswith("template <typename real>"))
+        self.assertTrue(KERNEL[:end].endswith("}\n}"))
+        self.assertEqual(KERNEL[body], "{")
+        self.assertIsNone(grade.find_function(KERNEL, "missing"))
+
+    def test_an_edit_applies_exactly_once(self):
+        self.assertEqual(grade.apply_edits("a b", [["b", "c"]], "here"), "a c")
+        for text in ("a a", "b"):
+            with self.assertRaises(grade.SpecError):
+                grade.apply_edits(text, [["a", "x"]], "here")
+
+    def test_out_of_line_drops_static_and_inline_from_the_head_only(self):
+        text = "static inline int f(int x) { static int n; return x + n; }"
+        self.assertEqual(grade.out_of_line(text, "f"), "int f(int x) { static int n; return x + n; }")
+
+    def test_the_harness_keeps_every_line_and_declares_the_functions(self):
+        source = grade.read(os.path.join(grade.ROOT, "ch05_dot", "dot.cu"))
+        harness = grade.harness_text("dot")
+        self.assertEqual(harness.count("\n"), source.count("\n"))
+        self.assertIn("void dot_book(const real *a, const real *b, real *c, long long N);", harness)
+
+    def test_the_learners_unit_numbers_their_lines_and_then_the_chapters_again(self):
+        ex = grade.exercise("dot", 1)
+        unit = grade.learner_unit(ex, grade.solution(ex), "exercises/mine/dot_1.cu", ["void dot_book<float>(x)"])
+        self.assertIn('#line 1 "%s"' % os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), unit)
+        source = grade.chapter_text(ex)
+        closing = source[:grade.find_function(source, "dot_book")[2]].count("\n") + 1
+        self.assertIn('#line %d "ch05_dot/dot.cu"' % closing, unit)
+        self.assertTrue(unit.rstrip().endswith("template void dot_book<float>(x);"))
+
+    def test_a_stub_blanks_its_lines_and_says_what_to_do(self):
+        stub = grade.stub_file(grade.exercise("dot", 1))
+        self.assertIn("TODO (dot 1)", stub)
+        self.assertNotIn("while (i != 0)", stub)
+        self.assertIn("scripts/grade.py dot 1", stub)
+
+
+RACE = """CPU runner: dot_book, launched at ch05_dot/dot.cu:779: what it found
+CPU runner: race on shared memory: a thread reads what another thread wrote since the last barrier
+  at exercises/mine/dot_1.cu:17: thread 1 of block (0,0,0); the other access at exercises/mine/dot_1.cu:17, thread 3
+RESULT example=dot kernel=book type=float n=1001 value=1 expected=2 rel_err=0.5 status=FAIL
+"""
+
+
+class Output(unittest.TestCase):
+    def test_a_race_with_its_line_and_a_wrong_value_with_its_size(self):
+        run = grade.read_output(grade.Run([]), RACE, 1)
+        self.assertEqual(run.kinds, ["race", "value"])
+        self.assertIn("at exercises/mine/dot_1.cu:17", run.details[0])
+        self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[1])
+
+    def test_exit_codes(self):
+        self.assertEqual(grade.read_output(grade.Run([]), "all passed", 0).kinds, [])
+        self.assertEqual(grade.read_output(grade.Run([]), "CPU runner: deadlock in block (0,0,0)", 4).kinds,
+                         ["deadlock"])
+        self.assertEqual(grade.read_output(grade.Run([]), "Checked: FAIL", 1).kinds, ["value"])
+        crash = grade.read_output(grade.Run([]), "", -11)
+        self.assertEqual(crash.kinds, ["crash"])
+        self.assertIn("signal 11", crash.details[0])
+        self.assertEqual(grade.read_output(grade.Run([]), "CUDA error: misaligned address", 3).kinds,
+                         ["misaligned", "crash"])
+
+    def test_the_bank_file_per_line_only_the_learners_lines_and_a_misaligned_access_anywhere(self):
+        folder = tempfile.mkdtemp()
+        path = os.path.join(folder, "banks.txt")
+        row = "code %s op ld bytes 4 warps 10 passes %d ideal 10 conflicted %d max %d misaligned %d kernel k\n"
+        with open(path, "w") as f:
+            f.write(row % ("0x10", 320, 10, 32, 0) + row % ("0x20", 10, 0, 1, 0) + row % ("0x30", 10, 0, 1, 3))
+        mine = os.path.join(grade.ROOT, "exercises/mine/t_2.cu")
+        places = {"0x10": mine + ":7", "0x20": mine + ":9 (discriminator 1)", "0x30": "/x/ch08_banks/banks.cu:151"}
+        saved, grade.addr2line = grade.addr2line, lambda program, codes: places
+        try:
+            run = grade.Run([])
+            table = grade.read_banks(run, "program", path, "exercises/mine/t_2.cu", True)
+        finally:
+            grade.addr2line = saved
+        self.assertEqual(run.kinds, ["misaligned", "banks"])
+        self.assertIn("ch08_banks/banks.cu:151: 3 loads", run.details[0])
+        self.assertEqual([en.split(":")[0] for en, _ in table], ["line 7, 1 load of 4 B", "line 9, 1 load of 4 B"])
+        self.assertIn("32.00 passes per warp instruction (1.00 without conflicts)", table[0][0])
+
+    def test_what_a_test_expects(self):
+        self.assertEqual(grade.verdict_exit([], "PASS"), 0)
+        self.assertEqual(grade.verdict_exit(["race", "value"], "race"), 0)
+        self.assertEqual(grade.verdict_exit(["value"], "race"), 1)
+        self.assertEqual(grade.verdict_exit(["value"], "PASS"), 1)
+        self.assertEqual(grade.verdict_exit([], None), 0)
+
+    def test_the_predictions_hold_and_a_wrong_one_fails(self):
+        root, build = tempfile.mkdtemp(), tempfile.mkdtemp()
+        os.makedirs(os.path.join(root, "ch01_demo"))
+        os.makedirs(os.path.join(build, "ch01_demo"))
+        program = os.path.join(build, "ch01_demo", "demo")
+        with open(program, "w") as f:  # its bank model: one line; a run: one line of output, exit 0
+            f.write('#!/bin/sh\n[ "$1" = --bank-model ] && printf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n" || echo ran ok\n')
+        os.chmod(program, 0o755)
+
+        def pages(en, zh=None):
+            for name, text in (("README.md", en), ("README.zh-CN.md", en if zh is None else zh)):
+                with open(os.path.join(root, "ch01_demo", name), "w") as f:
+                    f.write(text)
+            return grade.check_predictions(build, root)
+
+        good = '<!-- predict: demo -- "k/acc=8" --> <!-- predict-run: demo -- exit=0 "ran ok" -->'
+        self.assertEqual(pages(good), 0)
+        self.assertEqual(pages(good.replace("acc=8", "acc=1")), 1)
+        self.assertEqual(pages(good.replace("exit=0", "exit=1")), 1)
+        self.assertEqual(pages(good.replace("ran ok", "ran badly")), 1)
+        self.assertEqual(pages(good, good.replace("acc=8", "acc=7")), 1)  # the pages disagree
+
+    def test_both_languages(self):
+        self.assertEqual(grade.say("zh", "yes | 是"), "是")
+        self.assertEqual(grade.say("both", ("yes", "是")), "yes / 是")
+        self.assertEqual(grade.say_lines("both", ("yes", "是")), ["yes", "是"])
+        self.assertEqual(grade.verdict_line(["value", "race"], "en"), "FAIL: a race on shared memory; a wrong value")
+
+
+if __name__ == "__main__":
+    unittest.main()
