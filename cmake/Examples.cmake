@@ -41,7 +41,8 @@ endfunction()
 # (-fsanitize=thread: every load and store calls the runner's hooks), no CUDA
 # runtime or GPU library linked (cpu_runner/ implements the calls). -mfma and
 # contraction as nvcc's default --fmad=true: the same fused multiply-adds, the
-# same bits.
+# same bits; avoid-fma-max-bits=0, or gcc 13's x86 tuning leaves a loop's
+# accumulating sum += a * b unfused (dot's temp), where nvcc fuses it.
 option(EXAMPLES_CPU_RUNNER "Build each program's CPU runner twin, <program>_cpu (needs Python 3)" ON)
 if(EXAMPLES_CPU_RUNNER AND NOT Python3_Interpreter_FOUND)
   message(WARNING "Python 3 not found: the CPU runner (<program>_cpu) is not built")
@@ -69,7 +70,7 @@ function(add_cpu_twin target source)
   # -fdebug-prefix-map: the findings name the .cu as the repository does (ch05_dot/dot.cu:62).
   target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h -g
                          -fdebug-prefix-map=${CMAKE_CURRENT_BINARY_DIR}=.
-                         -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -mfma -ffp-contract=fast -Wno-unknown-pragmas)
+                         -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -mfma -ffp-contract=fast --param=avoid-fma-max-bits=0 -Wno-unknown-pragmas)
   examples_warnings(${target}_cpu)
   install(TARGETS ${target}_cpu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()
