@@ -83,47 +83,41 @@ static inline BANK_MODEL_HD int bank_passes(const unsigned int address[32], unsi
     return passes;
 }
 
-/* Which pass serves each lane of one warp-wide access (0, 1, ...; -1 for an
- * inactive lane), by the same rule as bank_passes(): in its group, a lane is
- * served in pass k when its word is the k-th distinct word of its bank (a
- * 16-byte lane spans 4 banks; it counts its first word's); the groups' passes
- * follow each other, and a group that touches the same words as an earlier one
- * is served with it. Returns the passes, as bank_passes() does (-1: bad
- * width or misaligned). This is what the bank pictures colour. */
+/* Bits first .. first + count - 1 set: a group's lanes. */
+static inline BANK_MODEL_HD unsigned int bank_lanes_(int first, int count) {
+    return (unsigned int)(((1ull << count) - 1) << first);
+}
+
+/* Which pass serves each lane of one warp-wide access (0, 1, ...; -1 for an inactive lane), by
+ * bank_passes()'s rule: in its group, a lane is served in pass k when its word is the k-th distinct
+ * word of its bank (a 16-byte lane spans 4 banks; it counts its first word's), after the passes of
+ * the groups before it, or, when an earlier group touched the same words, with that group. Returns
+ * bank_passes() (-1: bad width or misaligned). This is what the bank pictures colour. */
 static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32], unsigned int active, int width,
                                                  int pass_of_lane[32]) {
     const int passes = bank_passes(address, active, width);
     for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
         pass_of_lane[lane] = -1;
-    if (passes < 0) return passes;
-    int lanes = width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
-    unsigned int words[4][32];
-    int counts[4], offsets[4];
-    int groups = 0, offset = 0;
-    for (int first = 0; first < BANK_MODEL_WARP; first += lanes) {
+    const int lanes =
+        width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
+    for (int first = 0; passes >= 0 && first < BANK_MODEL_WARP; first += lanes) {
+        const unsigned int group = active & bank_lanes_(first, lanes);
+        int served = 0; /* the first group that touched these words: adding this one to it adds no pass */
+        while (bank_passes(address, (active & bank_lanes_(served, lanes)) | group, width) !=
+               bank_passes(address, active & bank_lanes_(served, lanes), width))
+            served += lanes;
+        const int base = bank_passes(address, active & bank_lanes_(0, served), width);
+        unsigned int words[32];
         int n = 0;
-        const int group = bank_group_passes(address, active, first, lanes, width, words[groups], &n);
-        if (n == 0) continue;
-        int served_with = -1;
-        for (int g = 0; g < groups && served_with < 0; ++g) {
-            int same = counts[g] == n;
-            for (int i = 0; same && i < n; ++i)
-                same = words[g][i] == words[groups][i];
-            if (same) served_with = g;
-        }
-        const int base = served_with >= 0 ? offsets[served_with] : offset;
+        bank_group_passes(address, active, first, lanes, width, words, &n);
         for (int lane = first; lane < first + lanes; ++lane) {
-            if (!((active >> lane) & 1u)) continue;
+            if (!((group >> lane) & 1u)) continue;
             const unsigned int word = address[lane] / BANK_MODEL_BANK_BYTES;
             int rank = 0; /* distinct words of the group in this word's bank, below it */
             for (int i = 0; i < n; ++i)
-                rank += words[groups][i] < word && words[groups][i] % BANK_MODEL_BANKS == word % BANK_MODEL_BANKS;
+                rank += words[i] < word && words[i] % BANK_MODEL_BANKS == word % BANK_MODEL_BANKS;
             pass_of_lane[lane] = base + rank;
         }
-        if (served_with >= 0) continue;
-        counts[groups] = n;
-        offsets[groups++] = offset;
-        offset += group;
     }
     return passes;
 }
