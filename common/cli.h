@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,18 +19,18 @@
 
 /* Which options an example accepts (bit flags for cli_spec.accepts). */
 enum cli_accepts {
-    CLI_N = 1 << 0,         /* --n N                              */
-    CLI_KERNEL = 1 << 1,    /* --kernel NAME[,NAME...] | all      */
-    CLI_TYPE = 1 << 2,      /* --type float|double                */
-    CLI_REPS = 1 << 3,      /* --reps R                           */
-    CLI_CHECK = 1 << 4,     /* --check                            */
-    CLI_DEVICE = 1 << 5,    /* --device D                         */
-    CLI_BLOCK = 1 << 6,     /* --block B                          */
-    CLI_DATA = 1 << 7,      /* --data KIND                        */
-    CLI_ROWS_COLS = 1 << 8, /* --rows R --cols C (--n N = square) */
-    CLI_BITMAP = 1 << 9,    /* --no-sync --save F --save-diff F --no-window */
-    CLI_SEED = 1 << 10,     /* --seed S (random data)             */
-    CLI_COLD_L2 = 1 << 11,  /* --cold-l2                          */
+    CLI_N = 1 << 0,          /* --n N                              */
+    CLI_KERNEL = 1 << 1,     /* --kernel NAME[,NAME...] | all      */
+    CLI_TYPE = 1 << 2,       /* --type float|double                */
+    CLI_REPS = 1 << 3,       /* --reps R                           */
+    CLI_CHECK = 1 << 4,      /* --check                            */
+    CLI_DEVICE = 1 << 5,     /* --device D                         */
+    CLI_BLOCK = 1 << 6,      /* --block B                          */
+    CLI_DATA = 1 << 7,       /* --data KIND                        */
+    CLI_ROWS_COLS = 1 << 8,  /* --rows R --cols C (--n N = square) */
+    CLI_BITMAP = 1 << 9,     /* --no-sync --save F --save-diff F --no-window */
+    CLI_SEED = 1 << 10,      /* --seed S (random data)             */
+    CLI_COLD_L2 = 1 << 11,   /* --cold-l2                          */
     CLI_BANK_MODEL = 1 << 12 /* --bank-model (no GPU needed)      */
 };
 
@@ -64,7 +65,7 @@ typedef struct {
     const cli_own_option *own_options; /* ends with {NULL}; their text is left in own_values to check */
     const char *exit_codes;            /* exit codes beyond 0, 1, 2, 3 and 77 ("  4  ..."), or NULL */
     const char *block_rule;            /* what --block must be, said for any --block refused, or NULL */
-    long long cpu_default_n;           /* the CPU runner's --n when none is given (0: default_n): a book size too slow there */
+    long long cpu_default_n; /* the CPU runner's --n when none is given (0: default_n): a book size too slow there */
 } cli_spec;
 
 typedef struct {
@@ -222,11 +223,13 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
 }
 
-/* Prints "<program>: <message>" and returns CLI_EXIT_ERROR. */
-static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *message, const char *option,
-                            const char *value) {
+/* Prints "<program>: <message>" (a printf format and its values) and returns CLI_EXIT_ERROR. */
+static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *format, ...) {
+    va_list values;
+    va_start(values, format);
     fprintf(err, "%s: ", spec->program);
-    fprintf(err, message, option, value);
+    vfprintf(err, format, values);
+    va_end(values);
     fprintf(err, "\n");
     return CLI_EXIT_ERROR;
 }
@@ -248,13 +251,6 @@ static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
     return 0;
 }
 
-/* "banks: --part stride,stride: stride is named twice: name it once", exit 2. */
-static inline int cli_fail_repeat_(const cli_spec *spec, FILE *err, const char *option, const char *list,
-                                   const char *item) {
-    fprintf(err, "%s: %s %s: %s is named twice: name it once\n", spec->program, option, list, item);
-    return CLI_EXIT_ERROR;
-}
-
 static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
     char names[512], item[128];
     int count = 0;
@@ -272,18 +268,18 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
         const char *comma = strchr(start, ',');
         size_t length = comma ? (size_t)(comma - start) : strlen(start);
         if (length == 0 || length >= sizeof item)
-            return cli_fail_(spec, err, "%s: empty or too long kernel name in '%s'", "--kernel", list);
+            return cli_fail_(spec, err, "--kernel: empty or too long kernel name in '%s'", list);
         memcpy(item, start, length);
         item[length] = '\0';
         if (strcmp(item, "all") == 0)
-            return cli_fail_(spec, err, "%s %s: 'all' stands alone (all, or a list of names without it)", "--kernel",
-                             list);
+            return cli_fail_(spec, err, "--kernel %s: 'all' stands alone (all, or a list of names without it)", list);
         int index = cli_index_in_(spec->kernels, item);
         int wrong = cli_index_in_(spec->wrong_kernels, item);
         if (index < 0 && wrong >= 0) index = count + wrong;
         cli_join_names_(names, sizeof names, spec->kernels);
         if (index < 0) return cli_fail_(spec, err, "unknown kernel '%s' (choose from %s, or all)", item, names);
-        if (*mask & (1u << index)) return cli_fail_repeat_(spec, err, "--kernel", list, item);
+        if (*mask & (1u << index))
+            return cli_fail_(spec, err, "--kernel %s: %s is named twice: name it once", list, item);
         *mask |= 1u << index;
         if (!comma) return CLI_OK;
         start = comma + 1;
@@ -297,11 +293,8 @@ static inline int cli_parse_int_option_(const cli_spec *spec, const char *option
         *out = 0;
         return CLI_OK;
     }
-    if (cli_parse_count(value, &number) != 0 || number < min || number > max) {
-        fprintf(err, "%s: %s needs a whole number from %lld to %lld, got '%s'\n", spec->program, option, min, max,
-                value);
-        return CLI_EXIT_ERROR;
-    }
+    if (cli_parse_count(value, &number) != 0 || number < min || number > max)
+        return cli_fail_(spec, err, "%s needs a whole number from %lld to %lld, got '%s'", option, min, max, value);
     *out = number;
     return CLI_OK;
 }
@@ -360,7 +353,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         o->kernel_mask |= 1u << i;
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
         if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
-            return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (%s)%s", "raise it in cli.h", "");
+            return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (raise it in cli.h)");
     /* --help wins wherever it stands, over any value; but a word that is no option of this
      * program is still named, after the usage, and the exit is 2: "--bogus --help" is a typo. */
     for (int i = 1; i < argc; ++i)
@@ -368,7 +361,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             const char *unknown = cli_unknown_beside_help_(spec, argc, argv);
             cli_print_usage_(spec, out);
             if (unknown)
-                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)%s", unknown, "");
+                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)", unknown);
             return CLI_EXIT_HELP;
         }
 
@@ -384,7 +377,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) flag = &o->no_sync;
         if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) flag = &o->no_window;
         if (flag) {
-            if (*flag) return cli_fail_(spec, err, "%s given twice: give it once%s", arg, "");
+            if (*flag) return cli_fail_(spec, err, "%s given twice: give it once", arg);
             *flag = 1;
             continue;
         }
@@ -401,19 +394,19 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             snprintf(name, sizeof name, "%s", arg);
         }
         const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
-        if (cli_option_kind_(spec, name) != 1)
-            return cli_fail_(spec, err, "unknown option '%s' (try --help)%s", arg, "");
+        if (cli_option_kind_(spec, name) != 1) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
         for (int s = 0; s < seen_count; ++s)
-            if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once%s", name, "");
+            if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once", name);
         if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
         if (!value) {
-            if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)%s", name, "");
+            if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)", name);
             value = argv[++i];
         }
-        if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one%s", name, "");
+        if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one", name);
         if (own >= 0) { /* the program checks the text itself, once each item is named once */
             char item[64];
-            if (cli_list_repeat_(value, item, sizeof item)) return cli_fail_repeat_(spec, err, name, value, item);
+            if (cli_list_repeat_(value, item, sizeof item))
+                return cli_fail_(spec, err, "%s %s: %s is named twice: name it once", name, value, item);
             o->own_values[own] = value;
             continue;
         }
@@ -469,14 +462,12 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     }
     if (a & CLI_ROWS_COLS) {
         if (n_given && (rows_given || cols_given))
-            return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both%s%s", "", "");
+            return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both");
         if (n_given) o->rows = o->cols = o->n;
         if (o->rows > CLI_MAX_COUNT / o->cols)
-            return fprintf(err,
-                           "%s: the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's "
-                           "memory\n",
-                           spec->program, o->rows, o->cols),
-                   CLI_EXIT_ERROR;
+            return cli_fail_(spec, err,
+                             "the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's memory",
+                             o->rows, o->cols);
         o->n = o->rows * o->cols;
     }
     return CLI_OK;
@@ -491,8 +482,10 @@ static inline void cli_run_on_cpu_runner_(const char *program, char **argv) {
         memcpy(path + length, "_cpu", 5);
         execv(path, argv);
     }
-    fprintf(stderr, "%s: --cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
-                    "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON\n", program, program);
+    fprintf(stderr,
+            "%s: --cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
+            "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON\n",
+            program, program);
     exit(2);
 }
 
