@@ -1,14 +1,10 @@
-/* The ceilings a chapter's kernels are measured against, in the same run:
- *   gpu_memcpy_gbps:          a device-to-device cudaMemcpy, for kernels that
- *                             read and write (copy, transpose);
- *   gpu_read_gbps (here):     a kernel that only reads, for kernels that only
- *                             read (reduce): nothing is written back, so a
- *                             read-only kernel's ceiling is higher than a copy's;
- *   gpu_read2_gbps (here):    the same reading two arrays side by side, a[i]
- *                             and b[i], for a kernel that reads two (dot).
- * All use at least 256 MiB, far over any L2 today, so they measure DRAM.
- * And the cold-L2 mode (--cold-l2): l2_flusher. Header-only CUDA; harness,
- * not needed to follow a lesson. */
+/* The ceilings a chapter's kernels are measured against, in the same run, each over at least
+ * 256 MiB (far over any L2 today, so they measure DRAM), the median of `reps`, in GB/s:
+ *   gpu_memcpy_gbps: a device-to-device cudaMemcpy, for kernels that read and write (copy, transpose);
+ *   gpu_read_gbps:   a kernel that only reads, for kernels that only read (reduce): with nothing
+ *                    written back, its ceiling is higher than a copy's;
+ *   gpu_read2_gbps:  the same reading two arrays side by side, a[i] and b[i] (dot).
+ * And the cold-L2 mode (--cold-l2): l2_flusher. */
 #ifndef COMMON_CEILING_CUH
 #define COMMON_CEILING_CUH
 
@@ -35,9 +31,8 @@ static __global__ void read_only_kernel(const float4 *__restrict__ a, const floa
     if (sum == -1.0f) *sink = sum; /* the input is all zeros: never true */
 }
 
-/* A read ceiling: `arrays` arrays (read_only_kernel<arrays>)
- * of `bytes_each`, together at least 256 MiB, read once per run, median of
- * `reps`, in GB/s of all the bytes read. */
+/* `arrays` arrays of `bytes_each` (together at least 256 MiB), read once per run, in GB/s of all
+ * the bytes read. */
 static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int reps) {
     const double minimum = 256.0 * (1 << 20) / arrays;
     size_t each = (size_t)(bytes_each > minimum ? bytes_each : minimum);
@@ -69,12 +64,7 @@ static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int re
     return gigabytes_per_second((double)arrays * (double)each, ms);
 }
 
-/* The read ceiling of this run: one array of at least 256 MiB (or `bytes` if
- * larger, when it fits), read once per run, median of `reps`, in GB/s of bytes read. */
 static inline double gpu_read_gbps(double bytes, int reps) { return gpu_read_arrays_gbps_(1, bytes, reps); }
-
-/* The two-array read ceiling of this run: a and b of `bytes_each` each (at
- * least 128 MiB each), read side by side, in GB/s of the bytes of both. */
 static inline double gpu_read2_gbps(double bytes_each, int reps) { return gpu_read_arrays_gbps_(2, bytes_each, reps); }
 
 /* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each
@@ -109,9 +99,7 @@ static inline void l2_flusher_free(l2_flusher *flusher) {
     flusher->buffer = NULL;
 }
 
-/* The copy ceiling of this run: a device-to-device cudaMemcpy of at least
- * 256 MiB (far over any L2 today, so it measures DRAM) or `bytes` if larger,
- * bytes read plus bytes written. Median of `reps`, in GB/s. */
+/* A device-to-device cudaMemcpy of `bytes` (at least 256 MiB), in GB/s of bytes read plus written. */
 static inline double gpu_memcpy_gbps(double bytes, int reps) {
     const double minimum = 256.0 * (1 << 20);
     size_t copy_bytes = (size_t)(bytes > minimum ? bytes : minimum);
