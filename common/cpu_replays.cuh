@@ -1,23 +1,15 @@
-/* The CPU replays of the chapters' sums (ch05_dot, ch08_reduce): the same
- * additions in the same order as each kernel's grid-stride loop, halving tree,
- * warp_sum, block_sum and last block, which the chapters' checks compare with
- * bit for bit. The device code they repeat is written in each chapter, above
- * its harness divider (the lesson); these are the harness. Templates over the
- * element type only; everything is inline or static, so any number of .cu
- * files may include this. */
+/* The CPU replays of the chapters' sums (ch05_dot, ch08_reduce). Floating-point addition is not
+ * associative: a kernel's result is known to the bit only by repeating its own order of additions.
+ * These host twins repeat each kernel's grid-stride loop, halving tree, warp_sum, block_sum and
+ * last block, and the chapters compare bit for bit, which sees one dropped or duplicated element
+ * wherever it changes a rounding. The device code they repeat is written in each chapter, above its
+ * divider (the lesson); each twin says which. */
 #ifndef COMMON_CPU_REPLAYS_CUH
 #define COMMON_CPU_REPLAYS_CUH
 
 #include <string.h>
 
 #include "book.h" /* HANDLE_ERROR, host_alloc */
-
-// ---------------------------------------------------------------------------
-// Host twins. Floating-point addition is not associative: a kernel's result is
-// known to the bit only by repeating its own order of additions. The chapters
-// replay each deterministic kernel with these and compare bit for bit, which
-// sees one dropped or duplicated element wherever it changes a rounding. Each
-// twin says which device code it repeats.
 
 /* Twin of the books' halving tree over shared memory (written out in each
  * chapter): at each step the lower half adds the upper half,
@@ -81,12 +73,10 @@ static inline __host__ real last_block_on_cpu(const real *partials, long long co
 static inline __host__ float sum_of_lanes_on_cpu(const float *v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 static inline __host__ double sum_of_lanes_on_cpu(const double *v) { return v[0] + v[1]; }
 
-/* The kernels' sums of products: nvcc fuses `sum += a[i] * b[i]` into one
- * fused multiply-add (its default -fmad=true), one rounding; the twins call
- * std::fma, the same rounding. Billions of them at 2^31 elements: on x86-64
- * the loop below is compiled twice, with and without the FMA instruction, and
- * the CPU picks at load time (five times faster than calling the library's
- * fma()). Only explicit std::fma may fuse there: the bodies add, or fma. */
+/* nvcc fuses `sum += a[i] * b[i]` into one fused multiply-add (its default -fmad=true), one
+ * rounding; the twins call std::fma, the same rounding. Billions of them at 2^31 elements: on
+ * x86-64 the loop below is compiled with and without the FMA instruction, and the CPU picks at
+ * load time, far faster than the library's fma(). Only explicit std::fma may fuse there. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
