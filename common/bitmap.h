@@ -87,10 +87,9 @@ static inline unsigned char *bitmap_pixel(const cpu_bitmap *bitmap, int x, int y
 // ---------------------------------------------------------------------------
 // Saving a PNG without ever losing a file.
 
-/* Why `path` cannot take a PNG, in a few words, or NULL when it can. It only
- * looks (lstat, stat, access): nothing is opened, created or changed, so a
- * program can ask before its work and a refused run leaves every file as it
- * was. A read-only file is refused even for root, who could replace it. */
+/* Why `path` cannot take a PNG, in a few words, or NULL when it can. It only looks (and makes
+ * and removes a probe file): no file is opened or changed, so a program can ask before its work
+ * and a refused run leaves every file as it was. A read-only file is refused even for root. */
 static inline const char *bitmap_save_problem(const char *path) {
     if (path == NULL || path[0] == '\0') return "no file name";
     const size_t length = strlen(path);
@@ -98,35 +97,25 @@ static inline const char *bitmap_save_problem(const char *path) {
         return "the name must end in .png (the file is written as PNG)";
 
     /* The directory: the temporary file is created there, then renamed. */
-    char *directory = (char *)malloc(length + 2);
-    if (directory == NULL) return "out of host memory";
+    char directory[4096], probe[4160];
     const char *slash = strrchr(path, '/');
-    if (slash == NULL) {
+    if (slash == NULL)
         strcpy(directory, ".");
-    } else {
-        size_t keep = slash == path ? 1 : (size_t)(slash - path); /* "/x.png" lives in "/" */
-        memcpy(directory, path, keep);
-        directory[keep] = '\0';
-    }
+    else /* "/x.png" lives in "/" */
+        snprintf(directory, sizeof directory, "%.*s", slash == path ? 1 : (int)(slash - path), path);
     struct stat status;
-    const char *problem = NULL;
     if (stat(directory, &status) != 0)
-        problem =
-            errno == EACCES ? "its directory cannot be searched (permission denied)" : "its directory does not exist";
-    else if (!S_ISDIR(status.st_mode))
-        problem = "the part before the last / is not a directory";
-    else { /* create a file for real: access() says yes to root even where nothing can be made (/proc) */
-        char probe[4160];
-        snprintf(probe, sizeof probe, "%s/.save_probe.XXXXXX", directory);
-        int fd = mkstemp(probe);
-        if (fd < 0)
-            problem = errno == EROFS ? "its directory is on a read-only file system"
-                                     : "no permission to create a file in its directory";
-        else
-            close(fd), unlink(probe);
-    }
-    free(directory);
-    if (problem) return problem;
+        return errno == EACCES ? "its directory cannot be searched (permission denied)"
+                               : "its directory does not exist";
+    if (!S_ISDIR(status.st_mode)) return "the part before the last / is not a directory";
+    /* Create a file for real: access() says yes to root even where nothing can be made (/proc). */
+    snprintf(probe, sizeof probe, "%s/.save_probe.XXXXXX", directory);
+    const int fd = mkstemp(probe);
+    if (fd < 0)
+        return errno == EROFS ? "its directory is on a read-only file system"
+                              : "no permission to create a file in its directory";
+    close(fd);
+    unlink(probe);
 
     /* The target, if it exists: a plain file we may write. */
     if (lstat(path, &status) != 0) return errno == ENOENT ? NULL : strerror(errno);
@@ -162,18 +151,11 @@ static inline int bitmap_save_png(const cpu_bitmap *bitmap, const char *path) {
         umask(mask);
         mode = 0666 & ~mask;
     }
-    static const char pattern[] = ".tmp.XXXXXX";
-    char *temporary = (char *)malloc(strlen(path) + sizeof pattern);
-    if (temporary == NULL) {
-        fprintf(stderr, "bitmap: out of host memory\n");
-        return -1;
-    }
-    strcpy(temporary, path);
-    strcat(temporary, pattern);
+    char temporary[4160]; /* bitmap_save_problem() has refused a path too long for it */
+    snprintf(temporary, sizeof temporary, "%s.tmp.XXXXXX", path);
     const int descriptor = mkstemp(temporary);
     if (descriptor < 0) {
         fprintf(stderr, "bitmap: cannot create a temporary file beside '%s': %s\n", path, strerror(errno));
-        free(temporary);
         return -1;
     }
 
@@ -202,7 +184,6 @@ static inline int bitmap_save_png(const cpu_bitmap *bitmap, const char *path) {
         unlink(temporary); /* ours: the only file a failed save removes */
         fprintf(stderr, "bitmap: cannot write PNG '%s': %s (nothing there was changed)\n", path, failure);
     }
-    free(temporary);
     return failure ? -1 : 0;
 }
 
