@@ -310,15 +310,6 @@ static inline int bitmap_open_window_(const cpu_bitmap *bitmap, const char *titl
 // ---------------------------------------------------------------------------
 // Showing: the window where there can be one, a PNG otherwise.
 
-/* 1 when this build has the GLUT window, 0 when it can only save PNGs. */
-static inline int bitmap_window_built(void) {
-#ifdef BITMAP_HAVE_WINDOW
-    return 1;
-#else
-    return 0;
-#endif
-}
-
 /* Shows the bitmap in a window titled `title` and returns BITMAP_SHOWN when
  * the window has closed. Where no window can open, returns BITMAP_ERROR and,
  * if why_not is not NULL, sets *why_not to a short reason (never prints). */
