@@ -49,12 +49,6 @@ struct warp_access {
     long long warps;
 };
 
-/* The same lanes, in as many passes (their addresses may differ: a swizzle
- * permutes each warp's lanes, and the passes stay what they are). */
-static inline int same_shape(const warp_access &a, const warp_access &b) {
-    return a.active == b.active && a.passes == b.passes;
-}
-
 #define BANK_MODEL_MAX_CLASSES 4 /* kinds of block in one launch: a matrix's inner, right, bottom, corner tiles */
 
 /* One instruction over a launch of `classes` kinds of block (a matrix's edge tiles): blocks[c]
@@ -72,8 +66,7 @@ static void model_instruction_in(const char *kernel, const char *access, const c
     }
     for (int c = 0; c < classes; ++c)
         for (int warp = 0; warp * 32 < threads; ++warp) {
-            warp_access w;
-            memset(&w, 0, sizeof w);
+            warp_access w = {};
             for (unsigned int lane = 0; lane < 32; ++lane) {
                 const unsigned int tid = warp * 32 + lane;
                 if (tid >= (unsigned int)threads || !works(c, tid)) continue;
@@ -83,8 +76,8 @@ static void model_instruction_in(const char *kernel, const char *access, const c
             if (!w.active || blocks[c] == 0) continue;
             w.passes = bank_passes(w.address, w.active, bytes);
             w.warps = blocks[c];
-            int s = 0;
-            while (s < count && !same_shape(shapes[s], w))
+            int s = 0; /* the same shape: the same lanes, in as many passes (a swizzle permutes addresses) */
+            while (s < count && !(shapes[s].active == w.active && shapes[s].passes == w.passes))
                 ++s;
             if (s < count)
                 shapes[s].warps += w.warps;
@@ -95,12 +88,8 @@ static void model_instruction_in(const char *kernel, const char *access, const c
         char name[160];
         if (count == 1 || shapes[s].active == 0xffffffffu)
             snprintf(name, sizeof name, "%s", access);
-        else {
-            int lanes = 0;
-            for (unsigned int bits = shapes[s].active; bits; bits &= bits - 1)
-                ++lanes;
-            snprintf(name, sizeof name, "%s (%d lanes)", access, lanes);
-        }
+        else
+            snprintf(name, sizeof name, "%s (%d lanes)", access, __builtin_popcount(shapes[s].active));
         bank_model_line(kernel, name, op, bytes, shapes[s].address, shapes[s].active,
                         shapes[s].warps * bank_model_blocks,
                         s == 0 ? bank_model_picture(kernel, access, threads) : NULL);
@@ -150,19 +139,13 @@ static void model_total_read(const char *kernel, const element *array, const cha
 template <typename element, typename index_of, typename other_of, typename works_if>
 static void model_tree_step(const char *kernel, const element *array, int threads, const char *step, const char *a_name,
                             index_of a, const char *b_name, other_of b, works_if works) {
-    char access[96];
-    snprintf(access, sizeof access, "%s: %s read", step, a_name);
-    model_instruction(
-        kernel, access, "ld", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, a(tid)); },
-        works);
-    snprintf(access, sizeof access, "%s: %s read", step, b_name);
-    model_instruction(
-        kernel, access, "ld", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, b(tid)); },
-        works);
-    snprintf(access, sizeof access, "%s: %s write", step, a_name);
-    model_instruction(
-        kernel, access, "st", sizeof(element), threads, [&](unsigned int tid) { return byte_address(array, a(tid)); },
-        works);
+    for (int k = 0; k < 3; ++k) { /* read a, read b, write a */
+        char access[96];
+        snprintf(access, sizeof access, "%s: %s %s", step, k == 1 ? b_name : a_name, k == 2 ? "write" : "read");
+        model_instruction(
+            kernel, access, k == 2 ? "st" : "ld", sizeof(element), threads,
+            [&](unsigned int tid) { return byte_address(array, k == 1 ? b(tid) : a(tid)); }, works);
+    }
 }
 
 /* The halving tree of static, dynamic, shared_atomic, warp_synced (whose last
