@@ -122,15 +122,6 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
     return passes;
 }
 
-/* The common case: all 32 lanes active, lane t touching element t * stride of
- * an array of element_bytes-byte elements (1, 2, 4, 8 or 16) starting at byte 0. */
-static inline BANK_MODEL_HD int bank_passes_stride(int element_bytes, unsigned int stride_elements) {
-    unsigned int address[32];
-    for (unsigned int t = 0; t < 32; ++t)
-        address[t] = t * stride_elements * (unsigned int)element_bytes;
-    return bank_passes(address, 0xffffffffu, element_bytes);
-}
-
 /* One line of --bank-model output (tab-separated, after bank_model_header()'s "#" line): one
  * shared-memory instruction of one kernel, as warps of one shape execute it. Columns: kernel
  * (as Nsight Compute names it), access ("tile column read"), op (ld/st), bytes per lane,

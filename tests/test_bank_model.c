@@ -8,6 +8,15 @@
 
 #include <string.h>
 
+/* The common case: all 32 lanes active, lane t touching element t * stride of
+ * an array of element_bytes-byte elements (1, 2, 4, 8 or 16) starting at byte 0. */
+static int bank_passes_stride(int element_bytes, unsigned int stride_elements) {
+    unsigned int address[32];
+    for (unsigned int t = 0; t < 32; ++t)
+        address[t] = t * stride_elements * (unsigned int)element_bytes;
+    return bank_passes(address, 0xffffffffu, element_bytes);
+}
+
 static void test_int_strides(void) {
     /* Lane t reads int t * s: word t * s, bank (t * s) % 32. The 32 words fall
      * in 32 / gcd(s, 32) banks, gcd(s, 32) distinct words each: gcd(s, 32)
