@@ -368,21 +368,8 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     char seen[32][64]; /* every option is given at most once */
     int seen_count = 0;
     for (int i = 1; i < argc; ++i) {
+        /* --flag, --name VALUE or --name=VALUE. */
         const char *arg = argv[i];
-        /* Options that take no value. */
-        int *flag = NULL;
-        if ((a & CLI_CHECK) && strcmp(arg, "--check") == 0) flag = &o->check_only;
-        if ((a & CLI_COLD_L2) && strcmp(arg, "--cold-l2") == 0) flag = &o->cold_l2;
-        if ((a & CLI_BANK_MODEL) && strcmp(arg, "--bank-model") == 0) flag = &o->bank_model;
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-sync") == 0) flag = &o->no_sync;
-        if ((a & CLI_BITMAP) && strcmp(arg, "--no-window") == 0) flag = &o->no_window;
-        if (flag) {
-            if (*flag) return cli_fail_(spec, err, "%s given twice: give it once", arg);
-            *flag = 1;
-            continue;
-        }
-
-        /* Options that take a value: --name VALUE or --name=VALUE. */
         char name[64];
         const char *value = NULL;
         const char *equals = strchr(arg, '=');
@@ -394,10 +381,20 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             snprintf(name, sizeof name, "%s", arg);
         }
         const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
-        if (cli_option_kind_(spec, name) != 1) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
+        const int kind = cli_option_kind_(spec, name);
+        if (kind < 0 || (kind == 0 && value)) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
         for (int s = 0; s < seen_count; ++s)
             if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once", name);
         if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
+        if (kind == 0) { /* a flag: --no-window, or one of these */
+            int *flag = &o->no_window;
+            if (strcmp(name, "--check") == 0) flag = &o->check_only;
+            if (strcmp(name, "--cold-l2") == 0) flag = &o->cold_l2;
+            if (strcmp(name, "--bank-model") == 0) flag = &o->bank_model;
+            if (strcmp(name, "--no-sync") == 0) flag = &o->no_sync;
+            *flag = 1;
+            continue;
+        }
         if (!value) {
             if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)", name);
             value = argv[++i];
