@@ -288,12 +288,9 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
 
 static inline int cli_parse_int_option_(const cli_spec *spec, const char *option, const char *value, long long min,
                                         long long max, long long *out, FILE *err) {
-    long long number;
-    if (value[0] == '0' && value[1] == '\0' && min == 0) {
-        *out = 0;
-        return CLI_OK;
-    }
-    if (cli_parse_count(value, &number) != 0 || number < min || number > max)
+    long long number = 0;
+    const int zero = strcmp(value, "0") == 0 && min == 0; /* cli_parse_count takes no 0 */
+    if (!zero && (cli_parse_count(value, &number) != 0 || number < min || number > max))
         return cli_fail_(spec, err, "%s needs a whole number from %lld to %lld, got '%s'", option, min, max, value);
     *out = number;
     return CLI_OK;
