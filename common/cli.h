@@ -202,12 +202,11 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (a & CLI_BANK_MODEL)
         fprintf(out, "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
                      "                       warp, as predicted (no GPU needed), and stop\n");
-    if (a & CLI_BITMAP) {
-        fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n");
-        fprintf(out, "  --save FILE.png      save the image as PNG\n");
-        fprintf(out, "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n");
-        fprintf(out, "  --no-window          do not open a window (save PNG instead)\n");
-    }
+    if (a & CLI_BITMAP)
+        fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n"
+                     "  --save FILE.png      save the image as PNG\n"
+                     "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n"
+                     "  --no-window          do not open a window (save PNG instead)\n");
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i) {
         char usage[64];
         snprintf(usage, sizeof usage, "%s %s", spec->own_options[i].name, spec->own_options[i].value);
