@@ -295,6 +295,15 @@ static inline int cli_parse_int_option_(const cli_spec *spec, const char *option
     return CLI_OK;
 }
 
+/* "--name=value": copies "--name" into name[64] and returns "value". Any other word: copies the
+ * word (its first 63 characters) and returns NULL. */
+static inline const char *cli_split_(const char *arg, char *name) {
+    const char *equals = strchr(arg, '=');
+    const int has_value = strncmp(arg, "--", 2) == 0 && equals && equals - arg < 64;
+    snprintf(name, 64, "%.*s", has_value ? (int)(equals - arg) : 63, arg);
+    return has_value ? equals + 1 : NULL;
+}
+
 /* What NAME (an option, without "=value") is to this program: -1 unknown, 0 a flag that
  * takes no value, 1 an option that takes one. */
 static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
@@ -319,13 +328,11 @@ static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
 static inline const char *cli_unknown_beside_help_(const cli_spec *spec, int argc, char **argv) {
     for (int i = 1; i < argc; ++i) {
         char name[64];
-        const char *equals = strchr(argv[i], '=');
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) continue;
-        snprintf(name, sizeof name, "%.*s",
-                 (int)(strncmp(argv[i], "--", 2) == 0 && equals ? equals - argv[i] : (long)strlen(argv[i])), argv[i]);
-        int kind = cli_option_kind_(spec, name);
+        const int has_value = cli_split_(argv[i], name) != NULL;
+        const int kind = cli_option_kind_(spec, name);
         if (kind < 0) return argv[i];
-        if (kind == 1 && !equals) ++i;
+        if (kind == 1 && !has_value) ++i;
     }
     return NULL;
 }
@@ -364,18 +371,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     char seen[32][64]; /* every option is given at most once */
     int seen_count = 0;
     for (int i = 1; i < argc; ++i) {
-        /* --flag, --name VALUE or --name=VALUE. */
         const char *arg = argv[i];
         char name[64];
-        const char *value = NULL;
-        const char *equals = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) == 0 && equals && (size_t)(equals - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(equals - arg));
-            name[equals - arg] = '\0';
-            value = equals + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
+        const char *value = cli_split_(arg, name);               /* --flag, --name VALUE or --name=VALUE */
         const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
         const int kind = cli_option_kind_(spec, name);
         if (kind < 0 || (kind == 0 && value)) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
