@@ -105,13 +105,12 @@ static inline double gpu_memcpy_gbps(double bytes, int reps) {
     size_t copy_bytes = (size_t)(bytes > minimum ? bytes : minimum);
     size_t free_bytes = 0, total_bytes = 0;
     void *source, *destination;
-    double ms;
     HANDLE_ERROR(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (2 * copy_bytes > free_bytes / 2) copy_bytes = free_bytes / 8; /* leave room for the example */
     HANDLE_ERROR(cudaMalloc(&destination, copy_bytes));
     HANDLE_ERROR(cudaMalloc(&source, copy_bytes));
     HANDLE_ERROR(cudaMemset(source, 1, copy_bytes));
-    ms = time_median_ms(
+    const double ms = time_median_ms(
         reps, [&] { HANDLE_ERROR(cudaMemcpyAsync(destination, source, copy_bytes, cudaMemcpyDeviceToDevice, 0)); });
     HANDLE_ERROR(cudaFree(destination));
     HANDLE_ERROR(cudaFree(source));
