@@ -127,11 +127,9 @@ static inline const char *bitmap_save_problem(const char *path) {
     return NULL;
 }
 
-/* Writes an 8-bit RGBA PNG to `path`: into a temporary file `path`.tmp.XXXXXX
- * beside it, flushed to disk, then renamed over `path` (one step: a reader
- * sees the old file or the new one, never half of one). The new file keeps
- * the old one's permissions, or gets 0666 less the umask. 0 on success; -1
- * with a line on stderr, the temporary file removed and the old file as it was. */
+/* Writes an 8-bit RGBA PNG to `path` by way of `path`.tmp.XXXXXX (a reader sees the old file or the
+ * new one, never half of one), with the old file's permissions or 0666 less the umask. 0 on
+ * success; -1 with a line on stderr, the temporary file removed and the old file as it was. */
 static inline int bitmap_save_png(const cpu_bitmap *bitmap, const char *path) {
     if (bitmap == NULL || bitmap->pixels == NULL || path == NULL) {
         fprintf(stderr, "bitmap: nothing to save (empty bitmap or no path)\n");
