@@ -71,10 +71,9 @@ static inline BANK_MODEL_HD int bank_passes(const unsigned int address[32], unsi
         if (n == 0) continue; /* no active lane in this group */
         int same = 0;         /* an earlier group touched exactly these words: served with it */
         for (int g = 0; g < groups && !same; ++g) {
-            if (counts[g] != n) continue;
-            same = 1;
-            for (int i = 0; i < n; ++i)
-                if (words[g][i] != words[groups][i]) same = 0;
+            same = counts[g] == n;
+            for (int i = 0; same && i < n; ++i)
+                same = words[g][i] == words[groups][i];
         }
         if (same) continue;
         counts[groups++] = n;
@@ -98,8 +97,7 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
     const int passes = bank_passes(address, active, width);
     for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
         pass_of_lane[lane] = -1;
-    const int lanes =
-        width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
+    int lanes = width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
     for (int first = 0; passes >= 0 && first < BANK_MODEL_WARP; first += lanes) {
         const unsigned int group = active & bank_lanes_(first, lanes);
         int served = 0; /* the first group that touched these words: adding this one to it adds no pass */
