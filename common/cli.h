@@ -77,8 +77,7 @@ typedef struct {
     int check_only;
     int device;
     int block;
-    int block_given; /* 1 if --block was on the command line     */
-    int data_kind;   /* index into spec->data_kinds               */
+    int data_kind; /* index into spec->data_kinds               */
     unsigned long long seed;
     int cold_l2;    /* flush the L2 before every timed run */
     int bank_model; /* print the bank model's predictions and stop: no GPU touched */
@@ -435,7 +434,6 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                                                   : "a block holds a whole number of threads from 1 to 1024 (CUDA's "
                                                     "limit; --help says what each kernel needs)");
             o->block = (int)number;
-            o->block_given = 1;
         } else if (strcmp(name, "--data") == 0) {
             int index = cli_index_in_(spec->data_kinds, value);
             char names[256];

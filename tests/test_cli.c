@@ -78,7 +78,7 @@ static void test_counts(void) {
 static void test_defaults(void) {
     cli_options o;
     CHECK(parse(&spec, &o, (const char *[]){NULL}) == CLI_OK);
-    CHECK(o.n == 33792 && o.block == 256 && !o.block_given && o.type == ELEMENT_FLOAT && o.reps == 20);
+    CHECK(o.n == 33792 && o.block == 256 && o.type == ELEMENT_FLOAT && o.reps == 20);
     CHECK(o.kernel_mask == 7u && !o.check_only && o.device == 0 && o.data_kind == 0 && o.seed == 1);
 }
 
@@ -87,7 +87,7 @@ static void test_good(void) {
     CHECK(PARSE(&spec, &o, "--n", "1e8", "--type", "double", "--kernel", "fast,cublas", "--check", "--reps=5",
                 "--device", "0", "--block", "128", "--data", "random", "--seed", "42") == CLI_OK);
     CHECK(o.n == 100000000 && o.type == ELEMENT_DOUBLE && o.kernel_mask == 6u && o.check_only && o.reps == 5);
-    CHECK(o.block == 128 && o.block_given && o.data_kind == 2 && o.seed == 42);
+    CHECK(o.block == 128 && o.data_kind == 2 && o.seed == 42);
     CHECK(cli_kernel_selected(&o, 1) && cli_kernel_selected(&o, 2) && !cli_kernel_selected(&o, 0));
     CHECK(PARSE(&spec, &o, "--kernel", "all") == CLI_OK && o.kernel_mask == 7u);
     CHECK(PARSE(&spec, &o, "--help") == CLI_EXIT_HELP);
