@@ -148,10 +148,7 @@ static inline void report_begin(report *r, const char *example, FILE *out) {
 
 /* x with a printf format, or "-" when the field is not meaningful. */
 static inline const char *report_field_(char *buffer, size_t size, const char *format, int meaningful, double x) {
-    if (!meaningful || isnan(x))
-        snprintf(buffer, size, "-");
-    else
-        snprintf(buffer, size, format, x);
+    snprintf(buffer, size, meaningful && !isnan(x) ? format : "-", x);
     return buffer;
 }
 
