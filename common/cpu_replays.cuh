@@ -11,10 +11,8 @@
 
 #include "book.h" /* HANDLE_ERROR, host_alloc */
 
-/* Twin of the books' halving tree over shared memory (written out in each
- * chapter): at each step the lower half adds the upper half,
- * values[t] += values[t + half]. count is a power of two; values is
- * overwritten as s_cache is on the GPU; returns the total, values[0]. */
+/* Twin of the books' halving tree over shared memory (written out in each chapter): count is a
+ * power of two; values is overwritten as s_cache is on the GPU; returns the total, values[0]. */
 template <typename real> static inline __host__ real halving_tree_on_cpu(real *values, int count) {
     for (int half = count / 2; half > 0; half /= 2)
         for (int t = 0; t < half; ++t)
@@ -48,8 +46,7 @@ template <typename real> static inline __host__ real block_tree_on_cpu(real *val
     return tree == WITH_BLOCK_SUM ? block_sum_on_cpu(values, threads) : halving_tree_on_cpu(values, threads);
 }
 
-/* Twin of sum_my_partials in every thread of the block at once: thread t of
- * `threads` adds partials t, t + threads, t + 2 threads, ... to a sum from 0. */
+/* Twin of sum_my_partials, in every thread of the block at once. */
 template <typename real>
 static inline __host__ void sum_my_partials_on_cpu(const real *partials, long long count, int threads, real *shares) {
     for (int t = 0; t < threads; ++t) {
@@ -83,10 +80,8 @@ static inline __host__ double sum_of_lanes_on_cpu(const double *v) { return v[0]
 #define CPU_FMA_CLONES
 #endif
 
-/* Twin of a grid-stride loop, all threads at once: thread t of `threads`
- * starts from 0 and runs sum = add(sum, i) for i = t, t + threads, ... below
- * `items` (an item: an element, or a vector). The CPU walks the items front
- * to back, which keeps each thread's own order; add is the loop's body. */
+/* Twin of a grid-stride loop over `items` (elements, or vectors), all `threads` at once, add being
+ * the loop's body. The CPU walks the items front to back, which keeps each thread's own order. */
 template <typename real, typename loop_body>
 CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long threads, loop_body add, real *sums) {
     for (long long t = 0; t < threads; ++t)
