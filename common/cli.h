@@ -415,12 +415,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         } else if (strcmp(name, "--kernel") == 0) {
             if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
         } else if (strcmp(name, "--type") == 0) {
-            if (strcmp(value, "float") == 0)
-                o->type = ELEMENT_FLOAT;
-            else if (strcmp(value, "double") == 0)
-                o->type = ELEMENT_DOUBLE;
-            else
+            if (strcmp(value, "float") != 0 && strcmp(value, "double") != 0)
                 return cli_fail_(spec, err, "%s must be float or double, got '%s'", name, value);
+            o->type = strcmp(value, "double") == 0 ? ELEMENT_DOUBLE : ELEMENT_FLOAT;
         } else if (strcmp(name, "--reps") == 0) {
             if (cli_parse_int_option_(spec, name, value, 1, 100000, &number, err)) return CLI_EXIT_ERROR;
             o->reps = (int)number;
