@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <png.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +24,10 @@
 #if !defined(BITMAP_NO_WINDOW) && defined(__has_include)
 #if __has_include(<GL/freeglut.h>)
 #define BITMAP_HAVE_WINDOW 1
-#endif
-#endif
-#ifdef BITMAP_HAVE_WINDOW
 #include <GL/freeglut.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#endif
 #endif
 
 typedef struct {
