@@ -84,9 +84,9 @@ static inline unsigned char *bitmap_pixel(const cpu_bitmap *bitmap, int x, int y
 // ---------------------------------------------------------------------------
 // Saving a PNG without ever losing a file.
 
-/* Why `path` cannot take a PNG, in a few words, or NULL when it can. It only looks (and makes
- * and removes a probe file): no file is opened or changed, so a program can ask before its work
- * and a refused run leaves every file as it was. A read-only file is refused even for root. */
+/* Why `path` cannot take a PNG, in a few words, or NULL when it can. It only looks, and makes and
+ * removes a probe file: no existing file is opened or changed, so a program can ask before its
+ * work and a refused run leaves every file as it was. A read-only file is refused even for root. */
 static inline const char *bitmap_save_problem(const char *path) {
     if (path == NULL || path[0] == '\0') return "no file name";
     const size_t length = strlen(path);
