@@ -815,9 +815,12 @@ static void check_history(const bank_options *b, report *rep) {
 
 static void check_carved(report *rep, carve_case c, const short *shorts, const float *floats, const int *ints) {
     int right = 0;
-    for (int i = 0; i < 256; ++i) /* as many as any case's arrays hold */
-        right += (i < c.short_count && shorts[i] == short_value(i)) +
-                 (i < c.float_count && floats[i] == float_value(i)) + (i < c.int_count && ints[i] == int_value(i));
+    for (int i = 0; i < c.short_count; ++i)
+        right += shorts[i] == short_value(i);
+    for (int i = 0; i < c.float_count; ++i)
+        right += floats[i] == float_value(i);
+    for (int i = 0; i < c.int_count; ++i)
+        right += ints[i] == int_value(i);
     const int elements = c.short_count + c.float_count + c.int_count;
     const char *format = c.aligned ? "carve_aligned_%d_%d_%d" : "carve_chained_%d_%d_%d";
     add_count_row(rep, name_of(format, c.short_count, c.float_count, c.int_count), "mixed", elements, right, elements,
