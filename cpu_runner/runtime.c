@@ -82,6 +82,7 @@ static void (*launch_body)(void *);
 static void *launch_argument;
 static const char *launch_file, *launch_kernel;
 static int launch_line;
+enum cuda_cpu_order { CUDA_CPU_FORWARD, CUDA_CPU_REVERSE, CUDA_CPU_RANDOM, CUDA_CPU_LOCKSTEP };
 static enum cuda_cpu_order order = CUDA_CPU_FORWARD;
 static unsigned long seed;
 static unsigned long long block_serial; /* counts every block of every launch: the shadow's generation */
@@ -120,8 +121,6 @@ static finding findings[MAX_FINDINGS];
 static cudaError_t sticky_error = cudaSuccess; /* a kernel's fault: every later call returns it, as on a GPU */
 static int finding_count;
 static long findings_dropped, total_findings;
-
-long cuda_cpu_findings(void) { return total_findings; }
 
 static void note(enum kind kind, const void *code, const void *other_code, const char *file, int line,
                  const char *other_file, int other_line, unsigned thread, unsigned other_thread) {
@@ -730,7 +729,8 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
     report_findings();
 }
 
-int cuda_cpu_parse_order(const char *text, enum cuda_cpu_order *to, unsigned long *seed_to) {
+/* --cpu-order's value: "forward", "reverse", "random:SEED" or "lockstep"; 0, or -1 when it is none of them. */
+static int parse_order(const char *text, enum cuda_cpu_order *to, unsigned long *seed_to) {
     if (strcmp(text, "forward") == 0) return *to = CUDA_CPU_FORWARD, 0;
     if (strcmp(text, "reverse") == 0) return *to = CUDA_CPU_REVERSE, 0;
     if (strcmp(text, "lockstep") == 0) return *to = CUDA_CPU_LOCKSTEP, 0;
@@ -942,7 +942,7 @@ int main(int argc, char **argv) {
             value = argv[i] + 12;
         }
         if (value) {
-            if (cuda_cpu_parse_order(value, &order, &seed) != 0) {
+            if (parse_order(value, &order, &seed) != 0) {
                 fprintf(stderr, "%s: --cpu-order %s: the orders are forward, reverse, random:SEED and lockstep\n",
                         argv[0], value);
                 return 2;

@@ -32,13 +32,7 @@ cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *funct
                                         int value);
 long long cuda_cpu_clock64(void);
 
-/* The options only the runner has; main's wrapper takes them out of argv. */
-enum cuda_cpu_order { CUDA_CPU_FORWARD, CUDA_CPU_REVERSE, CUDA_CPU_RANDOM, CUDA_CPU_LOCKSTEP };
-/* Parses "forward", "reverse", "random:SEED" or "lockstep"; 0 on success, -1 on a bad value. */
-int cuda_cpu_parse_order(const char *text, enum cuda_cpu_order *order, unsigned long *seed);
 const char *cuda_cpu_order_name(void); /* "forward", "reverse", "random:SEED" or "lockstep" */
-/* How many findings (races, unwritten reads, barrier errors) the runner has reported so far. */
-long cuda_cpu_findings(void);
 
 #ifdef __cplusplus
 }
