@@ -428,7 +428,13 @@ def cached_build(build, tag, name, source, steps, program):
     """(program path, None) or (None, the compiler's complaint): source written as name, the steps run
     in a fresh folder of build/exercises/graded/, kept by the hash of what went in (a second grading
     of the same file builds nothing)."""
-    key = hashlib.sha256("\n".join([source] + [" ".join(step) for step in steps]).encode()).hexdigest()[:16]
+    # Also what the steps name (the harness object, the runtime) and common/'s headers, by time and size:
+    # a rebuilt chapter or a changed header builds anew.
+    common = os.path.join(ROOT, "common")
+    inputs = sorted({w for step in steps for w in step if os.path.isabs(w) and os.path.isfile(w)} |
+                    {os.path.join(common, f) for f in os.listdir(common)})
+    stamps = ["%s %d %d" % (w, os.stat(w).st_mtime_ns, os.stat(w).st_size) for w in inputs]
+    key = hashlib.sha256("\n".join([source] + [" ".join(step) for step in steps] + stamps).encode()).hexdigest()[:16]
     folder = os.path.join(cache_dir(build), "%s_%s" % (tag, key))
     if os.path.exists(os.path.join(folder, program)):
         return os.path.join(folder, program), None
