@@ -26,6 +26,16 @@ static void test_statistics(void) {
     CHECK(!row.pass);
     row_check(&row, INFINITY, 1.0, 1.0);
     CHECK(!row.pass);
+
+    /* The first wrong element: its name and both values, one float bit apart still told apart. */
+    result_row wrong = result_row_for("k", "float", 1);
+    row_note(&wrong, "2 partials differ");
+    row_note_first_wrong(&wrong, nextafterf(0.1f, 1.0f), 0.1f, "partial[%d]", 17);
+    CHECK(strcmp(wrong.note, "2 partials differ, first wrong partial[17]: got 0.100000009, expected 0.100000001") == 0);
+    result_row wrong_double = result_row_for("k", "double", 1);
+    row_note_first_wrong(&wrong_double, 0.1, nextafter(0.1, 1.0), "out[%d][%d]", 3, 5);
+    CHECK(strcmp(wrong_double.note, "first wrong out[3][5]: got 0.10000000000000001, expected 0.10000000000000002") ==
+          0);
 }
 
 static void test_result_lines(void) {
