@@ -203,9 +203,10 @@ static void shared_bitmap_cpu(cpu_bitmap *image) {
 // Against the CPU image: red, blue and alpha exactly; green within 1, since the GPU's sinf
 // in float and the CPU's sin in double may land on either side of an integer.
 
-/* The wrong pixels (*green_off_by_one: the tolerated ones); a diff image gets each in red, the rest dimmed. */
+/* The wrong pixels (*green_off_by_one: the tolerated ones; *first: y * DIM + x of the first wrong one); a diff
+ * image gets each in red, the rest dimmed. */
 static long long count_wrong_pixels(const cpu_bitmap *image, const cpu_bitmap *reference, long long *green_off_by_one,
-                                    cpu_bitmap *diff) {
+                                    long long *first, cpu_bitmap *diff) {
     long long wrong = 0;
     *green_off_by_one = 0;
     for (int y = 0; y < DIM; ++y)
@@ -213,7 +214,7 @@ static long long count_wrong_pixels(const cpu_bitmap *image, const cpu_bitmap *r
             const unsigned char *pixel = bitmap_pixel(image, x, y), *want = bitmap_pixel(reference, x, y);
             const int is_wrong = pixel[0] != want[0] || abs((int)pixel[1] - (int)want[1]) > 1 || pixel[2] != want[2] ||
                                  pixel[3] != want[3];
-            wrong += is_wrong;
+            if (is_wrong && wrong++ == 0) *first = (long long)y * DIM + x;
             *green_off_by_one += !is_wrong && pixel[1] != want[1];
             if (!diff) continue;
             unsigned char *out = bitmap_pixel(diff, x, y);
@@ -232,9 +233,9 @@ static char *with_commas(char *out, long long value) {
 }
 
 static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int synced, const char *program) {
-    long long green_off_by_one;
+    long long green_off_by_one, first = 0;
     const long long pixels = (long long)DIM * DIM,
-                    wrong = count_wrong_pixels(image, reference, &green_off_by_one, NULL);
+                    wrong = count_wrong_pixels(image, reference, &green_off_by_one, &first, NULL);
     char wrong_text[32], pixels_text[32];
     with_commas(wrong_text, wrong);
     with_commas(pixels_text, pixels);
@@ -247,6 +248,11 @@ static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int
         row_note(&row, "%s (%lld within 1 in green: sinf vs sin)",
                  wrong ? "pixels differ from the CPU reference" : "every pixel equals the CPU reference",
                  green_off_by_one);
+        static const char *const channels[] = {"red", "green", "blue", "alpha"};
+        const int x = (int)(first % DIM), y = (int)(first / DIM);
+        const unsigned char *pixel = bitmap_pixel(image, x, y), *want = bitmap_pixel(reference, x, y);
+        const int c = abs(pixel[1] - want[1]) > 1 ? 1 : pixel[0] != want[0] ? 0 : pixel[2] != want[2] ? 2 : 3;
+        if (wrong) row_note_first_wrong(&row, pixel[c], want[c], "pixel (x %d, y %d) %s", x, y, channels[c]);
     } else {
         /* The racy kernel passes by reporting: the pixels the race spoils are chance, no verdict. */
         row.pass = 1;
@@ -287,9 +293,9 @@ static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, c
     int failed = 0;
     if (o->save_diff_path) {
         cpu_bitmap diff;
-        long long green_off_by_one;
+        long long green_off_by_one, first;
         if (bitmap_create(&diff, DIM, DIM) != 0) return -1;
-        count_wrong_pixels(image, reference, &green_off_by_one, &diff);
+        count_wrong_pixels(image, reference, &green_off_by_one, &first, &diff);
         failed |= save(&diff, o->save_diff_path, "wrong pixels in red on the dimmed reference");
         bitmap_free(&diff);
     }

@@ -31,9 +31,9 @@
 #include "book.h" /* the book's header: error checks, the device, timing */
 
 #include "bank_model_block.h" /* harness (below the line): the passes of each shared access */
-#include "ceiling.cuh" /* harness: the copy's bandwidth ceiling */
-#include "cli.h"       /* harness: the command line */
-#include "report.h"    /* harness: the table and the RESULT lines */
+#include "ceiling.cuh"        /* harness: the copy's bandwidth ceiling */
+#include "cli.h"              /* harness: the command line */
+#include "report.h"           /* harness: the table and the RESULT lines */
 
 #define WARP 32
 #define BANKS 32                 /* successive 4-byte words go to successive banks */
@@ -814,17 +814,26 @@ static void check_history(const bank_options *b, report *rep) {
 }
 
 static void check_carved(report *rep, carve_case c, const short *shorts, const float *floats, const int *ints) {
-    int right = 0;
-    for (int i = 0; i < c.short_count; ++i)
-        right += shorts[i] == short_value(i);
-    for (int i = 0; i < c.float_count; ++i)
-        right += floats[i] == float_value(i);
-    for (int i = 0; i < c.int_count; ++i)
-        right += ints[i] == int_value(i);
     const int elements = c.short_count + c.float_count + c.int_count;
     const char *format = c.aligned ? "carve_aligned_%d_%d_%d" : "carve_chained_%d_%d_%d";
-    add_count_row(rep, name_of(format, c.short_count, c.float_count, c.int_count), "mixed", elements, right, elements,
-                  "value: elements read back right");
+    result_row row = result_row_for(name_of(format, c.short_count, c.float_count, c.int_count), "mixed", elements);
+    row_note(&row, "value: elements read back right");
+    int right = 0, wrong = 0;
+    auto tally = [&](const char *array, int i, double got,
+                     double expected) { /* notes the first wrong one */
+                                        if (got == expected)
+                                            ++right;
+                                        else if (wrong++ == 0)
+                                            row_note_first_wrong(&row, got, expected, "%s[%d]", array, i);
+    };
+    for (int i = 0; i < c.short_count; ++i)
+        tally("shorts", i, shorts[i], short_value(i));
+    for (int i = 0; i < c.float_count; ++i)
+        tally("floats", i, floats[i], float_value(i));
+    for (int i = 0; i < c.int_count; ++i)
+        tally("ints", i, ints[i], int_value(i));
+    row_check(&row, right, elements, 0);
+    report_add(rep, &row);
 }
 
 /* One address for both declarations (written: the poison is no address); the floats' bits read back. */

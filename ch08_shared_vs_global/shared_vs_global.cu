@@ -36,10 +36,10 @@
 #include <string.h>
 
 #include "bank_model_block.h" /* harness: --bank-model's passes per warp instruction */
-#include "book.h"      /* the book's header: error checks, the device, timing */
-#include "ceiling.cuh" /* harness (below the line): the L2 flush before the DRAM walk */
-#include "cli.h"       /* harness: the command line */
-#include "report.h"    /* harness: the table and the RESULT lines */
+#include "book.h"             /* the book's header: error checks, the device, timing */
+#include "ceiling.cuh"        /* harness (below the line): the L2 flush before the DRAM walk */
+#include "cli.h"              /* harness: the command line */
+#include "report.h"           /* harness: the table and the RESULT lines */
 
 // ---------------------------------------------------------------------------
 // Constants.
@@ -402,7 +402,8 @@ static float fma_chain_cpu(long long steps);
 static void read_shared_cpu(int rounds, unsigned *expected);
 static void read_global_cpu(long long vectors, long long period, int passes, unsigned *expected);
 static const char *check_one_cycle(const unsigned *next_line, unsigned lines);
-static long long check_sums(const unsigned *dev_sums, long long threads, const unsigned *expected, long long period);
+static long long check_sums(result_row *row, const unsigned *dev_sums, long long threads, const unsigned *expected,
+                            long long period);
 static void check_claims(const figures *f, const struct cudaDeviceProp *device);
 static int print_bank_model(const cli_options *o);
 
@@ -603,9 +604,11 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f) {
     HANDLE_ERROR(cudaMalloc((void **)&a.sums, (size_t)threads * sizeof(unsigned)));
     HANDLE_ERROR(cudaMalloc((void **)&a.cycles, sizeof cycles));
     HANDLE_ERROR(cudaMemset(a.cycles, 0, sizeof cycles)); /* the kernels keep the longest block's cycles */
+    result_row row = result_row_for(measurement_names[m], "uint4", (long long)(bytes / sizeof(uint4)));
+    row_note(&row, "value: threads whose sum is the CPU's");
     gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
     launch(m, &a);
-    const long long right = check_sums(a.sums, threads, expected, period);
+    const long long right = check_sums(&row, a.sums, threads, expected, period);
     double ms = 0;
     long long timed_right = threads;
     if (!p->check) {
@@ -619,14 +622,13 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f) {
                 }
             },
             [&] { launch(m, &a); });
-        timed_right = check_sums(a.sums, threads, expected, period);
+        result_row timed = row; /* its note: the first launch's says which thread */
+        timed_right = check_sums(&timed, a.sums, threads, expected, period);
     }
     HANDLE_ERROR(cudaMemcpy(&cycles, a.cycles, sizeof cycles, cudaMemcpyDeviceToHost));
-    result_row row = result_row_for(measurement_names[m], "uint4", (long long)(bytes / sizeof(uint4)));
     row_check(&row, (double)right, (double)threads, 0);
     row.pass = row.pass && timed_right == threads;
     row.bytes = bytes;
-    row_note(&row, "value: threads whose sum is the CPU's");
     if (timed_right != threads)
         row_note(&row, "the last timed launch: %lld threads' sums differ", threads - timed_right);
     if (ms > 0) {
@@ -715,7 +717,8 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
         if (m > LATENCY_REGISTER) measure_bandwidth(m, &p, &rep, &f);
     }
     if (p.check) {
-        printf("\nVerdict: not judged: nothing is timed %s.\n", ON_CPU_RUNNER ? "on the CPU runner" : "in --check runs");
+        printf("\nVerdict: not judged: nothing is timed %s.\n",
+               ON_CPU_RUNNER ? "on the CPU runner" : "in --check runs");
     } else {
         print_figures(&f, &p);
         check_claims(&f, device);
@@ -800,13 +803,18 @@ static const char *check_one_cycle(const unsigned *next_line, unsigned lines) {
     return k == lines ? NULL : "the chain is NOT one cycle through every line";
 }
 
-/* Threads whose sum equals the CPU's: thread i's is expected[i % period]. */
-static long long check_sums(const unsigned *dev_sums, long long threads, const unsigned *expected, long long period) {
+/* Threads whose sum equals the CPU's: thread i's is expected[i % period]; the row notes the first wrong one. */
+static long long check_sums(result_row *row, const unsigned *dev_sums, long long threads, const unsigned *expected,
+                            long long period) {
     unsigned *sums = (unsigned *)host_alloc("shared_vs_global", (size_t)threads * sizeof(unsigned), "the sums");
     HANDLE_ERROR(cudaMemcpy(sums, dev_sums, (size_t)threads * sizeof(unsigned), cudaMemcpyDeviceToHost));
-    long long right = 0;
+    long long right = 0, first = -1;
     for (long long i = 0; i < threads; ++i)
-        right += sums[i] == expected[i % period];
+        if (sums[i] == expected[i % period])
+            ++right;
+        else if (first < 0)
+            first = i;
+    if (first >= 0) row_note_first_wrong(row, sums[first], expected[first % period], "sums[%lld]", first);
     free(sums);
     return right;
 }

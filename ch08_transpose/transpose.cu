@@ -573,24 +573,25 @@ template <typename real> static int run_progression(const cli_options *o, const 
                                 (unsigned int)(tiles(rows, STREAMING_TILE) * tiles(cols, STREAMING_TILE))};
     l2_flusher flusher = l2_flusher_create(o->cold_l2 && !o->check_only);
 
-    /* Kernel k's output against the CPU transpose (the copy's: the input); prints the first wrong. */
-    auto check_output = [&](int k, const char *which) {
+    /* Kernel k's output against the CPU transpose (the copy's: the input); the row notes how many are
+     * wrong, and the first. */
+    auto check_output = [&](int k, result_row *row, const char *which) {
         HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
         const real *expected = k == KERNEL_COPY ? h_in : h_expected;
         const long long out_cols = k == KERNEL_COPY ? cols : rows;
         long long first = -1;
         const long long wrong = check_exact(h_out, expected, n, &first);
-        if (wrong)
-            printf("  %s%s: %lld of %lld elements wrong; first at output row %lld, column %lld: got %.17g, "
-                   "expected %.17g\n",
-                   kernel_names[k], which, wrong, n, first / out_cols, first % out_cols, (double)h_out[first],
-                   (double)expected[first]);
+        if (wrong) {
+            row_note(row, "%lld wrong%s", wrong, which);
+            row_note_first_wrong(row, (double)h_out[first], (double)expected[first], "out[%lld][%lld]",
+                                 first / out_cols, first % out_cols);
+        }
         return wrong;
     };
 
     /* The median of o->reps timed launches of kernel k (after warm-ups, each after the cold-L2
      * flush when asked for); the output poisoned before the last, which is checked as the first. */
-    auto time_and_check = [&](int k, long long *timed_wrong) {
+    auto time_and_check = [&](int k, long long *timed_wrong, result_row *row) {
         int setups = 0;
         const double ms = time_median_ms(
             o->reps,
@@ -599,16 +600,17 @@ template <typename real> static int run_progression(const cli_options *o, const 
                 l2_flush(&flusher); /* after the poison: a cold L2 stays cold */
             },
             [&] { launch(k, d_in, d_out, rows, cols, &grids, cublas); });
-        *timed_wrong = check_output(k, " (last timed launch)");
+        *timed_wrong = check_output(k, row, " in the last timed launch");
         return ms;
     };
 
     double memcpy_gbps = 0, geam_ms = 0;
     long long geam_timed_wrong = 0;
+    result_row geam_timed = result_row_for(kernel_names[KERNEL_CUBLAS], element_type_name(o->type), n);
     if (!o->check_only) {
         memcpy_gbps = gpu_memcpy_gbps((double)bytes, o->reps);
         report_ceiling(stdout, "transpose", "memcpy", "cudaMemcpy device to device, >= 256 MiB", memcpy_gbps);
-        geam_ms = time_and_check(KERNEL_CUBLAS, &geam_timed_wrong);
+        geam_ms = time_and_check(KERNEL_CUBLAS, &geam_timed_wrong, &geam_timed);
         printf("library reference (cuBLAS geam): %.1f GB/s; each row's note is its speed as a multiple of it\n\n",
                gigabytes_per_second(bytes_moved((double)n, (double)n, sizeof(real)), geam_ms));
     }
@@ -618,23 +620,22 @@ template <typename real> static int run_progression(const cli_options *o, const 
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
         if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "the library's kernels, not the lesson's")) continue;
-        gpu_poison(d_out, bytes);
-        launch(k, d_in, d_out, rows, cols, &grids, cublas);
-        const long long wrong = check_output(k, "");
-        long long timed_wrong = k == KERNEL_CUBLAS ? geam_timed_wrong : 0; /* geam: timed above */
         result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
         row.size = size_label;
+        gpu_poison(d_out, bytes);
+        launch(k, d_in, d_out, rows, cols, &grids, cublas);
+        const long long wrong = check_output(k, &row, "");
+        long long timed_wrong = k == KERNEL_CUBLAS ? geam_timed_wrong : 0; /* geam: timed above */
+        if (timed_wrong) row_note(&row, "%s", geam_timed.note);
         row.bytes = bytes_moved((double)n, (double)n, sizeof(real)); /* each element read once, written once */
         if (!o->check_only) {
-            const double ms = k == KERNEL_CUBLAS ? geam_ms : time_and_check(k, &timed_wrong);
+            const double ms = k == KERNEL_CUBLAS ? geam_ms : time_and_check(k, &timed_wrong, &row);
             row_time(&row, ms, "memcpy", memcpy_gbps);
             row_note(&row, "%.2fx geam", geam_ms / ms);
         }
         /* Exact: value is the elements right in the worse checked launch, expected all of them. */
         const long long worst = wrong > timed_wrong ? wrong : timed_wrong;
         row_check(&row, (double)(n - worst), (double)n, 0.0);
-        if (wrong) row_note(&row, "%lld wrong", wrong);
-        if (timed_wrong) row_note(&row, "%lld wrong in the last timed launch", timed_wrong);
         report_add(&rep, &row);
     }
     const int status = report_end(&rep);

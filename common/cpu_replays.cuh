@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-#include "book.h" /* HANDLE_ERROR, host_alloc */
+#include "book.h"   /* HANDLE_ERROR, host_alloc */
+#include "report.h" /* result_row, row_note_first_wrong */
 
 /* Twin of the books' halving tree over shared memory (written out in each chapter): count is a
  * power of two; values is overwritten as s_cache is on the GPU; returns the total, values[0]. */
@@ -93,18 +94,30 @@ CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long th
     }
 }
 
-/* How many of a kernel's `count` partials on the GPU differ, in any bit, from
- * the host twin's. The checks compare the partials, not only the total: a
- * partial holds far fewer elements, so it shows one dropped or duplicated
- * element that the total is too large to show. */
+/* How many of a kernel's `count` partials differ, in any bit, from the host
+ * twin's; the row notes how many and the first. The checks compare the partials,
+ * not only the total: a partial holds far fewer elements, so it shows one
+ * dropped or duplicated element that the total is too large to show. */
 template <typename real>
-static inline __host__ long long partials_differing(const real *device_partials, const real *host_partials,
-                                                    long long count) {
+static inline __host__ long long compare_partials(result_row *row, const real *partials, const real *host_partials,
+                                                  long long count) {
+    long long differ = 0, first = 0;
+    for (long long i = 0; i < count; ++i)
+        if (memcmp(&partials[i], &host_partials[i], sizeof(real)) != 0 && differ++ == 0) first = i;
+    if (differ) {
+        row_note(row, "%lld partials differ from the CPU's", differ);
+        row_note_first_wrong(row, (double)partials[first], (double)host_partials[first], "partial[%lld]", first);
+    }
+    return differ;
+}
+
+/* The same, for partials still on the GPU. */
+template <typename real>
+static inline __host__ long long partials_differing(result_row *row, const real *device_partials,
+                                                    const real *host_partials, long long count) {
     real *partials = (real *)host_alloc("check", (size_t)count * sizeof(real), "the partial sums");
     HANDLE_ERROR(cudaMemcpy(partials, device_partials, (size_t)count * sizeof(real), cudaMemcpyDeviceToHost));
-    long long differ = 0;
-    for (long long i = 0; i < count; ++i)
-        differ += memcmp(&partials[i], &host_partials[i], sizeof(real)) != 0;
+    const long long differ = compare_partials(row, partials, host_partials, count);
     free(partials);
     return differ;
 }
