@@ -125,6 +125,19 @@ class Output(unittest.TestCase):
         self.assertIn("at exercises/mine/dot_1.cu:17", run.details[0])
         self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[1])
 
+    def test_the_first_wrong_element_from_the_rows_note_in_both_languages(self):
+        row = ("kernel shared float 2145 0 2145 1 0 - - -  FAIL  3 wrong, first wrong out[0][2]: got nan, "
+               "expected 66, more words\nRESULT example=transpose kernel=shared type=float n=2145 value=0 "
+               "expected=2145 status=FAIL\n").replace("kernel shared", "shared")
+        run = grade.read_output(grade.Run([]), row, 1)
+        self.assertTrue(run.first_wrong)
+        self.assertEqual(run.details[0], "kernel shared, float, n = 2145: got 0, expected 2145; 3 wrong, more words")
+        en, zh = run.details[1]
+        self.assertEqual(en, "the first wrong element: out[0][2] is nan, should be 66 (NaN, the poison's bits: this "
+                             "element, or what it was copied from, was never written)")
+        self.assertTrue(zh.startswith("第一个出错的元素：out[0][2] 是 nan，应为 66（NaN"))
+        self.assertFalse(grade.read_output(grade.Run([]), RACE, 1).first_wrong)
+
     def test_exit_codes(self):
         self.assertEqual(grade.read_output(grade.Run([]), "all passed", 0).kinds, [])
         self.assertEqual(grade.read_output(grade.Run([]), "CPU runner: deadlock in block (0,0,0)", 4).kinds,
@@ -161,6 +174,9 @@ class Output(unittest.TestCase):
         self.assertEqual(grade.verdict_exit(["value"], "race"), 1)
         self.assertEqual(grade.verdict_exit(["value"], "PASS"), 1)
         self.assertEqual(grade.verdict_exit([], None), 0)
+        self.assertEqual(grade.verdict_exit(["value"], "value"), 0)
+        self.assertEqual(grade.verdict_exit(["value"], "value", unnamed=True), 1)  # no first wrong element shown
+        self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed=True), 0)
 
     def test_the_predictions_hold_and_a_wrong_one_fails(self):
         root, build = tempfile.mkdtemp(), tempfile.mkdtemp()

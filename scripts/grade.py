@@ -455,7 +455,7 @@ class Run:
     """One run's verdict: kinds found, and the lines that show them."""
 
     def __init__(self, args):
-        self.args, self.kinds, self.details, self.code = args, [], [], 0
+        self.args, self.kinds, self.details, self.code, self.first_wrong = args, [], [], 0, False
 
     def add(self, kind, detail=None):
         if kind not in self.kinds:
@@ -464,6 +464,8 @@ class Run:
             self.details.append(detail)
 
 
+# report.h's row_note_first_wrong: "first wrong partial[17]: got 3.5, expected 3.25"
+FIRST_WRONG = re.compile(r",? ?first wrong (.+?): got ([^,\s]+), expected ([^,\s]+)")
 FINDINGS = [("race on shared memory", "race"), ("no thread of this block wrote", "unwritten"),
             ("misaligned address", "misaligned"), ("invalid memory access", "crash"),
             ("divergent barrier", "barrier"), ("barrier not reached", "barrier"),
@@ -484,10 +486,18 @@ def read_output(run, output, code):
             fields = dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
             row = next((l for l in lines if l.startswith(fields.get("kernel", "?") + " ") and "FAIL" in l), "")
             note = row.split("FAIL", 1)[1].strip() if row else ""
+            first = FIRST_WRONG.search(note)
+            note = FIRST_WRONG.sub("", note).strip(" ,")
             run.add("value", "kernel %s, %s, n = %s%s: got %s, expected %s%s" % (
                 fields.get("kernel"), fields.get("type"), fields.get("n"),
                 " (" + fields["size"] + ")" if fields.get("size", "-") != "-" else "",
                 fields.get("value"), fields.get("expected"), "; " + note if note else ""))
+            if first:
+                run.first_wrong, poison = True, first.group(2).lstrip("-") == "nan"
+                run.add("value", ("the first wrong element: %s is %s, should be %s%s" % (first.groups() + (
+                    " (NaN, the poison's bits: this element, or what it was copied from, was never written)" * poison,)),
+                                  "第一个出错的元素：%s 是 %s，应为 %s%s" % (first.groups() + (
+                                      "（NaN 是毒值的位模式：这个元素或它复制自的数据从未被写过）" * poison,))))
         if ("misaligned" in line.lower() and "CPU runner" not in line) and code not in (0, 1):
             run.add("misaligned", line.strip())
     if code == 4:
@@ -899,6 +909,7 @@ def grade(ex, a):
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
     print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
+    unnamed = False  # a run with a wrong value whose screen names no first wrong element
     if not find_function(text, ex.function):
         kinds = ["compile"]
         print("  %s" % say(a.lang, "no definition of %s in %s: the grader replaces that function | %s 中没有 %s 的定义："
@@ -907,6 +918,7 @@ def grade(ex, a):
         kinds, graded = [], False
         if config(build, ex.program):
             runs, table = grade_cpu(ex, text, shown_file, build)
+            unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
             if not ex.banks and any(run.kinds for run in runs):
                 table = []  # one screen: the passes matter here only when the exercise is about them
             kinds += report(runs, table, [], a.lang, "on the CPU runner: the chapter's own checks, every shared-memory "
@@ -914,6 +926,7 @@ def grade(ex, a):
             graded = True
         if not a.cpu and tool(build, "nvcc") and has_gpu(build):
             runs, notes = grade_gpu(ex, text, shown_file, build)
+            unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
             kinds += report(runs, [], notes, a.lang, "on the GPU: the chapter's own checks, the sanitizers, Nsight "
                                                      "Compute, the time | 在 GPU 上：本章自带的检查、compute-sanitizer、"
                                                      "Nsight Compute、计时")
@@ -924,7 +937,7 @@ def grade(ex, a):
                                        "cmake --build %s，或用 --build 指定构建目录）也没有 GPU" % (build, build)))
             return 2
     print(verdict_line(kinds, a.lang))
-    return verdict_exit(kinds, a.expect)
+    return verdict_exit(kinds, a.expect, unnamed)
 
 
 def truth_of(ex, build, predict):
@@ -937,13 +950,18 @@ def truth_of(ex, build, predict):
     return "?"
 
 
-def verdict_exit(kinds, expect):
+def verdict_exit(kinds, expect, unnamed=False):
+    """The exit code; with --expect, a value verdict must also name the first wrong element (unless unnamed
+    is False: a prediction, or no run whose value was wrong)."""
     if not expect:
         return 1 if kinds else 0
     if expect == "PASS":
         ok = not kinds
     else:
         ok = all(kind in kinds for kind in expect.split(","))
+        if ok and "value" in expect.split(",") and unnamed:
+            ok = False
+            print("a wrong value, but the screen does not name the first wrong element")
     print("expected %s: %s" % (expect, "yes" if ok else "NO"))
     return 0 if ok else 1
 
