@@ -37,7 +37,7 @@ enum cli_accepts {
 #ifndef CUDA_CPU_RUNNER /* the CPU runner's build defines these (cpu_runner/cuda_on_cpu.h) */
 #define ON_CPU_RUNNER 0
 #define cpu_runner_skips(kernel, why) 0 /* a kernel it cannot run (a library's, inline PTX): it says so */
-#define cpu_runner_take_options(spec, argc, argv, options)
+#define cpu_runner_take_options(spec, options)
 #endif
 
 #define CLI_MAX_KERNELS 32
@@ -84,6 +84,7 @@ typedef struct {
     int no_sync, no_window;
     const char *save_path, *save_diff_path;
     const char *own_values[CLI_MAX_OWN_OPTIONS]; /* spec->own_options[i]'s value, or NULL */
+    int size_given;                              /* --n, --rows or --cols was on the command line */
 } cli_options;
 
 enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
@@ -411,7 +412,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                                  value);
             const int rows = strcmp(name, "--rows") == 0, cols = strcmp(name, "--cols") == 0;
             *(rows ? &o->rows : cols ? &o->cols : &o->n) = number;
-            *(rows ? &rows_given : cols ? &cols_given : &n_given) = 1;
+            *(rows ? &rows_given : cols ? &cols_given : &n_given) = o->size_given = 1;
         } else if (strcmp(name, "--kernel") == 0) {
             if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
         } else if (strcmp(name, "--type") == 0) {
@@ -483,7 +484,7 @@ static inline void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv
     int status = cli_parse(spec, argc, argv, options, stdout, stderr);
     if (status == CLI_EXIT_HELP) exit(0);
     if (status != CLI_OK) exit(2);
-    cpu_runner_take_options(spec, argc, argv, options);
+    cpu_runner_take_options(spec, options);
 }
 
 #endif

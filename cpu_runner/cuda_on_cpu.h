@@ -122,17 +122,14 @@ static inline int cpu_runner_skips(const char *kernel, const char *why) {
     return 1;
 }
 /* After the options are parsed: every run is --check (a CPU's time says nothing of a GPU's), at the
- * program's cpu_default_n unless --n (or --rows) is given. */
+ * program's cpu_default_n unless --n, --rows or --cols is given. */
 template <typename Spec, typename Options>
-static void cpu_runner_take_options(const Spec *spec, int argc, char **argv, Options *o) {
+static void cpu_runner_take_options(const Spec *spec, Options *o) {
     if (o->bank_model) return;
     o->check_only = 1;
     printf("CPU runner: CUDA's rules on this CPU, one block at a time, thread order %s; every kernel checked, "
            "none timed.\n", cuda_cpu_order_name());
-    int n_given = 0;
-    for (int i = 1; i < argc; ++i)
-        n_given |= strcmp(argv[i], "--n") == 0 || strncmp(argv[i], "--n=", 4) == 0 || strncmp(argv[i], "--rows", 6) == 0;
-    if (!spec->cpu_default_n || n_given) return;
+    if (!spec->cpu_default_n || o->size_given) return;
     o->n = spec->cpu_default_n;
     if (spec->default_rows) /* --n N means N x N */
         o->rows = o->cols = spec->cpu_default_n, o->n *= spec->cpu_default_n;

@@ -80,6 +80,7 @@ static void test_defaults(void) {
     CHECK(parse(&spec, &o, (const char *[]){NULL}) == CLI_OK);
     CHECK(o.n == 33792 && o.block == 256 && o.type == ELEMENT_FLOAT && o.reps == 20);
     CHECK(o.kernel_mask == 7u && !o.check_only && o.device == 0 && o.data_kind == 0 && o.seed == 1);
+    CHECK(!o.size_given); /* the CPU runner may take its smaller default */
 }
 
 static void test_good(void) {
@@ -87,7 +88,7 @@ static void test_good(void) {
     CHECK(PARSE(&spec, &o, "--n", "1e8", "--type", "double", "--kernel", "fast,cublas", "--check", "--reps=5",
                 "--device", "0", "--block", "128", "--data", "random", "--seed", "42") == CLI_OK);
     CHECK(o.n == 100000000 && o.type == ELEMENT_DOUBLE && o.kernel_mask == 6u && o.check_only && o.reps == 5);
-    CHECK(o.block == 128 && o.data_kind == 2 && o.seed == 42);
+    CHECK(o.block == 128 && o.data_kind == 2 && o.seed == 42 && o.size_given);
     CHECK(cli_kernel_selected(&o, 1) && cli_kernel_selected(&o, 2) && !cli_kernel_selected(&o, 0));
     CHECK(PARSE(&spec, &o, "--kernel", "all") == CLI_OK && o.kernel_mask == 7u);
     CHECK(PARSE(&spec, &o, "--help") == CLI_EXIT_HELP);
@@ -145,7 +146,8 @@ static void test_matrix(void) {
           o.n == 100000000);
     CHECK(PARSE(&matrix_spec, &o, "--rows", "31", "--cols", "33") == CLI_OK && o.rows == 31 && o.cols == 33 &&
           o.n == 1023);
-    CHECK(PARSE(&matrix_spec, &o, "--cols", "33") == CLI_OK && o.rows == 10000);
+    CHECK(PARSE(&matrix_spec, &o, "--cols", "33") == CLI_OK && o.rows == 10000 && o.size_given);
+    CHECK(PARSE(&matrix_spec, &o, "--kernel", "all") == CLI_OK && !o.size_given);
     CHECK(PARSE(&matrix_spec, &o, "--n", "8192") == CLI_OK && o.rows == 8192 && o.cols == 8192);
     CHECK(PARSE(&matrix_spec, &o, "--n", "8", "--rows", "4") == CLI_EXIT_ERROR);
     CHECK(PARSE(&matrix_spec, &o, "--rows", "0") == CLI_EXIT_ERROR);
