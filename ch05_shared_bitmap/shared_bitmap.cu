@@ -246,7 +246,7 @@ static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int
     row_check(&row, (double)wrong, 0, 0); /* value: the wrong pixels; none allowed */
     if (synced) {
         row_note(&row, "%s (%lld within 1 in green: sinf vs sin)",
-                 wrong ? "pixels differ from the CPU reference" : "every pixel equals the CPU reference",
+                 wrong ? "value: pixels that differ from the CPU reference" : "every pixel equals the CPU reference",
                  green_off_by_one);
         static const char *const channels[] = {"red", "green", "blue", "alpha"};
         const int x = (int)(first % DIM), y = (int)(first / DIM);

@@ -622,6 +622,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
         if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "the library's kernels, not the lesson's")) continue;
         result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
         row.size = size_label;
+        row_note(&row, "value: elements right");
         gpu_poison(d_out, bytes);
         launch(k, d_in, d_out, rows, cols, &grids, cublas);
         const long long wrong = check_output(k, &row, "");

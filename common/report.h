@@ -68,7 +68,7 @@ typedef struct {
     int partials_only;   /* the time covers the kernel alone, which leaves per-block
                             partial sums for the CPU to add (the books' kernels) */
     int pass;
-    char note[256]; /* optional short words for the table: the row owns them (row_note) */
+    char note[320]; /* optional short words for the table: the row owns them (row_note) */
 } result_row;
 
 /* A row with every field cleared (status FAIL until a check sets pass). */
@@ -109,14 +109,15 @@ static inline void row_note(result_row *row, const char *format, ...) {
 
 /* Notes an output's first wrong element, in the one form scripts/grade.py shows a learner
  * (which element, what it holds, what it should): "first wrong partial[17]: got 3.5, expected 3.25".
- * All the digits a float or double needs, so that two values one bit apart never print alike. */
+ * All the digits a value needs: 9 for a float, 17 for the rest (a double, or an integer of up to 17
+ * digits printed whole), so that two values one bit apart never print alike. */
 static inline void row_note_first_wrong(result_row *row, double got, double expected, const char *element, ...) {
     char name[64];
     va_list arguments;
     va_start(arguments, element);
     vsnprintf(name, sizeof name, element, arguments);
     va_end(arguments);
-    const int digits = row->type && strcmp(row->type, "double") == 0 ? 17 : 9;
+    const int digits = row->type && strcmp(row->type, "float") == 0 ? 9 : 17;
     row_note(row, "first wrong %s: got %.*g, expected %.*g", name, digits, got, digits, expected);
 }
 

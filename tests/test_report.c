@@ -36,6 +36,9 @@ static void test_statistics(void) {
     row_note_first_wrong(&wrong_double, 0.1, nextafter(0.1, 1.0), "out[%d][%d]", 3, 5);
     CHECK(strcmp(wrong_double.note, "first wrong out[3][5]: got 0.10000000000000001, expected 0.10000000000000002") ==
           0);
+    result_row wrong_sums = result_row_for("k", "uint4", 1); /* ten-digit integers, whole */
+    row_note_first_wrong(&wrong_sums, 3178327140u, 1567332970u, "sums[%d]", 0);
+    CHECK(strcmp(wrong_sums.note, "first wrong sums[0]: got 3178327140, expected 1567332970") == 0);
 }
 
 static void test_result_lines(void) {
