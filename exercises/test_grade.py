@@ -101,7 +101,7 @@ class Source(unittest.TestCase):
         self.assertIn('#line 1 "%s"' % os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), unit)
         source = grade.chapter_text(ex)
         closing = source[:grade.find_function(source, "dot_book")[2]].count("\n") + 1
-        self.assertIn('#line %d "ch05_dot/dot.cu"' % closing, unit)
+        self.assertIn('#line %d "%s"' % (closing, os.path.join(grade.ROOT, "ch05_dot/dot.cu")), unit)
         self.assertTrue(unit.rstrip().endswith("template void dot_book<float>(x);"))
 
     def test_a_stub_blanks_its_lines_and_says_what_to_do(self):
@@ -122,8 +122,10 @@ class Output(unittest.TestCase):
     def test_a_race_with_its_line_and_a_wrong_value_with_its_size(self):
         run = grade.read_output(grade.Run([]), RACE, 1)
         self.assertEqual(run.kinds, ["race", "value"])
-        self.assertIn("at exercises/mine/dot_1.cu:17", run.details[0])
-        self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[1])
+        self.assertIn("at exercises/mine/dot_1.cu:17", run.details[0][0])
+        self.assertIn("位置 exercises/mine/dot_1.cu:17：线程块 (0,0,0) 中的线程 1；另一次访问在", run.details[0][1])
+        self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[1][0])
+        self.assertIn("核函数 book，float，n = 1001：得到 1，应为 2", run.details[1][1])
 
     def test_the_first_wrong_element_from_the_rows_note_in_both_languages(self):
         row = ("kernel shared float 2145 0 2145 1 0 - - -  FAIL  3 wrong, first wrong out[0][2]: got nan, "
@@ -131,12 +133,15 @@ class Output(unittest.TestCase):
                "expected=2145 status=FAIL\n").replace("kernel shared", "shared")
         run = grade.read_output(grade.Run([]), row, 1)
         self.assertTrue(run.first_wrong)
-        self.assertEqual(run.details[0], "kernel shared, float, n = 2145: got 0, expected 2145; 3 wrong, more words")
+        self.assertEqual(run.details[0][0], "kernel shared, float, n = 2145: got 0, expected 2145; 3 wrong, more words")
         en, zh = run.details[1]
-        self.assertEqual(en, "the first wrong element: out[0][2] is nan, should be 66 (NaN, the poison's bits: this "
-                             "element, or what it was copied from, was never written)")
+        self.assertEqual(en, "the first wrong element: out[0][2] is nan, should be 66 (NaN: often the poison the "
+                             "output starts as, never written, or copied from shared memory no thread wrote)")
         self.assertTrue(zh.startswith("第一个出错的元素：out[0][2] 是 nan，应为 66（NaN"))
         self.assertFalse(grade.read_output(grade.Run([]), RACE, 1).first_wrong)
+        counted = grade.read_output(grade.Run([]), row.replace("3 wrong,", "value: elements right, 3 wrong,"), 1)
+        self.assertEqual(counted.details[0][0], "kernel shared, float, n = 2145: elements right: 0, expected 2145; "
+                                             "3 wrong, more words")
 
     def test_exit_codes(self):
         self.assertEqual(grade.read_output(grade.Run([]), "all passed", 0).kinds, [])
@@ -199,6 +204,27 @@ class Output(unittest.TestCase):
         self.assertEqual(pages(good.replace("exit=0", "exit=1")), 1)
         self.assertEqual(pages(good.replace("ran ok", "ran badly")), 1)
         self.assertEqual(pages(good, good.replace("acc=8", "acc=7")), 1)  # the pages disagree
+
+    def test_a_prediction_with_a_unit_or_full_width_digits_counts_and_an_untouched_one_gives_nothing_away(self):
+        build = tempfile.mkdtemp()
+        os.makedirs(os.path.join(build, "ch01_demo"))
+        program = os.path.join(build, "ch01_demo", "demo")
+        with open(program, "w") as f:
+            f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n"\n')
+        os.chmod(program, 0o755)
+        ex = grade.Exercise("demo", "ch01_demo/demo.cu", 1)
+        ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
+        import contextlib
+        import io
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown):
+            kinds = grade.grade_predict(ex, "a = ８ 次\nb = ?\nc = 8 passes\n", build, "en")
+        lines = shown.getvalue().split("\n")
+        self.assertEqual(kinds, ["value"])
+        self.assertTrue(lines[1].startswith("  ok   a") and lines[3].startswith("  ok   c"), lines)
+        self.assertIn("no number yet", lines[2])
+        self.assertNotIn("8", lines[2])  # the answer is not given away before a prediction
+        self.assertIn("FAIL: 1 of 3 wrong", shown.getvalue())
 
     def test_both_languages(self):
         self.assertEqual(grade.say("zh", "yes | 是"), "是")

@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPECS = os.path.join(ROOT, "exercises")
@@ -36,7 +37,7 @@ STRIPPED = re.compile(r"\b(static|inline|__forceinline__)\s+")  # what an out-of
 WORDS = {  # each verdict's words: English | Chinese
     "compile": "it does not compile | 编译不通过",
     "crash": "the program crashed | 程序崩溃",
-    "deadlock": "the block never finishes: a deadlock | 线程块永远结束不了：死锁",
+    "deadlock": "the block never finishes: a deadlock, or a loop that never ends | 线程块永远结束不了：死锁，或者循环永不终止",
     "barrier": "a barrier not every thread of the block reaches, or not the same one | 块内有线程到不了（或不在同一处）的 "
                "__syncthreads()",
     "race": "a race on shared memory | 共享内存上的竞争",
@@ -44,7 +45,7 @@ WORDS = {  # each verdict's words: English | Chinese
     "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（GPU 上内核会出错终止）",
     "value": "a wrong value | 结果错误",
     "banks": "bank conflicts | bank 冲突",
-    "pass": "PASS: every check holds | 通过：所有检查都成立",
+    "pass": "PASS: every check holds | 通过：所有检查均通过",
 }
 
 
@@ -270,7 +271,7 @@ def solution(ex):
     return apply_edits(text[start:end], ex.solution_edits, "%s: solution_edit" % ex.name)
 
 
-def stub_function(ex):
+def stub_function(ex, lang="both"):
     """The function the learner starts from: the chapter's (or stub_from's, renamed), its blanked lines
     replaced by a TODO comment."""
     text = chapter_text(ex)
@@ -286,7 +287,9 @@ def stub_function(ex):
         if a is None or b is None:
             raise SpecError("%s: blank %r .. %r: not found in %s" % (ex.name, first, last, ex.function))
         indent = re.match(r"\s*", lines[a]).group(0)
-        lines[a:b + 1] = [indent + "/* TODO (%s): see the comment at the top of this file. */" % ex.name] + [
+        todo = {"en": "see the comment at the top of this file.", "zh": "见本文件开头的注释。"}
+        todo["both"] = todo["en"] + " / " + todo["zh"]
+        lines[a:b + 1] = [indent + "/* TODO (%s): %s */" % (ex.name, todo[lang])] + [
             indent + line for line in blank[2:3]]
     return "\n".join(lines)
 
@@ -295,16 +298,18 @@ def wrapped(paragraph, prefix):
     return "\n".join(prefix + line for line in paragraph)
 
 
-def stub_file(ex):
-    """The learner's starting file: what to do, in both languages, then the function."""
-    header = ["/* Exercise %s: %s" % (ex.name, ex.title["en"]),
-              " * 练习 %s：%s" % (ex.name, ex.title["zh"]), " *",
-              wrapped(ex.todo["en"], " * "), " *", wrapped(ex.todo["zh"], " * "), " *",
-              " * Grade it / 评分:  scripts/grade.py %s %d" % (ex.program, ex.number),
-              " * It replaces %s in %s; nothing else there changes. exercises/README.md says more." % (
-                  ex.function, ex.source),
-              " * 它替换 %s 中的 %s，其余不变。详见 exercises/README.zh-CN.md。 */" % (ex.source, ex.function), ""]
-    return "\n".join(header) + stub_function(ex) + "\n"
+def stub_file(ex, lang="both"):
+    """The learner's starting file: what to do, in the language asked (both by default), then the function."""
+    english = ["/* Exercise %s: %s" % (ex.name, ex.title["en"]), " *", wrapped(ex.todo["en"], " * "), " *",
+               " * Grade it:  scripts/grade.py %s %d" % (ex.program, ex.number),
+               " * It replaces %s in %s; nothing else there changes. exercises/README.md says more." % (
+                   ex.function, ex.source)]
+    chinese = ["/* 练习 %s：%s" % (ex.name, ex.title["zh"]), " *", wrapped(ex.todo["zh"], " * "), " *",
+               " * 评分：  scripts/grade.py %s %d --lang zh" % (ex.program, ex.number),
+               " * 它替换 %s 中的 %s，其余不变。详见 exercises/README.zh-CN.md。" % (ex.source, ex.function)]
+    header = {"en": english, "zh": chinese, "both": english + [" *"] + [" * " + l[3:] if l.startswith("/* ") else l
+                                                                      for l in chinese]}[lang]
+    return "\n".join(header) + " */\n" + stub_function(ex, lang) + "\n"
 
 
 def variant_text(ex, variant):
@@ -313,7 +318,7 @@ def variant_text(ex, variant):
         return solution(ex), ("the chapter's %s%s" % (ex.function, " with the lesson's change" * bool(
             ex.solution_edits)), "本章的 %s%s" % (ex.function, "（按课文改动）" * bool(ex.solution_edits)))
     if variant == "stub":
-        return stub_file(ex), ("the stub", "初始模板")
+        return stub_file(ex), ("the stub", "初始文件")
     name = variant.split(":", 1)[1]
     wrong = next((w for w in ex.wrongs if w.name == name), None)
     if not wrong:
@@ -369,9 +374,9 @@ def learner_unit(ex, function_text, shown, instantiations):
             after = out_of_line(after, name) if find_function(after, name) else after
     resume = text[:end].count("\n") + 1  # the line of the chapter's closing brace
     unit = (before + '#line 1 "%s"\n' % os.path.join(ROOT, shown) + out_of_line(function_text, ex.function) +
-            '\n#line %d "%s"\n' % (resume, ex.source) + after + "\n" +
+            '\n#line %d "%s"\n' % (resume, os.path.join(ROOT, ex.source)) + after + "\n" +
             "".join("template %s;\n" % i for i in instantiations))
-    return rewrite_for_cpu(unit, ex.source)
+    return rewrite_for_cpu(unit, os.path.join(ROOT, ex.source))
 
 
 def config(build, program):
@@ -469,7 +474,39 @@ FIRST_WRONG = re.compile(r",? ?first wrong (.+?): got ([^,\s]+), expected ([^,\s
 FINDINGS = [("race on shared memory", "race"), ("no thread of this block wrote", "unwritten"),
             ("misaligned address", "misaligned"), ("invalid memory access", "crash"),
             ("divergent barrier", "barrier"), ("barrier not reached", "barrier"),
-            ("warp operation whose mask names a lane that has exited", "barrier")]
+            ("warp operation whose mask names a lane that has exited", "barrier"),
+            ("warp operation whose mask leaves out the lane that calls it", "barrier")]
+
+
+# The CPU runner's findings in Chinese (its own lines are English): the finding, then where.
+FINDINGS_ZH = {
+    "a thread reads what another thread wrote since the last barrier":
+        "共享内存竞争：一个线程读了另一个线程在上一次 __syncthreads() 之后写的数据",
+    "a thread overwrites what another thread read since the last barrier":
+        "共享内存竞争：一个线程改写了另一个线程在上一次 __syncthreads() 之后读过的数据",
+    "two threads write one byte with different values":
+        "共享内存竞争：两个线程之间没有 __syncthreads()，却往同一个字节写了不同的值",
+    "no thread of this block wrote": "读了本线程块中没有任何线程写过的共享内存（在这里读到的是 0xff 字节）",
+    "misaligned address": "地址未对齐：访问的地址不是其字节数的整数倍（GPU 上内核会出错终止）",
+    "divergent barrier": "同步分歧：同一线程块的线程停在不同的 __syncthreads() 上",
+    "barrier not reached": "有线程到不了的 __syncthreads()：一些线程在它之前已经退出",
+    "mask names a lane that has exited": "线程束操作的掩码中有已经退出的线程",
+    "mask leaves out the lane that calls it": "线程束操作的掩码不包含调用它的线程",
+    "invalid memory access": "非法内存访问：GPU 上内核会出错终止",
+}
+WHERE_ZH = [(r"^at (\S+): thread (.+?) of block (\([^)]*\))", r"位置 \1：线程块 \3 中的线程 \2"),
+            (r"; the other access at (\S+), thread ([^ ]+)", r"；另一次访问在 \1，线程 \2"),
+            (r" ?\((\d+) times in this launch\)", r"（本次启动中共 \1 次）"),
+            (r"(\d+) thread\(s\) waited there, the others had exited", r"\1 个线程在此等待，其余线程已经退出"),
+            (r"^at ", "位置 "), (r" and at ", " 和 ")]
+
+
+def finding_zh(line, where):
+    """A runner finding and its 'at' line in Chinese: the finding translated, the place's words too."""
+    text = next((zh for en, zh in FINDINGS_ZH.items() if en in line), line)
+    for pattern, replacement in WHERE_ZH:
+        where = re.sub(pattern, replacement, where)
+    return text + ("\n      " + where if where else "")
 
 
 def read_output(run, output, code):
@@ -479,25 +516,32 @@ def read_output(run, output, code):
         for text, kind in FINDINGS:
             if line.startswith("CPU runner: ") and text in line:
                 where = lines[i + 1].strip() if i + 1 < len(lines) else ""
-                run.add(kind, line[12:] + ("\n      " + where if where.startswith("at ") else ""))
+                where = where if where.startswith("at ") else ""
+                run.add(kind, (line[12:] + ("\n      " + where if where else ""), finding_zh(line, where)))
         if line.startswith("CPU runner: deadlock") or (code == 4 and "deadlock" in line.lower()):
             run.add("deadlock", "\n      ".join(l.strip() for l in lines[i:i + 4] if l.strip()))
         if line.startswith("RESULT ") and "status=FAIL" in line:
             fields = dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
             row = next((l for l in lines if l.startswith(fields.get("kernel", "?") + " ") and "FAIL" in l), "")
-            note = row.split("FAIL", 1)[1].strip() if row else ""
+            note = row.split("FAIL", 1)[1].replace("(kernel only: the CPU adds the partials)", "").strip() if row else ""
             first = FIRST_WRONG.search(note)
             note = FIRST_WRONG.sub("", note).strip(" ,")
-            run.add("value", "kernel %s, %s, n = %s%s: got %s, expected %s%s" % (
-                fields.get("kernel"), fields.get("type"), fields.get("n"),
-                " (" + fields["size"] + ")" if fields.get("size", "-") != "-" else "",
-                fields.get("value"), fields.get("expected"), "; " + note if note else ""))
+            counted = re.search(r"\bvalue: ([^,;(]+?)\s*(?:[,;(]|$)", note)  # a count: "value: elements right"
+            note = note.replace("value: " + counted.group(1), "").strip(" ,;") if counted else note
+            got = "NaN" if fields.get("value") in ("-", "nan", "-nan") else fields.get("value")
+            size = " (" + fields["size"] + ")" if fields.get("size", "-") != "-" else ""
+            head = (fields.get("kernel"), fields.get("type"), fields.get("n"), size)
+            run.add("value", ("kernel %s, %s, n = %s%s: %s %s, expected %s%s" % (head + (
+                counted.group(1) + ":" if counted else "got", got, fields.get("expected"), "; " + note if note else "")),
+                "核函数 %s，%s，n = %s%s：%s%s，应为 %s%s" % (head + (
+                    counted.group(1) + "：" if counted else "得到 ", got, fields.get("expected"),
+                    "；" + note if note else ""))))
             if first:
                 run.first_wrong, poison = True, first.group(2).lstrip("-") == "nan"
                 run.add("value", ("the first wrong element: %s is %s, should be %s%s" % (first.groups() + (
-                    " (NaN, the poison's bits: this element, or what it was copied from, was never written)" * poison,)),
-                                  "第一个出错的元素：%s 是 %s，应为 %s%s" % (first.groups() + (
-                                      "（NaN 是毒值的位模式：这个元素或它复制自的数据从未被写过）" * poison,))))
+                    " (NaN: often the poison the output starts as, never written, or copied from shared memory "
+                    "no thread wrote)" * poison,)), "第一个出错的元素：%s 是 %s，应为 %s%s" % (first.groups() + (
+                        "（NaN：常见于预先填入的毒值，即这个元素没有写过，或者抄来的共享内存没人写过）" * poison,))))
         if ("misaligned" in line.lower() and "CPU runner" not in line) and code not in (0, 1):
             run.add("misaligned", line.strip())
     if code == 4:
@@ -520,10 +564,11 @@ def addr2line(program, offsets):
     return dict(zip(offsets, out))
 
 
-def read_banks(run, program, path, shown, conflict_free):
+def read_banks(run, program, path, shown, conflict_free, rows=None):
     """The learner's shared-memory accesses, per line, load or store and width, from the file
-    exercises/cpu_banks.c wrote; a misaligned access anywhere is a finding."""
-    rows, places = {}, {}
+    exercises/cpu_banks.c wrote, added to rows (the runs before: a float run's and a double run's lines
+    both show); a misaligned access anywhere is a finding."""
+    rows = {} if rows is None else rows
     lines = read(path).split("\n") if os.path.exists(path) else []
     codes = sorted({line.split()[1] for line in lines if line.startswith("code ")})
     places = addr2line(program, codes)
@@ -735,13 +780,15 @@ def grade_cpu(ex, function_text, shown, build):
         run = Run([])
         run.add("compile", "\n".join(complaint.strip().split("\n")[:12]))
         return [run], []
-    runs, table = [], []
+    runs, table, accesses = [], [], {}
     for args in ex.runs:
         banks = os.path.join(os.path.dirname(program), "banks.%d.txt" % os.getpid())
-        env = dict(os.environ, EXERCISE_BANKS_FILE=banks)
+        # A kernel spinning 20 s in one block never ends: the runner stops it then (its own limit is 120 s).
+        env = dict(os.environ, EXERCISE_BANKS_FILE=banks,
+                   CUDA_CPU_SPIN_LIMIT_S=os.environ.get("CUDA_CPU_SPIN_LIMIT_S", "20"))
         output, code = run_program([program, "--cpu", "--check"] + args, env)
         run = read_output(Run(args), output.replace(ROOT + "/", ""), code)
-        table = read_banks(run, program, banks, shown, ex.banks) or table
+        table = read_banks(run, program, banks, shown, ex.banks, accesses)
         if os.path.exists(banks):
             os.remove(banks)
         runs.append(run)
@@ -772,7 +819,7 @@ def report(runs, table, notes, lang, where):
     for run in runs:
         command = " ".join(["--check"] + run.args) if run.args else say(lang, "(the build) | （构建）")
         print("  %s %s" % ("FAIL" if run.kinds else "ok  ", command))
-        for kind in run.kinds:
+        for kind in sorted(run.kinds, key=KINDS.index):  # the cause first: a barrier before the race it lets in
             print("    %s" % say(lang, WORDS[kind]))
         for detail in run.details:
             for line in say_lines(lang, detail):
@@ -813,19 +860,24 @@ def grade_predict(ex, text, build, lang):
         truth, mine = passes.get((kernel, access)), given.get(label, "?")
         if truth is None:
             sys.exit("grade.py: %s --bank-model has no line %s / %s" % (program, kernel, access))
-        ok = mine == truth
+        number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", mine))  # "2", "２", "2 次", "2 passes"
+        ok = bool(number) and number.group(1) == truth
         wrong += not ok
-        print("  %s %-28s %s %s" % ("ok  " if ok else "FAIL", label, mine, "" if ok else say(
-            lang, "(the bank model: %s) | （bank 模型：%s）" % (truth, truth))))
-    print(say(lang, WORDS["pass"]) if not wrong else say(lang, "FAIL: %d of %d wrong | 未通过：%d/%d 个不对" % (
-        wrong, len(ex.predicts), wrong, len(ex.predicts))))
+        # The answer only once predicted: an untouched "?" (or no number) says so instead of giving it away.
+        print("  %s %-28s %s %s" % ("ok  " if ok else "FAIL", label, mine, "" if ok else say(lang, (
+            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if number else
+            "(no number yet: predict it, then grade) | （还没有填数：先预测，再评分）")))
+    print(say(lang, WORDS["pass"]) if not wrong else say(lang, "FAIL: %d of %d wrong | 未通过：%d 个中有 %d 个不对" % (
+        wrong, len(ex.predicts), len(ex.predicts), wrong)))
     return ["value"] if wrong else []
 
 
-def predict_file(ex, answers=None):
-    lines = ["# Exercise %s: %s / %s" % (ex.name, ex.title["en"], ex.title["zh"]),
-             wrapped(ex.todo["en"], "# "), wrapped(ex.todo["zh"], "# "),
-             "# Grade it / 评分:  scripts/grade.py %s %d" % (ex.program, ex.number)]
+def predict_file(ex, answers=None, lang="both"):
+    english = ["# Exercise %s: %s" % (ex.name, ex.title["en"]), wrapped(ex.todo["en"], "# "),
+               "# Grade it:  scripts/grade.py %s %d" % (ex.program, ex.number)]
+    chinese = ["# 练习 %s：%s" % (ex.name, ex.title["zh"]), wrapped(ex.todo["zh"], "# "),
+               "# 评分：  scripts/grade.py %s %d --lang zh" % (ex.program, ex.number)]
+    lines = {"en": english, "zh": chinese, "both": english + chinese}[lang]
     for i, (label, _, _) in enumerate(ex.predicts):
         lines.append("%s = %s" % (label, answers[i] if answers else "?"))
     return "\n".join(lines) + "\n"
@@ -851,7 +903,9 @@ def main(argv):
     a = parser.parse_args(argv)
     try:
         if a.harness:
-            text = rewrite_for_cpu(harness_text(a.harness[0]), chapter_functions(a.harness[0])[0])
+            # The chapter's own path, whole: a finding in the harness's lines names ch08_banks/banks.cu, not a
+            # path under the build folder the compiler would join a relative #line to.
+            text = rewrite_for_cpu(harness_text(a.harness[0]), os.path.join(ROOT, chapter_functions(a.harness[0])[0]))
             with open(a.harness[1], "w", encoding="utf-8") as f:
                 f.write(text)
             return 0
@@ -871,7 +925,7 @@ def main(argv):
             return 0
         if a.list:
             for ex in all_exercises():
-                print("%-22s %s / %s" % ("%s %d" % (ex.program, ex.number), ex.title["en"], ex.title["zh"]))
+                print("%-22s %s" % ("%s %d" % (ex.program, ex.number), say(a.lang, (ex.title["en"], ex.title["zh"]))))
             return 0
         if not a.program or a.number is None:
             parser.print_usage()
@@ -899,7 +953,7 @@ def grade(ex, a):
         if a.stub or not os.path.exists(path):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as f:
-                f.write(predict_file(ex) if ex.predicts else stub_file(ex))
+                f.write(predict_file(ex, lang=a.lang) if ex.predicts else stub_file(ex, a.lang))
             print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(
                 a.lang, "written: %s — edit it, then run this again | 已生成 %s，改好后再运行本命令" % (
                     os.path.relpath(path), os.path.relpath(path)))))
@@ -976,7 +1030,7 @@ def readme_table(lang):
         what = ("预测 %d 个数" % len(ex.predicts) if zh else "%d predictions" % len(ex.predicts)) if ex.predicts else (
             "`%s`%s" % (ex.function, "（从 `%s` 改起）" % ex.stub_from if zh else " (from `%s`)" % ex.stub_from)
             if ex.stub_from else "`%s`" % ex.function)
-        stub = "%s → %s" % ("初始模板" if zh else "the stub", ", ".join(ex.stub_kinds))
+        stub = "%s → %s" % ("初始文件" if zh else "the stub", ", ".join(ex.stub_kinds))
         wrongs = "; ".join("%s → %s" % (w.name, ", ".join(w.kinds)) for w in ex.wrongs)
         rows.append("| `%s %d` %s | %s | %s; %s |" % (ex.program, ex.number, title, what, stub, wrongs))
     return "\n".join(rows)
