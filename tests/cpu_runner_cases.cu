@@ -108,6 +108,16 @@ __global__ void three_d(int *out) {
     out[block * blockDim.x * blockDim.y * blockDim.z + thread] = block * 1000 + thread;
 }
 
+/* The three fences compile and order nothing here (one thread runs at a time): each thread's value
+ * arrives as written. */
+__global__ void fences(int *out) {
+    out[threadIdx.x] = (int)threadIdx.x;
+    __threadfence_block();
+    __threadfence();
+    __threadfence_system();
+    out[threadIdx.x] += 1;
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -168,6 +178,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "three_d") == 0) {
         three_d<<<dim3(2, 2, 2), dim3(4, 2, 2)>>>(out);
         print_ints("out", out + 16 * 7 + 15, 1);
+    } else if (strcmp(which, "fences") == 0) {
+        fences<<<1, THREADS>>>(out);
+        print_ints("out", out, 3);
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
