@@ -97,7 +97,7 @@ static size_t dynamic_shared_bytes;
 
 /* ----- findings ----- */
 enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, MISALIGNED,
-            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED };
+            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
@@ -107,7 +107,8 @@ static const char *const kind_names[] = {
     "cudaErrorMisalignedAddress)",
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
-    "warp operation whose mask names a lane that has exited"};
+    "warp operation whose mask names a lane that has exited",
+    "warp operation whose mask leaves out the lane that calls it"};
 typedef struct {
     enum kind kind;
     const void *code, *other_code; /* the access and the earlier one (races) */
@@ -190,6 +191,8 @@ static void report_findings(void) {
                 printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s", here, who, f->block.x,
                        f->block.y, f->block.z, there, whom);
             }
+        } else if (f->kind == WARP_MASK_LEAVES_OUT_CALLER) {
+            printf("  at %s:%d: %s of block (%u,%u,%u)", f->file, f->line, who, f->block.x, f->block.y, f->block.z);
         } else if (f->kind == BARRIER_DIVERGENT) {
             printf("  at %s:%d (%s, block (%u,%u,%u)) and at %s:%d (%s)", f->file, f->line, who, f->block.x,
                    f->block.y, f->block.z, f->other_file, f->other_line, whom);
@@ -424,9 +427,18 @@ static void start_fiber(int i) {
 
 void cuda_cpu_syncthreads(const char *file, int line) { wait_here(AT_BARRIER, file, line); }
 
+/* A warp operation's mask must name the lane that calls it (the PTX ISA, shfl.sync and bar.warp.sync:
+ * undefined otherwise). Reported; the lane then takes part as if its mask named it. */
+static unsigned with_caller(unsigned mask, const char *file, int line) {
+    const unsigned lane = 1u << (unsigned)current % WARP;
+    if (!(mask & lane))
+        note(WARP_MASK_LEAVES_OUT_CALLER, NULL, NULL, file, line, file, line, (unsigned)current, (unsigned)current);
+    return mask | lane;
+}
+
 void cuda_cpu_syncwarp(unsigned mask, const char *file, int line) {
     threads[current].op = SYNCWARP;
-    threads[current].mask = mask;
+    threads[current].mask = with_caller(mask, file, line);
     wait_here(AT_WARP, file, line);
 }
 
@@ -434,7 +446,7 @@ unsigned long long cuda_cpu_shfl_down(unsigned mask, unsigned long long value, u
                                       const char *file, int line) {
     cuda_thread *t = &threads[current];
     t->op = SHUFFLE;
-    t->mask = mask;
+    t->mask = with_caller(mask, file, line);
     t->value = value;
     t->delta = delta;
     t->width = width;

@@ -118,6 +118,18 @@ __global__ void fences(int *out) {
     out[threadIdx.x] += 1;
 }
 
+/* Warp operations whose masks name lanes 0-15. Called by those lanes alone: valid (each shuffle reads
+ * within its 8 lanes). Called by every lane: lanes 16-31 are left out of the masks they pass, undefined
+ * on a GPU. */
+__global__ void half_mask(const int *in, int *out, bool every_lane) {
+    int value = in[threadIdx.x];
+    if (every_lane || threadIdx.x < 16) {
+        value += __shfl_down_sync(0xffffu, value, 4, 8);
+        __syncwarp(0xffffu);
+    }
+    out[threadIdx.x] = value;
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -163,6 +175,9 @@ int main(int argc, char **argv) {
         shuffles<<<1, THREADS>>>(in, out, 16);
         print_ints("width16", out, 1);
         print_ints("lane16", out + 16, 1);
+    } else if (strcmp(which, "half_mask") == 0 || strcmp(which, "half_mask_every_lane") == 0) {
+        half_mask<<<1, 32>>>(in, out, strcmp(which, "half_mask_every_lane") == 0);
+        print_ints("out", out, 4);
     } else if (strcmp(which, "warp_exchange") == 0 || strcmp(which, "warp_exchange_no_syncwarp") == 0) {
         warp_exchange<<<1, 32>>>(out, strcmp(which, "warp_exchange") == 0);
         print_ints("out", out, 4);
