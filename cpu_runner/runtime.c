@@ -97,7 +97,7 @@ static size_t dynamic_shared_bytes;
 
 /* ----- findings ----- */
 enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, MISALIGNED,
-            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
+            INVALID_ACCESS, BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
@@ -105,13 +105,15 @@ static const char *const kind_names[] = {
     "read of shared memory that no thread of this block wrote (it reads as 0xff bytes here)",
     "misaligned address: a load or store of N bytes at an address not a multiple of N (a GPU stops the kernel: "
     "cudaErrorMisalignedAddress)",
+    "invalid memory access: a load or store at an address no memory holds (a GPU stops the kernel: "
+    "cudaErrorIllegalAddress; exit 3)",
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
     "warp operation whose mask names a lane that has exited",
     "warp operation whose mask leaves out the lane that calls it"};
 typedef struct {
     enum kind kind;
-    const void *code, *other_code; /* the access and the earlier one (races) */
+    const void *code, *other_code; /* the access and the earlier one (races), or the address (invalid access) */
     const char *file, *other_file; /* barrier findings */
     int line, other_line;
     unsigned thread, other_thread;
@@ -182,10 +184,13 @@ static void report_findings(void) {
         thread_text(f->thread, who, sizeof who);
         thread_text(f->other_thread, whom, sizeof whom);
         printf("CPU runner: %s\n", kind_names[f->kind]);
-        if (f->kind <= MISALIGNED) {
+        if (f->kind <= INVALID_ACCESS) {
             where(f->code, here, sizeof here);
             if (f->kind == UNWRITTEN_READ || f->kind == MISALIGNED) {
                 printf("  at %s: %s of block (%u,%u,%u)", here, who, f->block.x, f->block.y, f->block.z);
+            } else if (f->kind == INVALID_ACCESS) {
+                printf("  at %s: %s of block (%u,%u,%u), address %p", here, who, f->block.x, f->block.y, f->block.z,
+                       f->other_code);
             } else {
                 where(f->other_code, there, sizeof there);
                 printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s", here, who, f->block.x,
@@ -626,8 +631,9 @@ static void never_ended(int signal) {
 }
 
 /* A kernel's load or store outside any memory (often an index read from poisoned shared memory): a GPU
- * stops the kernel (cudaErrorIllegalAddress, exit 3 at the next CUDA call). The findings so far come
- * first, as they often say why; without this handler the program died with its output unflushed. */
+ * stops the kernel (cudaErrorIllegalAddress, exit 3 at the next CUDA call). It is the launch's last
+ * finding, after those so far, as they often say why; without this handler the program died with its
+ * output unflushed. */
 static void invalid_access(int signal_number, siginfo_t *info, void *context) {
     if (!in_kernel) { /* the runner's or the host code's own fault: the default death */
         signal(signal_number, SIG_DFL);
@@ -635,21 +641,17 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
         return;
     }
     in_kernel = 0;
-    report_findings();
     const void *pc = NULL;
 #if defined(__x86_64__)
     pc = (const void *)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
     pc = (const void *)((ucontext_t *)context)->uc_mcontext.pc;
 #endif
-    char here[1200] = "an unknown line", who[64];
-    if (pc) where((const char *)pc + 1, here, sizeof here); /* where() looks one byte back, as for a return */
-    thread_text((unsigned)current, who, sizeof who);
-    printf("CPU runner: %s, launched at %s:%d: invalid memory access at %s: %s of block (%u,%u,%u) used\n"
-           "  address %p, which no memory holds here; a GPU stops the kernel (cudaErrorIllegalAddress). Exit 3.\n",
-           launch_kernel, launch_file, launch_line, here, who, cuda_cpu_blockIdx.x, cuda_cpu_blockIdx.y,
-           cuda_cpu_blockIdx.z, info->si_addr);
-    fflush(stdout);
+    if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
+    /* where() looks one byte back, as for a return address: pc + 1 names the faulting instruction */
+    note(INVALID_ACCESS, pc ? (const char *)pc + 1 : NULL, info->si_addr, NULL, 0, NULL, 0, (unsigned)current,
+         (unsigned)current);
+    report_findings();
     _exit(3);
 }
 

@@ -130,6 +130,12 @@ __global__ void half_mask(const int *in, int *out, bool every_lane) {
     out[threadIdx.x] = value;
 }
 
+/* One thread stores far past the array (an index grown too large): no memory holds that address. */
+__global__ void far_store(int *out) {
+    const int i = (int)threadIdx.x - 32;
+    if (i == 1) out[i * 100000000] = 1;
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -196,6 +202,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "fences") == 0) {
         fences<<<1, THREADS>>>(out);
         print_ints("out", out, 3);
+    } else if (strcmp(which, "far_store") == 0) {
+        far_store<<<1, THREADS>>>(out);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
