@@ -144,7 +144,9 @@ static void note(enum kind kind, const void *code, const void *other_code, const
                                           thread,      other_thread, cuda_cpu_blockIdx, 1};
 }
 
-/* "file:line" of an instruction of this program, by addr2line (binutils). */
+/* "file:line" of an instruction of this program, by addr2line (binutils). In a helper of cuda_on_cpu.h
+ * inlined into the kernel (__ldg, atomicAdd), the kernel's line that called it: -i lists the inlined
+ * calls, innermost first. */
 static void where(const void *code, char *out, size_t size) {
     snprintf(out, size, "%p", code);
     char exe[4096];
@@ -154,14 +156,16 @@ static void where(const void *code, char *out, size_t size) {
     Dl_info info;
     if (!dladdr(code, &info) || !info.dli_fbase) return;
     char command[4400];
-    snprintf(command, sizeof command, "addr2line -e '%s' %#lx 2>/dev/null", exe,
+    snprintf(command, sizeof command, "addr2line -i -e '%s' %#lx 2>/dev/null", exe,
              (unsigned long)((const char *)code - (const char *)info.dli_fbase - 1));
     FILE *pipe = popen(command, "r");
     if (!pipe) return;
     char line[1024];
-    if (fgets(line, sizeof line, pipe) && line[0] != '?') {
+    for (int first = 1; fgets(line, sizeof line, pipe) && line[0] != '?'; first = 0) {
         line[strcspn(line, " \n")] = 0;
-        snprintf(out, size, "%s", strncmp(line, "./", 2) == 0 ? line + 2 : line);
+        const int in_runner = strstr(line, "cuda_on_cpu.h:") != NULL;
+        if (first || !in_runner) snprintf(out, size, "%s", strncmp(line, "./", 2) == 0 ? line + 2 : line);
+        if (!in_runner) break;
     }
     pclose(pipe);
 }
