@@ -138,6 +138,13 @@ __global__ void far_store(int *out, bool through_ldg) {
     if (i == 1 && through_ldg) out[0] = __ldg(&out[i * 100000000]);
 }
 
+/* Thread 0 waits for a flag no thread sets: it spins, never ending or waiting. */
+__global__ void spin(const int *flag) {
+    if (threadIdx.x == 0)
+        while (*(const volatile int *)flag == 0) {
+        }
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -206,6 +213,9 @@ int main(int argc, char **argv) {
         print_ints("out", out, 3);
     } else if (strcmp(which, "far_store") == 0 || strcmp(which, "far_load_ldg") == 0) {
         far_store<<<1, THREADS>>>(out, strcmp(which, "far_load_ldg") == 0);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    } else if (strcmp(which, "spin") == 0) {
+        spin<<<1, THREADS>>>(out);
         printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
