@@ -203,6 +203,9 @@ static void report_findings(void) {
             }
         } else if (f->kind == WARP_MASK_LEAVES_OUT_CALLER) {
             printf("  at %s:%d: %s of block (%u,%u,%u)", f->file, f->line, who, f->block.x, f->block.y, f->block.z);
+        } else if (f->kind == WARP_LANE_EXITED) {
+            printf("  at %s:%d: %s of block (%u,%u,%u); its mask names lane %u, which has exited", f->file, f->line,
+                   who, f->block.x, f->block.y, f->block.z, f->other_thread % WARP);
         } else if (f->kind == BARRIER_DIVERGENT) {
             printf("  at %s:%d (%s, block (%u,%u,%u)) and at %s:%d (%s)", f->file, f->line, who, f->block.x,
                    f->block.y, f->block.z, f->other_file, f->other_line, whom);
@@ -490,8 +493,9 @@ static int release_warps(void) {
         for (int lane = 0; lane < lanes && ready; ++lane) {
             if (!(mask >> lane & 1) || (waiting >> lane & 1)) continue;
             if (threads[first + lane].state == EXITED) {
-                const cuda_thread *w = &threads[first + __builtin_ctz(waiting)];
-                note(WARP_LANE_EXITED, NULL, NULL, w->file, w->line, w->file, w->line, first + lane, first + lane);
+                const int waiter = first + __builtin_ctz(waiting);
+                note(WARP_LANE_EXITED, NULL, NULL, threads[waiter].file, threads[waiter].line, threads[waiter].file,
+                     threads[waiter].line, (unsigned)waiter, (unsigned)(first + lane));
             } else {
                 ready = 0;
             }

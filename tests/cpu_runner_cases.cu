@@ -145,6 +145,12 @@ __global__ void spin(const int *flag) {
         }
 }
 
+/* Lanes 16-31 return; lanes 0-15 shuffle with a mask that names every lane: it names lanes that exited. */
+__global__ void lane_exited(int *out) {
+    if (threadIdx.x >= 16) return;
+    out[threadIdx.x] = __shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1);
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -217,6 +223,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "spin") == 0) {
         spin<<<1, THREADS>>>(out);
         printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    } else if (strcmp(which, "lane_exited") == 0) {
+        lane_exited<<<1, 32>>>(out);
+        print_ints("out", out, 1);
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
