@@ -964,8 +964,9 @@ static void print_stats(void) {
 }
 
 /* The program's main, renamed when it is built for the runner: this main takes the runner's own
- * options (--cpu, --cpu-order ORDER) out of argv, runs it, and turns its exit 0 into 1 when the
- * runner reported a finding (a race is a wrong kernel, even when its result came out right). */
+ * options (--cpu, --cpu-order ORDER) out of argv, reads CUDA_CPU_SPIN_LIMIT_S, runs it, and turns its
+ * exit 0 into 1 when the runner reported a finding (a race is a wrong kernel, even when its result came
+ * out right). */
 int cuda_cpu_program_main(int argc, char **argv);
 int main(int argc, char **argv) {
     int kept = 1;
@@ -993,8 +994,9 @@ int main(int argc, char **argv) {
     }
     argv[kept] = NULL;
     if (set_spin_limit(getenv("CUDA_CPU_SPIN_LIMIT_S")) != 0) {
-        fprintf(stderr, "%s: CUDA_CPU_SPIN_LIMIT_S=%s: the spin limit is a whole number of seconds from 1 to %d "
-                        "(%d when unset)\n", argv[0], getenv("CUDA_CPU_SPIN_LIMIT_S"), SPIN_LIMIT_MAX, SPIN_LIMIT_SECONDS);
+        fprintf(stderr,
+                "%s: CUDA_CPU_SPIN_LIMIT_S=%s: the spin limit is a whole number of seconds from 1 to %d (%d when "
+                "unset)\n", argv[0], getenv("CUDA_CPU_SPIN_LIMIT_S"), SPIN_LIMIT_MAX, SPIN_LIMIT_SECONDS);
         return 2;
     }
     if (getenv("CUDA_CPU_STATS")) atexit(print_stats);
