@@ -97,7 +97,10 @@ CUDA_CPU_QUIET unsigned long long atomicCAS(unsigned long long *address, unsigne
     if (old == compare) *address = value;
     return old;
 }
-static inline void __threadfence(void) {} /* one thread at a time: every store is already seen */
+/* One thread at a time: every store is already seen, by the block, the grid and the host alike. */
+static inline void __threadfence_block(void) {}
+static inline void __threadfence(void) {}
+static inline void __threadfence_system(void) {}
 
 static inline long long __double_as_longlong(double x) {
     long long bits;

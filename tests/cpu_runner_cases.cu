@@ -108,6 +108,49 @@ __global__ void three_d(int *out) {
     out[block * blockDim.x * blockDim.y * blockDim.z + thread] = block * 1000 + thread;
 }
 
+/* The three fences compile and order nothing here (one thread runs at a time): each thread's value
+ * arrives as written. */
+__global__ void fences(int *out) {
+    out[threadIdx.x] = (int)threadIdx.x;
+    __threadfence_block();
+    __threadfence();
+    __threadfence_system();
+    out[threadIdx.x] += 1;
+}
+
+/* Warp operations whose masks name lanes 0-15. Called by those lanes alone: valid (each shuffle reads
+ * within its 8 lanes). Called by every lane: lanes 16-31 are left out of the masks they pass, undefined
+ * on a GPU. */
+__global__ void half_mask(const int *in, int *out, bool every_lane) {
+    int value = in[threadIdx.x];
+    if (every_lane || threadIdx.x < 16) {
+        value += __shfl_down_sync(0xffffu, value, 4, 8);
+        __syncwarp(0xffffu);
+    }
+    out[threadIdx.x] = value;
+}
+
+/* One thread stores far past the array (an index grown too large): no memory holds that address. Or
+ * loads from there through __ldg, a helper of the runner's: the finding names this file's line. */
+__global__ void far_store(int *out, bool through_ldg) {
+    const int i = (int)threadIdx.x - 32;
+    if (i == 1 && !through_ldg) out[i * 100000000] = 1;
+    if (i == 1 && through_ldg) out[0] = __ldg(&out[i * 100000000]);
+}
+
+/* Thread 0 waits for a flag no thread sets: it spins, never ending or waiting. */
+__global__ void spin(const int *flag) {
+    if (threadIdx.x == 0)
+        while (*(const volatile int *)flag == 0) {
+        }
+}
+
+/* Lanes 16-31 return; lanes 0-15 shuffle with a mask that names every lane: it names lanes that exited. */
+__global__ void lane_exited(int *out) {
+    if (threadIdx.x >= 16) return;
+    out[threadIdx.x] = __shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1);
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -153,6 +196,9 @@ int main(int argc, char **argv) {
         shuffles<<<1, THREADS>>>(in, out, 16);
         print_ints("width16", out, 1);
         print_ints("lane16", out + 16, 1);
+    } else if (strcmp(which, "half_mask") == 0 || strcmp(which, "half_mask_every_lane") == 0) {
+        half_mask<<<1, 32>>>(in, out, strcmp(which, "half_mask_every_lane") == 0);
+        print_ints("out", out, 4);
     } else if (strcmp(which, "warp_exchange") == 0 || strcmp(which, "warp_exchange_no_syncwarp") == 0) {
         warp_exchange<<<1, 32>>>(out, strcmp(which, "warp_exchange") == 0);
         print_ints("out", out, 4);
@@ -168,6 +214,18 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "three_d") == 0) {
         three_d<<<dim3(2, 2, 2), dim3(4, 2, 2)>>>(out);
         print_ints("out", out + 16 * 7 + 15, 1);
+    } else if (strcmp(which, "fences") == 0) {
+        fences<<<1, THREADS>>>(out);
+        print_ints("out", out, 3);
+    } else if (strcmp(which, "far_store") == 0 || strcmp(which, "far_load_ldg") == 0) {
+        far_store<<<1, THREADS>>>(out, strcmp(which, "far_load_ldg") == 0);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    } else if (strcmp(which, "spin") == 0) {
+        spin<<<1, THREADS>>>(out);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    } else if (strcmp(which, "lane_exited") == 0) {
+        lane_exited<<<1, 32>>>(out);
+        print_ints("out", out, 1);
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
