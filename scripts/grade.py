@@ -498,7 +498,7 @@ WHERE_ZH = [(r"^at (\S+): thread (.+?) of block (\([^)]*\))", r"位置 \1：线�
             (r"; the other access at (\S+), thread ([^ ]+)", r"；另一次访问在 \1，线程 \2"),
             (r" ?\((\d+) times in this launch\)", r"（本次启动中共 \1 次）"),
             (r"(\d+) thread\(s\) waited there, the others had exited", r"\1 个线程在此等待，其余线程已经退出"),
-            (r"^at ", "位置 "), (r" and at ", " 和 ")]
+            (r", address (0x[0-9a-f]+)", r"，地址 \1"), (r"^at ", "位置 "), (r" and at ", " 和 ")]
 
 
 def finding_zh(line, where):
@@ -549,8 +549,8 @@ def read_output(run, output, code):
     elif code == 1 and not run.kinds:
         fails = [l.strip() for l in lines if re.search(r"\bFAIL\b|DIFFERS", l)][:3]
         run.add("value", "\n      ".join(fails) or "the program's own check failed (exit 1)")
-    elif code not in (0, 1, 4):
-        tail = [l for l in lines if l.strip()][-3:]
+    elif code not in (0, 1, 4):  # the program's last lines, unless they are the runner's finding already shown
+        tail = [l for l in lines if l.strip()][-3:] if "crash" not in run.kinds else []
         signal = " (signal %d%s)" % (-code, ": an access outside memory, an index past an array's end?" if -code in (
             7, 11) else "") if code < 0 else ""
         run.add("crash", "exit %d%s%s" % (code, signal, "".join("\n      " + l for l in tail)))
