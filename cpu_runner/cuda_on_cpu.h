@@ -45,7 +45,10 @@ extern "C" int cuda_cpu_program_main(int argc, char **argv); /* the program's ma
 
 #define __syncthreads() cuda_cpu_syncthreads(__FILE__, __LINE__)
 #define __syncwarp(...) cuda_cpu_syncwarp_at(__FILE__, __LINE__, ##__VA_ARGS__)
-#define __shfl_down_sync(...) cuda_cpu_shfl_down_at(__FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) cuda_cpu_shfl_at(__FILE__, __LINE__, CUDA_CPU_SHFL_DOWN, __VA_ARGS__)
+#define __shfl_up_sync(...) cuda_cpu_shfl_at(__FILE__, __LINE__, CUDA_CPU_SHFL_UP, __VA_ARGS__)
+#define __shfl_xor_sync(...) cuda_cpu_shfl_at(__FILE__, __LINE__, CUDA_CPU_SHFL_XOR, __VA_ARGS__)
+#define __shfl_sync(...) cuda_cpu_shfl_at(__FILE__, __LINE__, CUDA_CPU_SHFL_IDX, __VA_ARGS__)
 #define CUDA_CPU_INLINE_PTX(...) cuda_cpu_no_ptx(__FILE__, __LINE__) /* source.py's stand-in for asm(...) */
 
 #define CUDA_CPU_QUIET __attribute__((no_sanitize_thread)) inline /* the runner's own accesses: not the kernel's */
@@ -55,12 +58,12 @@ static inline void cuda_cpu_syncwarp_at(const char *file, int line, unsigned mas
 }
 
 template <typename T>
-CUDA_CPU_QUIET T cuda_cpu_shfl_down_at(const char *file, int line, unsigned mask, T value, unsigned delta,
-                                       int width = 32) {
+CUDA_CPU_QUIET T cuda_cpu_shfl_at(const char *file, int line, int shuffle, unsigned mask, T value, int lane_argument,
+                                  int width = 32) {
     static_assert(sizeof(T) <= 8, "a shuffle moves at most 8 bytes");
     unsigned long long bits = 0;
     memcpy(&bits, &value, sizeof(T));
-    bits = cuda_cpu_shfl_down(mask, bits, delta, width, file, line);
+    bits = cuda_cpu_shfl(mask, bits, shuffle, lane_argument, width, file, line);
     memcpy(&value, &bits, sizeof(T));
     return value;
 }

@@ -67,8 +67,8 @@ typedef struct {
     const char *file; /* where it waits */
     int line;
     enum warp_op op;
-    unsigned mask, delta;
-    int width;
+    unsigned mask;
+    int shuffle, lane_argument, width; /* a shuffle's: which (enum cuda_cpu_shuffle), its delta or lane, width */
     unsigned long long value, result; /* a shuffle's */
     uint3 index;
 } cuda_thread;
@@ -104,7 +104,7 @@ static const char *const kind_names[] = {
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
     "race on shared memory: two threads write one byte with different values, with no barrier between",
     "read of shared memory that no thread of this block wrote (it reads as 0xff bytes here)",
-    "misaligned address: a load or store of N bytes at an address not a multiple of N (a GPU stops the kernel: "
+    "misaligned address: a load or store at an address not a multiple of its size (a GPU stops the kernel: "
     "cudaErrorMisalignedAddress)",
     "invalid memory access: a load or store at an address no memory holds (a GPU stops the kernel: "
     "cudaErrorIllegalAddress; exit 3)",
@@ -455,13 +455,14 @@ void cuda_cpu_syncwarp(unsigned mask, const char *file, int line) {
     wait_here(AT_WARP, file, line);
 }
 
-unsigned long long cuda_cpu_shfl_down(unsigned mask, unsigned long long value, unsigned delta, int width,
-                                      const char *file, int line) {
+unsigned long long cuda_cpu_shfl(unsigned mask, unsigned long long value, int shuffle, int lane_argument, int width,
+                                 const char *file, int line) {
     cuda_thread *t = &threads[current];
     t->op = SHUFFLE;
     t->mask = with_caller(mask, file, line);
     t->value = value;
-    t->delta = delta;
+    t->shuffle = shuffle;
+    t->lane_argument = lane_argument;
     t->width = width;
     wait_here(AT_WARP, file, line);
     return t->result;
@@ -504,12 +505,15 @@ static int release_warps(void) {
         for (int lane = 0; lane < lanes; ++lane) {
             cuda_thread *t = &threads[first + lane];
             if (!(waiting >> lane & 1)) continue;
-            if (t->op == SHUFFLE) {
-                const int segment = lane / t->width * t->width, source = lane + (int)t->delta;
-                const cuda_thread *from = &threads[first + source];
-                t->result = source < segment + t->width && source < lanes && (waiting >> source & 1) &&
-                                    from->op == SHUFFLE
-                                ? from->value
+            if (t->op == SHUFFLE) { /* a source outside the lane's segment of width lanes: its own value (PTX shfl) */
+                const int segment = lane / t->width * t->width, n = t->lane_argument;
+                const int source = t->shuffle == CUDA_CPU_SHFL_DOWN ? lane + n
+                                   : t->shuffle == CUDA_CPU_SHFL_UP ? lane - n
+                                   : t->shuffle == CUDA_CPU_SHFL_XOR ? lane ^ n
+                                   : segment + n % t->width;
+                const int inside = source >= segment && source < segment + t->width && source < lanes;
+                t->result = inside && (waiting >> source & 1) && threads[first + source].op == SHUFFLE
+                                ? threads[first + source].value
                                 : t->value;
             }
             t->state = RUNNABLE;

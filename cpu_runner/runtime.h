@@ -21,8 +21,10 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_shared_bytes, void (*
                      const char *file, int line, const char *kernel);
 void cuda_cpu_syncthreads(const char *file, int line);
 void cuda_cpu_syncwarp(unsigned mask, const char *file, int line);
-unsigned long long cuda_cpu_shfl_down(unsigned mask, unsigned long long value, unsigned delta, int width,
-                                      const char *file, int line);
+/* The four shuffles: which lane a lane reads (lane_argument: delta, lane mask or source lane) */
+enum cuda_cpu_shuffle { CUDA_CPU_SHFL_DOWN, CUDA_CPU_SHFL_UP, CUDA_CPU_SHFL_XOR, CUDA_CPU_SHFL_IDX };
+unsigned long long cuda_cpu_shfl(unsigned mask, unsigned long long value, int shuffle, int lane_argument, int width,
+                                 const char *file, int line);
 void *cuda_cpu_dynamic_shared(void);
 size_t cuda_cpu_shared_offset(const void *address);
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code_address);

@@ -202,12 +202,12 @@ void __wrap_cuda_cpu_syncwarp(unsigned mask, const char *file, int line) {
     counted_sync();
     __real_cuda_cpu_syncwarp(mask, file, line);
 }
-unsigned long long __real_cuda_cpu_shfl_down(unsigned mask, unsigned long long value, unsigned delta, int width,
-                                             const char *file, int line);
-unsigned long long __wrap_cuda_cpu_shfl_down(unsigned mask, unsigned long long value, unsigned delta, int width,
-                                             const char *file, int line) {
+unsigned long long __real_cuda_cpu_shfl(unsigned mask, unsigned long long value, int shuffle, int lane_argument,
+                                        int width, const char *file, int line);
+unsigned long long __wrap_cuda_cpu_shfl(unsigned mask, unsigned long long value, int shuffle, int lane_argument,
+                                        int width, const char *file, int line) {
     counted_sync();
-    return __real_cuda_cpu_shfl_down(mask, value, delta, width, file, line);
+    return __real_cuda_cpu_shfl(mask, value, shuffle, lane_argument, width, file, line);
 }
 
 /* The loads and stores: counted, then the runner's own hook, as a tail call, so that the hook's

@@ -151,6 +151,17 @@ __global__ void lane_exited(int *out) {
     out[threadIdx.x] = __shfl_down_sync(0xffffffffu, (int)threadIdx.x, 1);
 }
 
+/* __shfl_xor_sync, __shfl_up_sync and __shfl_sync: lane i holds i. */
+__global__ void other_shuffles(int *out) {
+    const int lane = (int)threadIdx.x;
+    int sum = lane;
+    for (int lane_mask = 16; lane_mask > 0; lane_mask /= 2) /* the butterfly: every lane ends with the sum */
+        sum += __shfl_xor_sync(0xffffffffu, sum, lane_mask);
+    out[lane] = sum;
+    out[32 + lane] = __shfl_up_sync(0xffffffffu, lane, 1); /* lane 0 has no lane below: its own value */
+    out[64 + lane] = __shfl_sync(0xffffffffu, lane, 5, 8); /* lane 5 of its segment of 8 */
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -226,6 +237,13 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "lane_exited") == 0) {
         lane_exited<<<1, 32>>>(out);
         print_ints("out", out, 1);
+    } else if (strcmp(which, "other_shuffles") == 0) {
+        other_shuffles<<<1, 32>>>(out);
+        print_ints("xor", out, 1);
+        print_ints("xor31", out + 31, 1);
+        print_ints("up", out + 32, 3);
+        print_ints("idx", out + 64, 1);
+        print_ints("idx8", out + 72, 1);
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
