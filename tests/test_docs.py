@@ -92,6 +92,45 @@ def code_problems(repo, document):
     return problems
 
 
+# A sanitizer's frame in a quoted excerpt: "at void reduce_warp_unrolled<float>(const T1 *, ...)+0x3b0 in reduce.cu:252"
+FRAME = re.compile(r"(\w+)(?:<(?:[^<>()]|\([^()]*\))*>)?\((?:[^()]|\([^()]*\))*\)\+0x[0-9a-f]+ in (\w+\.cu):(\d+)")
+
+
+def quoted_line_problems(repo, document):
+    """Excerpts that name a function and a line of a chapter's .cu where that line is no longer in that
+    function: the code moved under a quoted excerpt (the lesson would send a reader to other code)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+    from grade import find_function  # the grader's definition finder: comments and strings blanked
+    text = open(os.path.join(repo, document), encoding="utf-8").read()
+    problems = []
+    for function, name, line in sorted(set(FRAME.findall(text))):
+        folders = [os.path.dirname(document)] + chapters(repo)
+        path = next((os.path.join(repo, f, name) for f in folders if os.path.isfile(os.path.join(repo, f, name))), None)
+        if not path:
+            problems.append(f"{document}: quotes {name}:{line}, and no chapter has {name}")
+            continue
+        source = open(path, encoding="utf-8").read()
+        found = find_function(source, function)
+        first, last = (source[:found[0]].count("\n") + 1, source[:found[2]].count("\n") + 1) if found else (0, -1)
+        if not first <= int(line) <= last:
+            problems.append(f"{document}: quotes {name}:{line} in {function}, which is "
+                            f"{'lines %d-%d' % (first, last) if found else 'not defined there'} now")
+    return problems
+
+
+# A command line in a document that runs a script by its path: "scripts/grade.py dot 1", "$ scripts/x.sh"
+RUN_BY_PATH = re.compile(r"^\s*(?:\$ )?(scripts/[\w.]+\.(?:py|sh))\b", re.M)
+
+
+def unrunnable_scripts(repo, document):
+    """Scripts a document runs by their path (no python3 or bash before) that a fresh clone cannot run:
+    git keeps the execute bit, so a file without it is "Permission denied" for every reader."""
+    text = open(os.path.join(repo, document), encoding="utf-8").read()
+    return [f"{document}: runs {script}, which is not executable (git update-index --chmod=+x {script})"
+            for script in sorted(set(RUN_BY_PATH.findall(text)))
+            if os.path.isfile(os.path.join(repo, script)) and not os.access(os.path.join(repo, script), os.X_OK)]
+
+
 def unfolded(text):
     """The prose a reader meets without unfolding anything: no code blocks, HTML comments, folded
     <details>, tables or generated blocks."""
@@ -350,7 +389,8 @@ def problems_in(repo, figure_pages=None):
                     problems.append(f"{os.path.relpath(path, repo)}: no link to {other} at the top")
     avoid = term_table(repo)
     for document in documents(repo):
-        problems += broken_links(repo, document) + code_problems(repo, document)
+        problems += broken_links(repo, document) + code_problems(repo, document) + quoted_line_problems(repo, document)
+        problems += unrunnable_scripts(repo, document)
         if document.endswith(".zh-CN.md"):
             problems += term_problems(repo, document, avoid)
         problems += figure_problems(repo, document, os.path.normpath(document) in figure_pages)
@@ -382,12 +422,16 @@ def self_test():
         kernel = "__global__ void k(float *x) {\n    x[threadIdx.x] = 0;\n}\n"
         good = "<!-- code: ch01_demo/k.cu -->\n```cuda\n__global__ void k(float *x) {\n// ...\n}\n```\n"
         files["ch01_demo/k.cu"] = kernel
-        files["ch01_demo/README.md"] += good + "<!-- code: ch01_demo/k.cu -->\n```cuda\n    x[threadIdx.x] = 1;\n```\n"
+        files["ch01_demo/README.md"] += good + "<!-- code: ch01_demo/k.cu -->\n```cuda\n    x[threadIdx.x] = 1;\n```\n" + \
+            "```\n= at k(float *)+0x10 in k.cu:2\n= at void k<float, (bool)1>(float *)+0x20 in k.cu:7\n= at gone(int)+0x8 in k.cu:2\n```\n"
         files["ch01_demo/README.zh-CN.md"] += good + "线程块" * 1200 + "占用率很高。\n<details>" + "折半" * 500 + \
             "</details>\n"
         os.makedirs(os.path.join(repo, "docs"))
         os.makedirs(os.path.join(repo, "h100"))
         files["h100/a.png"] = files["h100/a.zh-CN.png"] = ""
+        os.makedirs(os.path.join(repo, "scripts"))
+        files["scripts/go.sh"] = files["scripts/ok.sh"] = "true\n"
+        files["ch02_english_only/README.md"] += "```\nscripts/go.sh\n$ scripts/ok.sh\npython3 scripts/go.sh\n```\n"
         files["docs/GLOSSARY.md"] = "[中文](GLOSSARY.zh-CN.md)\n"
         files["docs/GLOSSARY.zh-CN.md"] = "[English](GLOSSARY.md)\n## 用词约定\n| 用 | 不用 | 例外 |\n| --- | --- | --- |\n" \
             "| 占有率 | 占用率 | |\n| 同步函数 | 栅栏 | 内存栅栏 |\n## 其他\n内存栅栏可以用。\n"
@@ -413,6 +457,8 @@ def self_test():
         for name, text in files.items():
             with open(os.path.join(repo, name), "w", encoding="utf-8") as f:
                 f.write(text)
+        os.chmod(os.path.join(repo, "scripts/ok.sh"), 0o755)
+        os.chmod(os.path.join(repo, "scripts/go.sh"), 0o644)
         NOT_MEASURED.append((re.compile(r"V100 took [\d.]+ ms"), "a figure of the book"))
         try:
             found = "\n".join(problems_in(repo, figure_pages={"ch01_demo/README.md"}))
@@ -430,11 +476,14 @@ def self_test():
                     "figure '32 GB/s' is not 'gbps=30.8' rounded", "source docs/missing.log is not a file",
                     "figure 'gbps=30.8' is not in ch01_demo/README.md (in its generated blocks)",
                     "measured figure '6.5 µs' has no", "measured figure '2.5x' has no",
-                    "figure annotation starts a line inside a paragraph"]
+                    "figure annotation starts a line inside a paragraph",
+                    "quotes k.cu:7 in k, which is lines 1-3 now", "quotes k.cu:2 in gone, which is not defined there",
+                    "ch02_english_only/README.md: runs scripts/go.sh, which is not executable"]
         missing = [e for e in expected if e not in found]
         assert not missing, f"the checks missed: {missing}\n{found}"
         assert "ch01_demo/README.md: broken" not in found and "h100/a" not in found, found
         assert "'results:demo'" not in found.replace("ch01_demo/README.md: the generated 'results:demo'", ""), found
+        assert "k.cu:2 in k," not in found and "scripts/ok.sh" not in found, found  # in its function; executable
         assert "GLOSSARY" not in found and "__global__ void k" not in found, found  # the table, the good block
         assert not re.search(r"'(0\.0088|1\.3|7) ms'|'32 x|'33x", found), found  # sourced, folded, not figures
         assert len(re.findall("measured figure", found)) == 3 and "measured figure '9.1 ms'" in found, found
