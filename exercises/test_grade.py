@@ -126,6 +126,10 @@ class Output(unittest.TestCase):
         self.assertIn("位置 exercises/mine/dot_1.cu:17：线程块 (0,0,0) 中的线程 1；另一次访问在", run.details[0][1])
         self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[1][0])
         self.assertIn("核函数 book，float，n = 1001：得到 1，应为 2", run.details[1][1])
+        self.assertEqual(grade.finding_zh("CPU runner: barrier not reached by every thread", "at a.cu:26, block (0,0,0): "
+                                          "128 thread(s) waited there, the others had exited (256 times in this launch)"),
+                         "有线程到不了的 __syncthreads()：一些线程在它之前已经退出\n      位置 a.cu:26，线程块 (0,0,0)：128 个"
+                         "线程在此等待，其余线程已经退出（本次启动中共 256 次）")
 
     def test_the_first_wrong_element_from_the_rows_note_in_both_languages(self):
         row = ("kernel shared float 2145 0 2145 1 0 - - -  FAIL  3 wrong, first wrong out[0][2]: got nan, "

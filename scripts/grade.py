@@ -498,7 +498,7 @@ WHERE_ZH = [(r"^at (\S+): thread (.+?) of block (\([^)]*\))", r"位置 \1：线�
             (r"; the other access at (\S+), thread ([^ ]+)", r"；另一次访问在 \1，线程 \2"),
             (r" ?\((\d+) times in this launch\)", r"（本次启动中共 \1 次）"),
             (r"(\d+) thread\(s\) waited there, the others had exited", r"\1 个线程在此等待，其余线程已经退出"),
-            (r", address (0x[0-9a-f]+)", r"，地址 \1"), (r"^at ", "位置 "), (r" and at ", " 和 ")]
+            (r", address (0x[0-9a-f]+)", r"，地址 \1"), (r", block (\([^)]*\)): ", r"，线程块 \1："), (r"^at ", "位置 "), (r" and at ", " 和 ")]
 
 
 def finding_zh(line, where):
