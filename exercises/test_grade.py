@@ -147,6 +147,16 @@ class Output(unittest.TestCase):
         self.assertEqual(counted.details[0][0], "kernel shared, float, n = 2145: elements right: 0, expected 2145; "
                                              "3 wrong, more words")
 
+    def test_a_compile_error_whole_and_once(self):
+        complaint = ("u.cpp: In function 'f':\nu.cpp:3:5: error: 'g' was not declared\n    3 |     g();\n"
+                     "      |     ^\nu.cpp:4:9: error: expected expression\n")
+        text, same = grade.first_error(complaint)
+        self.assertEqual(text, same)  # no " | " split into two languages
+        self.assertIn("    3 |     g();", text)
+        self.assertIn("^", text)
+        self.assertNotIn("expected expression", text)  # the first error only
+        self.assertEqual(grade.say_lines("both", (text, text)), [text])
+
     def test_exit_codes(self):
         self.assertEqual(grade.read_output(grade.Run([]), "all passed", 0).kinds, [])
         self.assertEqual(grade.read_output(grade.Run([]), "CPU runner: deadlock in block (0,0,0)", 4).kinds,

@@ -718,13 +718,24 @@ def timed_ms(program, args, kernel):
     return None
 
 
+def first_error(complaint):
+    """The compiler's first error whole (its context lines, the source line, the caret), up to the next
+    error or note of another place: not cut after a fixed count of lines."""
+    lines = complaint.strip().split("\n")
+    first = next((i for i, line in enumerate(lines) if "error" in line), 0)
+    start = max(0, first - 2)  # "In function ...", "At global scope" lines before it
+    end = next((i for i in range(first + 1, len(lines)) if re.search(r":\d+:\d+: (error|warning)", lines[i])), len(lines))
+    text = "\n      ".join(lines[start:min(end, first + 12)])
+    return (text, text)  # as it is in both languages: its " | " source lines are not "English | 中文"
+
+
 def grade_gpu(ex, function_text, shown, build):
     """The runs on the GPU, then the sanitizers, Nsight Compute against the chapter's function, the timing."""
     program, complaint = build_gpu(ex, function_text, shown, build)
     notes = []
     if not program:
         run = Run([])
-        run.add("compile", "\n".join(complaint.strip().split("\n")[:12]))
+        run.add("compile", first_error(complaint))
         return [run], notes
     runs = []
     for args in ex.runs:
@@ -778,7 +789,7 @@ def grade_cpu(ex, function_text, shown, build):
     program, complaint = build_cpu(ex, function_text, shown, build)
     if not program:
         run = Run([])
-        run.add("compile", "\n".join(complaint.strip().split("\n")[:12]))
+        run.add("compile", first_error(complaint))
         return [run], []
     runs, table, accesses = [], [], {}
     for args in ex.runs:
@@ -809,7 +820,7 @@ def say(lang, text):
 def say_lines(lang, text):
     """Like say(), a line each for both languages: for the longer lines."""
     if lang == "both" and isinstance(text, tuple):
-        return list(text)
+        return list(text) if text[0] != text[1] else [text[0]]
     return [say(lang, text)]
 
 
