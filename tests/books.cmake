@@ -17,7 +17,8 @@ set(books_sources "${EXAMPLES_BOOK_SOURCES}")
 if(books_sources)
   get_filename_component(books_sources "${books_sources}" ABSOLUTE BASE_DIR "${CMAKE_BINARY_DIR}")
 endif()
-set(books_dir ${CMAKE_SOURCE_DIR}/tests/books)
+get_filename_component(books_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE) # the collection's root
+set(books_dir ${books_root}/tests/books)
 set(books_fan cuda-programming/src)
 # A finding of the runner (docs/CPU_RUNNER.md): none may appear on the books' correct programs.
 set(books_findings "^CPU runner: (race|read of|.*out of bounds|divergent|barrier|warp operation|misaligned|invalid|stack overflow|deadlock)")
@@ -25,7 +26,7 @@ set(books_findings "^CPU runner: (race|read of|.*out of bounds|divergent|barrier
 # books_test(NAME run_book.sh-arguments...): test books_NAME in its own work folder.
 function(books_test name)
   add_test(NAME books_${name}
-           COMMAND env -u DISPLAY sh ${books_dir}/run_book.sh --runner ${CMAKE_SOURCE_DIR}/scripts/cuda_on_cpu
+           COMMAND env -u DISPLAY sh ${books_dir}/run_book.sh --runner ${books_root}/scripts/cuda_on_cpu
                    "--sources=${books_sources}" --work ${CMAKE_CURRENT_BINARY_DIR}/books/${name}
                    --lacks "${books_findings}" ${ARGN})
   set_tests_properties(books_${name} PROPERTIES LABELS cpu SKIP_RETURN_CODE 77 TIMEOUT 300)
@@ -52,8 +53,8 @@ endif()
 # --- Fan, chapter 8: reduce2gpu (10^8 x 1.23, 100 repeats of 3 kernels: about 9 hours on the
 # runner) at N = 128000 (a multiple of 128, as the book's N is: reduce_global reads whole
 # blocks) and 2 repeats. Every block sums to 128 x 1.23 exactly; the host adds 1000 of them.
-set(books_reduce_size --sed "s/^const int NUM_REPEATS = 100;/const int NUM_REPEATS = 2;/"
-                      --sed "s/^const int N = 100000000;/const int N = 128000;/")
+set(books_reduce_size --sed "s/^const int NUM_REPEATS = 100/const int NUM_REPEATS = 2/"
+                      --sed "s/^const int N = 100000000/const int N = 128000/")
 foreach(precision sp dp)
   books_test(fan_reduce2gpu_${precision}_build --program ${books_fan}/08-shared-memory/reduce2gpu.cu
              ${books_${precision}} --build-only)
@@ -95,7 +96,7 @@ books_test(fan_atomic_reduce_dp --program ${books_fan}/09-atomic/reduce.cu ${boo
 # The neighbour lists (22464 atoms, 20 repeats, O(N^2) each) on the first 1000 atoms of
 # xy.txt and 2 repeats; neighbor.txt must be the book's, restricted to those atoms.
 # neighbor1cpu.cu has no kernel: a .cu of host code only must build and run too.
-set(books_neighbor_size --sed "s/^const int NUM_REPEATS = 20;/const int NUM_REPEATS = 2;/" --head xy.txt 1000)
+set(books_neighbor_size --sed "s/^const int NUM_REPEATS = 20/const int NUM_REPEATS = 2/" --head xy.txt 1000)
 set(books_neighbor_check "sh ${books_dir}/neighbor_check.sh ${books_sources}/${books_fan}/09-atomic/neighbor.txt 1000")
 foreach(precision sp dp)
   books_test(fan_neighbor2gpu_${precision}_build --program ${books_fan}/09-atomic/neighbor2gpu.cu
@@ -111,7 +112,7 @@ books_test(fan_neighbor1cpu --program ${books_fan}/09-atomic/neighbor1cpu.cu ${b
 # warp.cu: one block of 16 threads (half a warp: the masks name 16 lanes that do not exist,
 # as the book's FULL_MASK does) printing from the kernel; the book's output, line for line,
 # in the order a warp that runs in step prints it.
-books_test(fan_warp --program ${books_fan}/10-warp/warp.cu
+books_test(fan_warp --program ${books_fan}/10-warp/warp.cu --in-order
            --line 1 "threadIdx.x:  0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 "
            --line 1 "lane_id:      0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 "
            --line 1 "FULL_MASK = ffffffff" --line 1 "mask1     = fffe" --line 1 "mask2     = 1"
@@ -133,9 +134,9 @@ books_test(fan_warp_reduce_dp --program ${books_fan}/10-warp/reduce.cu ${books_d
 # reduce1parallelism.cu and reduce2static.cu (a __device__ array found by cudaGetSymbolAddress):
 # GRID_SIZE blocks of 128 threads in a grid-stride loop, then one block of 1024 over their sums.
 # At N = 1280000 and 160 blocks every thread adds 62 or 63 values: float shows its rounding.
-set(books_grid_size --sed "s/^const int NUM_REPEATS = 100;/const int NUM_REPEATS = 2;/"
-                    --sed "s/^const int N = 100000000;/const int N = 1280000;/"
-                    --sed "s/^const int GRID_SIZE = 10240;/const int GRID_SIZE = 160;/")
+set(books_grid_size --sed "s/^const int NUM_REPEATS = 100/const int NUM_REPEATS = 2/"
+                    --sed "s/^const int N = 100000000/const int N = 1280000/"
+                    --sed "s/^const int GRID_SIZE = 10240/const int GRID_SIZE = 160/")
 foreach(program reduce1parallelism reduce2static)
   foreach(precision sp dp)
     books_test(fan_${program}_${precision}_build --program ${books_fan}/10-warp/${program}.cu
@@ -152,7 +153,7 @@ endforeach()
 find_package(GLUT QUIET)
 find_package(OpenGL QUIET)
 if(PNG_FOUND AND GLUT_FOUND AND TARGET GLUT::GLUT AND TARGET OpenGL::GL)
-  add_executable(books_glut_window ${books_dir}/glut_window.c ${CMAKE_SOURCE_DIR}/cpu_runner/glut_fallback.c)
+  add_executable(books_glut_window ${books_dir}/glut_window.c ${books_root}/cpu_runner/glut_fallback.c)
   target_link_libraries(books_glut_window PRIVATE GLUT::GLUT OpenGL::GL PNG::PNG ${CMAKE_DL_LIBS})
   target_link_options(books_glut_window PRIVATE
     "LINKER:--wrap=glutInit,--wrap=glutInitDisplayMode,--wrap=glutInitWindowSize,--wrap=glutCreateWindow"

@@ -19,6 +19,7 @@
 #   --arg A           a program argument (repeatable)
 #   --exit N          the exit status expected (default 0)
 #   --line N TEXT     exactly N lines of the output are TEXT (the whole line, as written)
+#   --in-order        the --line texts appear in the output in the order given
 #   --expect-n N RE   exactly N lines of the output match the extended regex RE
 #   --lacks RE        no line of the output matches RE
 #   --check CMD       a shell command run in the work folder after the program: exit 0 passes
@@ -26,7 +27,7 @@
 # The output is the program's stdout and stderr together. Exit 77 (skipped) with a line
 # saying where to put the sources when DIR is not set or the file is not there.
 runner="" sources="" program="" work="" build_only=0 seds="" head_file="" head_lines=""
-defines="" args_file="" want_exit=0 checks_file="" check_cmd=""
+defines="" want_exit=0 check_cmd="" in_order=0
 tmp_lists=$(mktemp) || exit 1 # the expectations, one per line: "line N TEXT", "n N RE", "lacks RE"
 trap 'rm -f "$tmp_lists"' EXIT
 while [ $# -gt 0 ]; do
@@ -44,6 +45,7 @@ while [ $# -gt 0 ]; do
     --arg) printf '%s\n' "$2" >>"$tmp_lists.args"; shift 2 ;;
     --exit) want_exit=$2; shift 2 ;;
     --line) printf 'line %s %s\n' "$2" "$3" >>"$tmp_lists"; shift 3 ;;
+    --in-order) in_order=1; shift ;;
     --expect-n) printf 'n %s %s\n' "$2" "$3" >>"$tmp_lists"; shift 3 ;;
     --lacks) printf 'lacks %s\n' "$2" >>"$tmp_lists"; shift 2 ;;
     --check) check_cmd=$2; shift 2 ;;
@@ -150,6 +152,16 @@ while IFS= read -r line; do
         ;;
     esac
 done <"$tmp_lists"
+if [ $in_order -eq 1 ]; then
+    # Each --line text, in the order given, after the one before it.
+    grep '^line ' "$tmp_lists" | sed 's/^line [0-9]* //' >"$work/in_order.txt"
+    missing=$(awk 'BEGIN { i = 0; n = 0 } NR == FNR { want[n++] = $0; next } i < n && $0 == want[i] { i++ }
+                   END { if (i < n) print want[i] }' "$work/in_order.txt" "$work/output.txt")
+    if [ -n "$missing" ]; then
+        echo "FAIL: the book's lines are not in the book's order: '$missing' is not after the lines before it"
+        failed=1
+    fi
+fi
 if [ -n "$check_cmd" ]; then
     echo "\$ (in $work) $check_cmd"
     (cd "$work" && sh -c "$check_cmd") || { echo "FAIL: the check failed"; failed=1; }
