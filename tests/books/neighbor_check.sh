@@ -15,7 +15,7 @@ head -n "$k" "$book" | awk -v k="$k" '{
     print c s
 }' >neighbor.expected
 if cmp -s neighbor.expected neighbor.txt; then
-    echo "neighbor.txt: the book's neighbours of the first $k atoms ($(awk '{n += $1} END {print n}' neighbor.txt) pairs counted twice)"
+    echo "neighbor.txt: the book's neighbours of the first $k atoms ($(awk '{n += $1} END {print n / 2}' neighbor.txt) pairs)"
     exit 0
 fi
 echo "FAIL: neighbor.txt differs from the book's answer for the first $k atoms:"
