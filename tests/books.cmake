@@ -32,13 +32,15 @@ function(books_test name)
   set_tests_properties(books_${name} PROPERTIES LABELS cpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
+# Some run again in another thread order (--order): a correct program's answer does not depend on it.
 # Fan's float and double (-DUSE_DP): real is one or the other.
 set(books_sp "")
 set(books_dp -D USE_DP)
 
 # --- CUDA by Example, chapter 5: small enough as written (8192 and 1048576 threads).
-books_test(cbe_dot --program cuda-by-example/chapter05/dot.cu
-           --line 1 "Does GPU value 2.57236e+13 = 2.57236e+13?")
+set(books_dot --program cuda-by-example/chapter05/dot.cu --line 1 "Does GPU value 2.57236e+13 = 2.57236e+13?")
+books_test(cbe_dot ${books_dot})
+books_test(cbe_dot_random ${books_dot} --order random:1)
 # The window where there is a display, else its image as a PNG (cpu_runner/glut_fallback.c);
 # the test has none (env -u DISPLAY): the PNG must be the book's bitmap.
 find_package(PNG QUIET)
@@ -59,8 +61,10 @@ foreach(precision sp dp)
   books_test(fan_reduce2gpu_${precision}_build --program ${books_fan}/08-shared-memory/reduce2gpu.cu
              ${books_${precision}} --build-only)
 endforeach()
-books_test(fan_reduce2gpu_sp --program ${books_fan}/08-shared-memory/reduce2gpu.cu ${books_reduce_size}
-           --line 3 "sum = 157438.796875." --expect-n 3 "^sum = " --expect-n 6 "^Time = ")
+set(books_reduce2gpu_sp --program ${books_fan}/08-shared-memory/reduce2gpu.cu ${books_reduce_size}
+    --line 3 "sum = 157438.796875." --expect-n 3 "^sum = " --expect-n 6 "^Time = ")
+books_test(fan_reduce2gpu_sp ${books_reduce2gpu_sp})
+books_test(fan_reduce2gpu_sp_reverse ${books_reduce2gpu_sp} --order reverse)
 books_test(fan_reduce2gpu_dp --program ${books_fan}/08-shared-memory/reduce2gpu.cu ${books_dp} ${books_reduce_size}
            --line 3 "sum = 157440.000000." --expect-n 3 "^sum = " --expect-n 6 "^Time = ")
 
@@ -80,6 +84,8 @@ foreach(row RANGE 9)
   list(APPEND books_bank_lines --line 1 "${a_row}" --line 1 "${b_row}")
 endforeach()
 books_test(fan_bank_sp --program ${books_fan}/08-shared-memory/bank.cu --arg 10 ${books_bank_lines})
+books_test(fan_bank_sp_reverse --program ${books_fan}/08-shared-memory/bank.cu --arg 10 ${books_bank_lines}
+           --order reverse)
 books_test(fan_bank_dp --program ${books_fan}/08-shared-memory/bank.cu ${books_dp} --arg 10 ${books_bank_lines})
 
 # --- Fan, chapter 9: reduce.cu (one atomicAdd per block: equal block sums, so the order of
@@ -112,7 +118,7 @@ books_test(fan_neighbor1cpu --program ${books_fan}/09-atomic/neighbor1cpu.cu ${b
 # warp.cu: one block of 16 threads (half a warp: the masks name 16 lanes that do not exist,
 # as the book's FULL_MASK does) printing from the kernel; the book's output, line for line,
 # in the order a warp that runs in step prints it.
-books_test(fan_warp --program ${books_fan}/10-warp/warp.cu --in-order
+set(books_warp --program ${books_fan}/10-warp/warp.cu --in-order
            --line 1 "threadIdx.x:  0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 "
            --line 1 "lane_id:      0  1  2  3  4  5  6  7  0  1  2  3  4  5  6  7 "
            --line 1 "FULL_MASK = ffffffff" --line 1 "mask1     = fffe" --line 1 "mask2     = 1"
@@ -122,13 +128,18 @@ books_test(fan_warp --program ${books_fan}/10-warp/warp.cu --in-order
            --line 1 "shfl_up:    0  0  1  2  3  4  5  6  8  8  9 10 11 12 13 14 "
            --line 1 "shfl_down:  1  2  3  4  5  6  7  7  9 10 11 12 13 14 15 15 "
            --line 1 "shfl_xor:   1  0  3  2  5  4  7  6  9  8 11 10 13 12 15 14 ")
+books_test(fan_warp ${books_warp})
+books_test(fan_warp_reverse ${books_warp} --order reverse) # a GPU prints the same whatever the order
 # reduce.cu: __syncwarp, __shfl_down_sync and a cooperative-groups tile, each with atomicAdd.
 foreach(precision sp dp)
   books_test(fan_warp_reduce_${precision}_build --program ${books_fan}/10-warp/reduce.cu
              ${books_${precision}} --build-only)
 endforeach()
-books_test(fan_warp_reduce_sp --program ${books_fan}/10-warp/reduce.cu ${books_reduce_size}
-           --line 3 "sum = 157438.796875." --expect-n 3 "^sum = " --expect-n 6 "^Time = ")
+set(books_warp_reduce_sp --program ${books_fan}/10-warp/reduce.cu ${books_reduce_size}
+    --line 3 "sum = 157438.796875." --expect-n 3 "^sum = " --expect-n 6 "^Time = ")
+books_test(fan_warp_reduce_sp ${books_warp_reduce_sp})
+books_test(fan_warp_reduce_sp_random ${books_warp_reduce_sp} --order random:2)
+books_test(fan_warp_reduce_sp_lockstep ${books_warp_reduce_sp} --order lockstep)
 books_test(fan_warp_reduce_dp --program ${books_fan}/10-warp/reduce.cu ${books_dp} ${books_reduce_size}
            --line 3 "sum = 157440.000000." --expect-n 3 "^sum = " --expect-n 6 "^Time = ")
 # reduce1parallelism.cu and reduce2static.cu (a __device__ array found by cudaGetSymbolAddress):

@@ -16,6 +16,8 @@
 #                     folder, where the program reads it: the size of a program whose size
 #                     is its input
 #   -D NAME[=V]       passed to the runner (-DUSE_DP)
+#   --order ORDER     the runner's --cpu-order (forward, reverse, random:SEED, lockstep): a correct
+#                     program gives the book's answer in every order
 #   --arg A           a program argument (repeatable)
 #   --exit N          the exit status expected (default 0)
 #   --line N TEXT     exactly N lines of the output are TEXT (the whole line, as written)
@@ -27,7 +29,7 @@
 # The output is the program's stdout and stderr together. Exit 77 (skipped) with a line
 # saying where to put the sources when DIR is not set or the file is not there.
 runner="" sources="" program="" work="" build_only=0 seds="" head_file="" head_lines=""
-defines="" want_exit=0 check_cmd="" in_order=0
+defines="" order="" want_exit=0 check_cmd="" in_order=0
 tmp_lists=$(mktemp) || exit 1 # the expectations, one per line: "line N TEXT", "n N RE", "lacks RE"
 trap 'rm -f "$tmp_lists"' EXIT
 while [ $# -gt 0 ]; do
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
 "; shift 2 ;;
     --head) head_file=$2 head_lines=$3; shift 3 ;;
     -D) defines="$defines -D $2"; shift 2 ;;
+    --order) order="--cpu-order $2"; shift 2 ;;
     --arg) printf '%s\n' "$2" >>"$tmp_lists.args"; shift 2 ;;
     --exit) want_exit=$2; shift 2 ;;
     --line) printf 'line %s %s\n' "$2" "$3" >>"$tmp_lists"; shift 3 ;;
@@ -110,9 +113,9 @@ if [ -f "$tmp_lists.args" ]; then
     set -- --
     while IFS= read -r argument; do set -- "$@" "$argument"; done <"$tmp_lists.args"
 fi
-echo "\$ cd $work && $runner $run_file -I $program_dir$defines $*"
+echo "\$ cd $work && $runner $run_file -I $program_dir$defines${order:+ $order} $*"
 # shellcheck disable=SC2086
-(cd "$work" && exec "$runner" "$run_file" -I "$program_dir" $defines "$@") >"$work/output.txt" 2>&1
+(cd "$work" && exec "$runner" "$run_file" -I "$program_dir" $defines $order "$@") >"$work/output.txt" 2>&1
 status=$?
 cat "$work/output.txt"
 failed=0
