@@ -47,6 +47,9 @@ find_package(PNG QUIET)
 if(PNG_FOUND)
   add_executable(books_check_bitmap ${books_dir}/check_bitmap.c)
   target_link_libraries(books_check_bitmap PRIVATE PNG::PNG m)
+  if(COMMAND examples_warnings)
+    examples_warnings(books_check_bitmap)
+  endif()
   books_test(cbe_shared_bitmap --program cuda-by-example/chapter05/shared_bitmap.cu
              --expect-n 1 "^CPU runner: no display: DISPLAY is not set: the window's image \\(1024x1024\\) was written to shared_bitmap\\.png$"
              --check "$<TARGET_FILE:books_check_bitmap> shared_bitmap.png")
@@ -172,6 +175,9 @@ if(PNG_FOUND AND GLUT_FOUND AND TARGET GLUT::GLUT AND TARGET OpenGL::GL)
     "LINKER:--wrap=glutReshapeFunc,--wrap=glutPostRedisplay,--wrap=glutSwapBuffers,--wrap=glutMainLoop"
     "LINKER:--wrap=glClearColor,--wrap=glClear,--wrap=glFlush,--wrap=glDrawPixels")
   set_target_properties(books_glut_window PROPERTIES OUTPUT_NAME glut_window)
+  if(COMMAND examples_warnings)
+    examples_warnings(books_glut_window)
+  endif()
   add_test(NAME books_glut_fallback
            COMMAND sh ${books_dir}/glut_fallback_test.sh $<TARGET_FILE:books_glut_window>
                    ${CMAKE_CURRENT_BINARY_DIR}/books_glut_fallback)
