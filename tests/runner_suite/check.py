@@ -158,10 +158,11 @@ def run_program(name, expect, build_dir, runner, orders):
     exe, code, text, command = build(name, build_dir, runner)
     records = []
     if code != 0:
-        for order in orders:
+        for i, order in enumerate(orders):
+            problem = "does not build" + (": %s\n%s" % (" ".join(map(shlex.quote, command)), text.strip())
+                                          if i == 0 else "")
             records.append({"program": name, "order": order, "exit": None, "ok": False, "findings": [],
-                            "problems": ["does not build: %s\n%s" % (" ".join(map(shlex.quote, command)),
-                                                                     text.strip())],
+                            "problems": [problem],
                             "notes": [], "expect": expectation_text(expect), "output": text})
         return records
     env = dict(os.environ)
