@@ -1,0 +1,2 @@
+/* Not modelled by the CPU runner (the toolkit's own header would bring the toolkit's cooperative_groups.h). */
+#error "cooperative_groups/memcpy_async.h is not modelled by the CPU runner"
