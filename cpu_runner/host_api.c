@@ -1100,7 +1100,8 @@ cudaError_t cudaMemcpy2D(void *destination, size_t destination_pitch, const void
     RETURN_IF_STICKY();
     if (!is_copy_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
     if (width == 0 || height == 0) return cudaSuccess;
-    if (width > destination_pitch || width > source_pitch) return fail(cudaErrorInvalidValue);
+    if (width > destination_pitch) return fail(cudaErrorInvalidPitchValue); /* as the GPU answers each */
+    if (width > source_pitch) return fail(cudaErrorInvalidValue);
     if (!destination || !source) return fail(cudaErrorInvalidValue);
     for (size_t row = 0; row < height; ++row) {
         char *to = (char *)destination + row * destination_pitch;
