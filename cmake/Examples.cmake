@@ -37,17 +37,32 @@ function(add_chapter_program target source)
 endfunction()
 
 # The CPU runner (docs/CPU_RUNNER.md): <target>_cpu, the same .cu built by g++
-# after cpu_runner/source.py rewrote its launches, kernels instrumented
-# (-fsanitize=thread: every load and store calls the runner's hooks), no CUDA
-# runtime or GPU library linked (cpu_runner/ implements the calls). -mfma and
-# contraction as nvcc's default --fmad=true: the same fused multiply-adds, the
-# same bits; avoid-fma-max-bits=0, or gcc 13's x86 tuning leaves a loop's
-# accumulating sum += a * b unfused (dot's temp), where nvcc fuses it.
+# after cpu_runner/source.py rewrote its launches and __shared__ declarations, with
+# cpu_runner/flags.txt's flags (every load and store instrumented; the same fused
+# multiply-adds as nvcc), no CUDA runtime or GPU library linked (cpu_runner/
+# implements the calls). scripts/cuda_on_cpu builds any other .cu the same way.
 option(EXAMPLES_CPU_RUNNER "Build each program's CPU runner twin, <program>_cpu (needs Python 3)" ON)
 if(EXAMPLES_CPU_RUNNER AND NOT Python3_Interpreter_FOUND)
   message(WARNING "Python 3 not found: the CPU runner (<program>_cpu) is not built")
   set(EXAMPLES_CPU_RUNNER OFF)
 endif()
+# flags.txt: "WHEN: FLAG" lines; compile (and this processor's), wrap, link.
+file(STRINGS ${CMAKE_SOURCE_DIR}/cpu_runner/flags.txt cpu_runner_flag_lines REGEX "^[a-z_0-9]+: ")
+set(CUDA_CPU_COMPILE_FLAGS)
+set(CUDA_CPU_LINK_WRAPS)
+set(CUDA_CPU_LINK_FLAGS)
+foreach(flag_line ${cpu_runner_flag_lines})
+  string(REGEX REPLACE "^([a-z_0-9]+): (.*)$" "\\1;\\2" pair "${flag_line}")
+  list(GET pair 0 when)
+  list(GET pair 1 flag)
+  if(when STREQUAL "compile" OR when STREQUAL CMAKE_SYSTEM_PROCESSOR)
+    list(APPEND CUDA_CPU_COMPILE_FLAGS ${flag})
+  elseif(when STREQUAL "wrap")
+    list(APPEND CUDA_CPU_LINK_WRAPS ${flag})
+  elseif(when STREQUAL "link")
+    list(APPEND CUDA_CPU_LINK_FLAGS ${flag})
+  endif()
+endforeach()
 function(add_cpu_twin target source)
   if(NOT EXAMPLES_CPU_RUNNER)
     return()
@@ -64,13 +79,14 @@ function(add_cpu_twin target source)
   target_include_directories(${target}_cpu PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${CUDA_CPU_INCLUDE_DIR}
                              ${CMAKE_SOURCE_DIR}/common ${CMAKE_SOURCE_DIR}/cpu_runner/stubs)
   add_dependencies(${target}_cpu cuda_cpu_headers)
-  target_link_libraries(${target}_cpu PRIVATE cuda_cpu_runtime m ${libraries})
-  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER main=cuda_cpu_program_main)
+  target_link_libraries(${target}_cpu PRIVATE cuda_cpu_runtime ${libraries} ${CUDA_CPU_LINK_FLAGS})
+  list(TRANSFORM CUDA_CPU_LINK_WRAPS PREPEND "-Wl,--wrap=" OUTPUT_VARIABLE wraps)
+  target_link_options(${target}_cpu PRIVATE ${wraps})
+  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER)
   target_compile_features(${target}_cpu PRIVATE cxx_std_17)
   # -fdebug-prefix-map: the findings name the .cu as the repository does (ch05_dot/dot.cu:62).
-  target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h -g
-                         -fdebug-prefix-map=${CMAKE_CURRENT_BINARY_DIR}=.
-                         -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 -mfma -ffp-contract=fast --param=avoid-fma-max-bits=0 -Wno-unknown-pragmas)
+  target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h
+                         -fdebug-prefix-map=${CMAKE_CURRENT_BINARY_DIR}=. ${CUDA_CPU_COMPILE_FLAGS})
   examples_warnings(${target}_cpu)
   install(TARGETS ${target}_cpu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()

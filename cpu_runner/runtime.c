@@ -27,6 +27,7 @@
 #undef _FORTIFY_SOURCE /* its longjmp refuses to jump to another stack, which is what a fiber switch is */
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -38,27 +39,29 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#ifndef CUDA_CPU_RUNTIME_SOURCE
+#define CUDA_CPU_RUNTIME_SOURCE /* its own copies are not the program's (runtime.h) */
+#endif
 #include "runtime.h"
 
-#define MAX_THREADS 1024
-#define WARP 32
-#define STACK_BYTES (256 * 1024)
-#define DYNAMIC_SHARED_BYTES (227 * 1024) /* what an H100 lets one block opt in to */
-#define SHARED_PER_BLOCK (48 * 1024)      /* what a block gets without the opt-in */
-#define SHARED_PER_SM (228 * 1024)
-#define SHARED_RESERVED (1024) /* per block, by the system */
+#define MAX_THREADS CUDA_CPU_MAX_THREADS
+#define WARP CUDA_CPU_WARP
+#define STACK_BYTES (256 * 1024) /* a CUDA thread's stack, unless CUDA_CPU_STACK_KB says */
+#define GUARD_BYTES (64 * 1024)  /* below each stack, mapped to nothing: an overflow faults there */
+#define DYNAMIC_SHARED_BYTES CUDA_CPU_SHARED_PER_BLOCK_OPTIN
+#define SHARED_PER_BLOCK CUDA_CPU_SHARED_PER_BLOCK
+#define SHARED_RESERVED CUDA_CPU_SHARED_RESERVED
 #define MAX_FINDINGS 64                   /* distinct findings kept per launch */
 #define POISON 0xff                       /* what an unwritten shared byte reads as: NaN, -1 */
 #define SPIN_LIMIT_SECONDS 120 /* a block that never waits and never ends, unless CUDA_CPU_SPIN_LIMIT_S says */
 #define SPIN_LIMIT_MAX 86400
+#define PROGRESS_SECONDS 5 /* a launch longer than this says how far it is, every as often */
 
-/* In .data, not .bss: every static zero-initialised byte is shared memory to the race detector. */
-#define NOT_SHARED __attribute__((section(".data")))
-NOT_SHARED uint3 cuda_cpu_threadIdx, cuda_cpu_blockIdx;
-NOT_SHARED dim3 cuda_cpu_blockDim, cuda_cpu_gridDim;
+uint3 cuda_cpu_threadIdx, cuda_cpu_blockIdx;
+dim3 cuda_cpu_blockDim, cuda_cpu_gridDim;
 
 enum state { RUNNABLE, AT_BARRIER, AT_WARP, EXITED };
-enum warp_op { SYNCWARP, SHUFFLE };
+enum warp_op { SYNCWARP, SHUFFLE, GATHER };
 
 typedef struct {
     jmp_buf resume; /* where the fiber goes on */
@@ -70,12 +73,16 @@ typedef struct {
     unsigned mask;
     int shuffle, lane_argument, width; /* a shuffle's: which (enum cuda_cpu_shuffle), its delta or lane, width */
     unsigned long long value, result; /* a shuffle's */
+    unsigned long long *gathered;     /* a gather's: where each lane's value goes */
+    unsigned participants;            /* a gather's: the lanes that took part */
+    int predicate, count;             /* __syncthreads_count's */
     uint3 index;
 } cuda_thread;
 
 /* ----- the scheduler ----- */
 static cuda_thread threads[MAX_THREADS];
 static char *stacks;
+static size_t stack_bytes = STACK_BYTES;
 static jmp_buf scheduler;
 static ucontext_t scheduler_context, slot_context; /* only to enter each fiber's stack the first time */
 static int thread_count, current = -1;
@@ -93,12 +100,12 @@ static struct { /* what CUDA_CPU_STATS=1 prints at the end: the runner's own cos
     unsigned long long launches, blocks, threads, switches;
     double seconds;
 } stats;
-static unsigned char dynamic_shared[DYNAMIC_SHARED_BYTES] __attribute__((aligned(256)));
-static size_t dynamic_shared_bytes;
 
 /* ----- findings ----- */
 enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, MISALIGNED,
-            INVALID_ACCESS, BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
+            INVALID_ACCESS, GLOBAL_RACE_READ_AFTER_WRITE, GLOBAL_RACE_WRITE_AFTER_READ, GLOBAL_RACE_WRITE_AFTER_WRITE,
+            GLOBAL_UNWRITTEN_READ, SHARED_OUT_OF_BOUNDS, GLOBAL_OUT_OF_BOUNDS, HOST_TOUCHES_DEVICE, STACK_OVERFLOW,
+            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
@@ -108,6 +115,17 @@ static const char *const kind_names[] = {
     "cudaErrorMisalignedAddress)",
     "invalid memory access: a load or store at an address no memory holds (a GPU stops the kernel: "
     "cudaErrorIllegalAddress; exit 3)",
+    "race on global memory between blocks: a block reads what another block of this launch wrote, with no atomic "
+    "and no __threadfence() between",
+    "race on global memory between blocks: a block overwrites what another block of this launch read",
+    "race on global memory between blocks: two blocks of this launch write one byte with different values, "
+    "without atomics",
+    "read of global memory that nothing wrote: no cudaMemcpy, cudaMemset or kernel filled it (it reads as 0xff "
+    "bytes here)",
+    "shared memory access out of bounds: past the array it indexes",
+    "global memory access out of bounds: outside every allocation",
+    "host code touched device memory (cudaMalloc's): on a GPU machine this is a segmentation fault (exit 3)",
+    "stack overflow: a CUDA thread's local variables outgrew its stack on the runner (exit 3)",
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
     "warp operation whose mask names a lane that has exited",
@@ -118,15 +136,18 @@ typedef struct {
     const char *file, *other_file; /* barrier findings */
     int line, other_line;
     unsigned thread, other_thread;
-    uint3 block;
+    uint3 block, other_block; /* other_block: a race between blocks */
     long count;
+    char detail[200]; /* what an out-of-bounds access missed, or a stack's size */
 } finding;
 static finding findings[MAX_FINDINGS];
 static cudaError_t sticky_error = cudaSuccess; /* a kernel's fault: every later call returns it, as on a GPU */
+cudaError_t cuda_cpu_sticky_error(void) { return sticky_error; }
 static int finding_count;
 static long findings_dropped, total_findings;
 
-static void note(enum kind kind, const void *code, const void *other_code, const char *file, int line,
+/* Returns the finding when it is new (its other_block and detail are the caller's to fill), else NULL. */
+static finding *note(enum kind kind, const void *code, const void *other_code, const char *file, int line,
                  const char *other_file, int other_line, unsigned thread, unsigned other_thread) {
     ++total_findings;
     for (int i = 0; i < finding_count; ++i) {
@@ -134,15 +155,17 @@ static void note(enum kind kind, const void *code, const void *other_code, const
         if (f->kind == kind && f->code == code && f->other_code == other_code && f->line == line &&
             f->other_line == other_line && f->file == file) {
             ++f->count;
-            return;
+            return NULL;
         }
     }
     if (finding_count == MAX_FINDINGS) {
         ++findings_dropped;
-        return;
+        return NULL;
     }
-    findings[finding_count++] = (finding){kind,        code,   other_code, file,   other_file, line, other_line,
-                                          thread,      other_thread, cuda_cpu_blockIdx, 1};
+    finding *f = &findings[finding_count++];
+    *f = (finding){kind, code, other_code, file, other_file, line, other_line, thread, other_thread,
+                   cuda_cpu_blockIdx, cuda_cpu_blockIdx, 1, ""};
+    return f;
 }
 
 /* "file:line" of an instruction of this program, by addr2line (binutils). In a helper of cuda_on_cpu.h
@@ -164,8 +187,11 @@ static void where(const void *code, char *out, size_t size) {
     char line[1024];
     for (int first = 1; fgets(line, sizeof line, pipe) && line[0] != '?'; first = 0) {
         line[strcspn(line, " \n")] = 0;
-        const int in_runner = strstr(line, "cuda_on_cpu.h:") != NULL;
-        if (first || !in_runner) snprintf(out, size, "%s", strncmp(line, "./", 2) == 0 ? line + 2 : line);
+        const int in_runner = strstr(line, "cuda_on_cpu.h:") || strstr(line, "cuda_runtime.h:") ||
+                              strstr(line, "cpu_runner/stubs/");
+        const char *name = line;
+        while (strncmp(name, "./", 2) == 0) name += 2;
+        if (first || !in_runner) snprintf(out, size, "%s", name);
         if (!in_runner) break;
     }
     pclose(pipe);
@@ -173,7 +199,7 @@ static void where(const void *code, char *out, size_t size) {
 
 static void thread_text(unsigned thread, char *out, size_t size) {
     const dim3 b = cuda_cpu_blockDim;
-    if (b.y == 1 && b.z == 1)
+    if (b.x == 0 || (b.y == 1 && b.z == 1))
         snprintf(out, size, "thread %u", thread);
     else
         snprintf(out, size, "thread (%u,%u,%u)", thread % b.x, thread / b.x % b.y, thread / (b.x * b.y));
@@ -189,29 +215,59 @@ static void report_findings(void) {
         thread_text(f->thread, who, sizeof who);
         thread_text(f->other_thread, whom, sizeof whom);
         printf("CPU runner: %s\n", kind_names[f->kind]);
-        if (f->kind <= INVALID_ACCESS) {
+        const uint3 b = f->block, o = f->other_block;
+        switch (f->kind) {
+        case RACE_READ_AFTER_WRITE:
+        case RACE_WRITE_AFTER_READ:
+        case RACE_WRITE_AFTER_WRITE:
             where(f->code, here, sizeof here);
-            if (f->kind == UNWRITTEN_READ || f->kind == MISALIGNED) {
-                printf("  at %s: %s of block (%u,%u,%u)", here, who, f->block.x, f->block.y, f->block.z);
-            } else if (f->kind == INVALID_ACCESS) {
-                printf("  at %s: %s of block (%u,%u,%u), address %p", here, who, f->block.x, f->block.y, f->block.z,
-                       f->other_code);
-            } else {
-                where(f->other_code, there, sizeof there);
-                printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s", here, who, f->block.x,
-                       f->block.y, f->block.z, there, whom);
-            }
-        } else if (f->kind == WARP_MASK_LEAVES_OUT_CALLER) {
-            printf("  at %s:%d: %s of block (%u,%u,%u)", f->file, f->line, who, f->block.x, f->block.y, f->block.z);
-        } else if (f->kind == WARP_LANE_EXITED) {
+            where(f->other_code, there, sizeof there);
+            printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s", here, who, b.x, b.y, b.z, there,
+                   whom);
+            break;
+        case GLOBAL_RACE_READ_AFTER_WRITE:
+        case GLOBAL_RACE_WRITE_AFTER_READ:
+        case GLOBAL_RACE_WRITE_AFTER_WRITE:
+            where(f->code, here, sizeof here);
+            where(f->other_code, there, sizeof there);
+            printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s of block (%u,%u,%u)", here, who, b.x,
+                   b.y, b.z, there, whom, o.x, o.y, o.z);
+            break;
+        case UNWRITTEN_READ:
+        case MISALIGNED:
+        case GLOBAL_UNWRITTEN_READ:
+            where(f->code, here, sizeof here);
+            printf("  at %s: %s of block (%u,%u,%u)", here, who, b.x, b.y, b.z);
+            break;
+        case INVALID_ACCESS:
+            where(f->code, here, sizeof here);
+            printf("  at %s: %s of block (%u,%u,%u), address %p", here, who, b.x, b.y, b.z, f->other_code);
+            break;
+        case SHARED_OUT_OF_BOUNDS:
+        case GLOBAL_OUT_OF_BOUNDS:
+        case STACK_OVERFLOW:
+            where(f->code, here, sizeof here);
+            printf("  at %s: %s of block (%u,%u,%u): %s", here, who, b.x, b.y, b.z, f->detail);
+            break;
+        case HOST_TOUCHES_DEVICE:
+            where(f->code, here, sizeof here);
+            printf("  at %s: %s", here, f->detail);
+            break;
+        case WARP_MASK_LEAVES_OUT_CALLER:
+            printf("  at %s:%d: %s of block (%u,%u,%u)", f->file, f->line, who, b.x, b.y, b.z);
+            break;
+        case WARP_LANE_EXITED:
             printf("  at %s:%d: %s of block (%u,%u,%u); its mask names lane %u, which has exited", f->file, f->line,
-                   who, f->block.x, f->block.y, f->block.z, f->other_thread % WARP);
-        } else if (f->kind == BARRIER_DIVERGENT) {
-            printf("  at %s:%d (%s, block (%u,%u,%u)) and at %s:%d (%s)", f->file, f->line, who, f->block.x,
-                   f->block.y, f->block.z, f->other_file, f->other_line, whom);
-        } else {
+                   who, b.x, b.y, b.z, f->other_thread % WARP);
+            break;
+        case BARRIER_DIVERGENT:
+            printf("  at %s:%d (%s, block (%u,%u,%u)) and at %s:%d (%s)", f->file, f->line, who, b.x, b.y, b.z,
+                   f->other_file, f->other_line, whom);
+            break;
+        case BARRIER_EXITED:
             printf("  at %s:%d, block (%u,%u,%u): %u thread(s) waited there, the others had exited", f->file, f->line,
-                   f->block.x, f->block.y, f->block.z, f->thread);
+                   b.x, b.y, b.z, f->thread);
+            break;
         }
         printf(f->count > 1 ? " (%ld times in this launch)\n" : "\n", f->count);
     }
@@ -221,10 +277,25 @@ static void report_findings(void) {
     findings_dropped = 0;
 }
 
-/* ----- the shadow of shared memory ----- */
-extern char __bss_start[], _end[];
+/* ----- shared memory: the arena, its variables, the shadow ----- */
+/* A block's shared memory is one arena: the launch's dynamic bytes at its start, then every __shared__
+ * variable of the program (source.py turns each declaration into a call of cuda_cpu_static_shared),
+ * each followed by bytes no variable holds, so that an index past an array lands where the runner sees
+ * it. The blocks use the arena one after another; the shadow says what each byte saw in this block. */
+#define SHARED_ARENA_BYTES ((size_t)32 << 20)
+#define SHARED_GAP 4096 /* at least, after each variable: its size if larger */
+#define MAX_SHARED_VARIABLES 1024
+typedef struct {
+    unsigned char *start;
+    size_t size; /* the dynamic bytes' (variable 0): the launch's */
+    const char *name, *file;
+    int line;
+} shared_variable;
+static shared_variable shared_variables[MAX_SHARED_VARIABLES]; /* by address; [0] the dynamic bytes */
+static int shared_variable_count;
+static unsigned char *shared_arena, *shared_arena_next;
+
 #define ANY_READER 0xffffffffu
-#define ATOMIC_WRITER 0xfffffffeu
 typedef struct {
     unsigned long long generation; /* block_serial when last touched: older is "not written in this block" */
     unsigned writer, write_epoch, write_warp_epoch; /* writer: thread + 1, 0 none */
@@ -234,55 +305,125 @@ typedef struct {
      * later writer, so a race with ANY_READER names a read by another thread */
     unsigned last_reader, prior_reader;
     const void *prior_read_code;
+    int write_atomic; /* the last write was an atomic: another thread's atomic is no race with it */
 } shadow;
 static shadow *shadows;
-static int in_kernel;
-/* A write over another thread's write in the same interval: a race only if the value differs, which is
- * known after the store, at the next access or switch. */
+static int in_kernel, in_hook;
+/* A write over another thread's write in the same interval (or another block's, in global memory): a race
+ * only if the value differs, which is known after the store, at the next access or switch. */
 static struct {
+    enum kind kind;
     unsigned char *address, before[16];
     size_t size;
     const void *code, *other_code;
     unsigned thread, other_thread;
+    uint3 other_block;
 } pending;
 static int pending_write;
 
-static int is_shared(const void *address) {
-    return (const char *)address >= __bss_start && (const char *)address < _end;
+static void *map_or_die(size_t bytes, const char *what) {
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "CPU runner: %s: %s\n", what, strerror(errno));
+        exit(3);
+    }
+    return p;
 }
-void *cuda_cpu_dynamic_shared(void) { return dynamic_shared; }
-/* The dynamic buffer where a GPU puts it for a kernel with no static shared memory, after the 1 KB it
- * reserves per block; a static array's offset is the runner's layout, not a GPU's. */
+
+static void shared_arena_init(void) {
+    if (shared_arena) return;
+    shared_arena = map_or_die(SHARED_ARENA_BYTES, "shared memory");
+    shadows = map_or_die(SHARED_ARENA_BYTES * sizeof(shadow), "the shadow of shared memory");
+    shared_variables[0] = (shared_variable){shared_arena, 0, "extern __shared__", NULL, 0};
+    shared_variable_count = 1;
+    shared_arena_next = shared_arena + DYNAMIC_SHARED_BYTES + 64 * 1024;
+}
+
+static int is_shared(const void *address) {
+    return shared_arena && (const unsigned char *)address >= shared_arena &&
+           (const unsigned char *)address < shared_arena + SHARED_ARENA_BYTES;
+}
+int cuda_cpu_is_shared(const void *address) { return is_shared(address); }
+
+void *cuda_cpu_dynamic_shared(void) {
+    shared_arena_init();
+    return shared_arena;
+}
+
+void *cuda_cpu_static_shared(cuda_cpu_shared_slot *slot, size_t size, size_t align, const char *name,
+                             const char *file, int line) {
+    if (slot->index) return shared_variables[slot->index].start;
+    shared_arena_init();
+    if (align < 128) align = 128; /* each variable starts at bank 0, as the first one does on a GPU */
+    unsigned char *start = (unsigned char *)(((uintptr_t)shared_arena_next + align - 1) & ~(uintptr_t)(align - 1));
+    const size_t gap = size > SHARED_GAP ? size : SHARED_GAP;
+    if (shared_variable_count == MAX_SHARED_VARIABLES || start + size + gap > shared_arena + SHARED_ARENA_BYTES) {
+        fprintf(stderr, "CPU runner: %s:%d: __shared__ %s: more shared variables than the runner holds\n", file, line,
+                name);
+        exit(3);
+    }
+    shared_variables[shared_variable_count] = (shared_variable){start, size, name, file, line};
+    slot->index = shared_variable_count++;
+    shared_arena_next = start + size + gap;
+    return start;
+}
+
+/* The variable whose bytes these are, or NULL (bytes past every variable: out of bounds). *before: the
+ * variable just below the address, if any. */
+static const shared_variable *shared_variable_at(const unsigned char *address, size_t size,
+                                                 const shared_variable **before) {
+    int low = 0, high = shared_variable_count - 1;
+    while (low < high) { /* the last variable that starts at or below the address */
+        const int middle = (low + high + 1) / 2;
+        if (shared_variables[middle].start <= address) low = middle;
+        else high = middle - 1;
+    }
+    const shared_variable *v = &shared_variables[low];
+    *before = v;
+    return address + size <= v->start + v->size ? v : NULL;
+}
+
+/* The offset of a shared variable in the block's shared memory (cuda_cpu_shared_offset: how near a GPU's):
+ * the dynamic bytes where a GPU puts them for a kernel with no static shared memory, after the 1 KB it
+ * reserves per block; a static variable's offset is the runner's layout (each at a multiple of 128). */
 size_t cuda_cpu_shared_offset(const void *address) {
+    if (!is_shared(address)) return 0;
     const unsigned char *p = (const unsigned char *)address;
-    if (p >= dynamic_shared && p < dynamic_shared + DYNAMIC_SHARED_BYTES)
-        return SHARED_RESERVED + (size_t)(p - dynamic_shared);
-    return is_shared(address) ? (size_t)((const char *)address - __bss_start) : 0;
+    if (p < shared_arena + DYNAMIC_SHARED_BYTES) return SHARED_RESERVED + (size_t)(p - shared_arena);
+    return (size_t)(p - shared_arena);
 }
 
 static int ordered(unsigned other, unsigned epoch, unsigned other_warp_epoch, unsigned me) {
-    if (other == me + 1 || other == ATOMIC_WRITER || epoch != barrier_epoch) return 1;
+    if (other == me + 1 || epoch != barrier_epoch) return 1;
     return (other - 1) / WARP == me / WARP && other_warp_epoch != warp_epoch[me / WARP];
 }
 
 static void settle_pending_write(void) {
     if (!pending_write) return;
     pending_write = 0;
-    if (memcmp(pending.address, pending.before, pending.size) != 0)
-        note(RACE_WRITE_AFTER_WRITE, pending.code, pending.other_code, NULL, 0, NULL, 0, pending.thread,
-             pending.other_thread);
+    if (memcmp(pending.address, pending.before, pending.size) != 0) {
+        finding *f = note(pending.kind, pending.code, pending.other_code, NULL, 0, NULL, 0, pending.thread,
+                          pending.other_thread);
+        if (f) f->other_block = pending.other_block;
+    }
+}
+
+static void hold_pending(enum kind kind, void *address, size_t size, const void *code, const void *other_code,
+                         unsigned other_thread, uint3 other_block) {
+    pending_write = 1;
+    pending.kind = kind;
+    pending.address = (unsigned char *)address;
+    pending.size = size > sizeof pending.before ? sizeof pending.before : size;
+    memcpy(pending.before, address, pending.size);
+    pending.code = code;
+    pending.other_code = other_code;
+    pending.thread = (unsigned)current;
+    pending.other_thread = other_thread;
+    pending.other_block = other_block;
 }
 
 static shadow *shadow_of(const void *address) {
-    if (!shadows) {
-        shadows = mmap(NULL, (size_t)(_end - __bss_start) * sizeof(shadow), PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (shadows == MAP_FAILED) {
-            perror("CPU runner: the shadow of shared memory");
-            exit(3);
-        }
-    }
-    shadow *s = &shadows[(const char *)address - __bss_start];
+    shadow *s = &shadows[(const unsigned char *)address - shared_arena];
     if (s->generation != block_serial) memset(s, 0, sizeof *s), s->generation = block_serial;
     return s;
 }
@@ -294,21 +435,49 @@ static void give_way(void) {
     if (!_setjmp(threads[current].resume)) _longjmp(scheduler, 1);
 }
 
-static void access_shared(void *address, size_t size, int is_write, const void *code) {
-    settle_pending_write();
-    if (!in_kernel || !is_shared(address)) return;
-    if (order == CUDA_CPU_LOCKSTEP) give_way();
+/* An access past every shared variable: which array it missed, and by how much. */
+static void shared_out_of_bounds(const unsigned char *address, size_t size, const void *code) {
+    const shared_variable *v;
+    shared_variable_at(address, size, &v);
+    finding *f = note(SHARED_OUT_OF_BOUNDS, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+    if (!f) return;
+    const long long past = (long long)(address - (v->start + v->size));
+    if (v == &shared_variables[0])
+        snprintf(f->detail, sizeof f->detail, "byte %lld of the dynamic shared memory (extern __shared__), of "
+                 "which the launch gave %zu byte%s", (long long)(address - v->start), v->size,
+                 v->size == 1 ? "" : "s");
+    else
+        snprintf(f->detail, sizeof f->detail, "byte %lld past the end of %s (%zu bytes, declared at %s:%d)",
+                 past, v->name, v->size, v->file, v->line);
+}
+
+/* A kernel's access to shared memory, or an atomic (both a read and a write; atomics race only with plain
+ * accesses). */
+static void access_shared(void *address, size_t size, int is_write, const void *code, int atomic) {
+    const shared_variable *before;
+    if (!shared_variable_at((unsigned char *)address, size, &before)) {
+        shared_out_of_bounds((unsigned char *)address, size, code);
+        return;
+    }
     const unsigned me = (unsigned)current, warp = me / WARP;
     int reported = 0;
+    size_t unwritten = 0;
+    for (size_t i = 0; i < size; ++i)
+        unwritten += shadow_of((char *)address + i)->writer == 0;
+    /* A read of bytes no thread wrote: reported when none of the access's bytes was written (a struct copied
+     * whole reads its padding too, which nobody writes); every such byte reads as poison. */
+    if ((!is_write || atomic) && unwritten) {
+        for (size_t i = 0; i < size; ++i)
+            if (shadow_of((char *)address + i)->writer == 0) ((unsigned char *)address)[i] = POISON;
+        if (unwritten == size) note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me), reported = 1;
+    }
     for (size_t i = 0; i < size; ++i) {
         shadow *s = shadow_of((char *)address + i);
+        const int other_writer = s->writer && !ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) &&
+                                 !(atomic && s->write_atomic);
         if (!is_write) {
-            if (s->writer == 0) {
-                ((unsigned char *)address)[i] = POISON;
-                if (!reported++) note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me);
-            } else if (!ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) && !reported++) {
+            if (other_writer && !reported++)
                 note(RACE_READ_AFTER_WRITE, code, s->write_code, NULL, 0, NULL, 0, me, s->writer - 1);
-            }
             const int alone = s->reader == 0 || s->reader == me + 1 ||
                               (s->reader == ANY_READER ? s->read_epoch != barrier_epoch
                                                        : ordered(s->reader, s->read_epoch, s->read_warp_epoch, me));
@@ -319,16 +488,14 @@ static void access_shared(void *address, size_t size, int is_write, const void *
             s->last_reader = me + 1;
             s->read_code = code;
         } else {
-            if (s->writer && !ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) && !pending_write &&
-                !reported) {
-                pending_write = reported = 1;
-                pending.address = (unsigned char *)address;
-                pending.size = size;
-                memcpy(pending.before, address, size);
-                pending.code = code;
-                pending.other_code = s->write_code;
-                pending.thread = me;
-                pending.other_thread = s->writer - 1;
+            if (other_writer && !reported) {
+                reported = 1;
+                if (atomic || s->write_atomic) /* an atomic and a plain store: a race whatever the values */
+                    note(atomic ? RACE_READ_AFTER_WRITE : RACE_WRITE_AFTER_WRITE, code, s->write_code, NULL, 0, NULL,
+                         0, me, s->writer - 1);
+                else if (!pending_write)
+                    hold_pending(RACE_WRITE_AFTER_WRITE, address, size, code, s->write_code, s->writer - 1,
+                                 cuda_cpu_blockIdx);
             }
             const int other_reader = s->reader == ANY_READER
                                          ? s->read_epoch == barrier_epoch
@@ -341,25 +508,317 @@ static void access_shared(void *address, size_t size, int is_write, const void *
             s->write_epoch = barrier_epoch;
             s->write_warp_epoch = warp_epoch[warp];
             s->write_code = code;
+            s->write_atomic = atomic;
             s->reader = 0;
         }
     }
 }
 
-void cuda_cpu_atomic_access(void *address, size_t size, const void *code) {
-    settle_pending_write();
-    if (!in_kernel || !is_shared(address)) return;
-    if (order == CUDA_CPU_LOCKSTEP) give_way();
-    for (size_t i = 0; i < size; ++i) {
-        shadow *s = shadow_of((char *)address + i);
-        if (s->writer == 0 && i == 0) {
-            ((unsigned char *)address)[i] = POISON;
-            note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+/* ----- global memory: every allocation, and the shadow of its words ----- */
+/* Device memory is one arena of address space (pages are taken only when touched): each allocation
+ * starts on a page, after GLOBAL_GAP bytes that no allocation holds, so an index a few elements past an
+ * array is seen. Each 4-byte word has a shadow: which bytes anything wrote (a read of none of them is
+ * initcheck's uninitialised read), and the block and thread that last wrote and read it in this launch
+ * (two blocks of one launch that touch a word, one writing, without atomics: a race between blocks). */
+#define GLOBAL_ARENA_BYTES ((size_t)16 << 30)
+#define GLOBAL_GAP 4096
+typedef struct {
+    unsigned char *start;
+    size_t size, capacity; /* capacity: the bytes up to the next allocation's gap */
+    enum cuda_cpu_memory kind;
+    int live;
+    const void *caller;
+} allocation;
+static allocation *allocations; /* by address */
+static int allocation_count, allocation_room;
+static unsigned char *global_arena, *global_next;
+typedef struct {
+    uint32_t write_block, read_block;   /* block_serial's low 32 bits, 0: none */
+    uint16_t write_thread, read_thread; /* in the block */
+    uint16_t write_code, read_code;     /* code_id() of the access */
+    uint8_t written;                    /* the bytes anything wrote, a bit each */
+    uint8_t write_atomic;
+} word_shadow;
+static word_shadow *global_shadows;
+static unsigned long long launch_first_block; /* the block_serial of this launch's first block */
+static int block_did_atomic;                  /* this block made a global atomic: it has acquired */
+/* __threadfence(): a thread that fenced after its last global store has released it (a later block that
+ * made an atomic first reads it in order: the "last block" reduction). One bit per thread of the launch,
+ * set at its block's end; made at the launch's first fence. */
+static unsigned long long thread_clock, last_store[MAX_THREADS], last_fence[MAX_THREADS];
+static unsigned char *released;
+static unsigned long long released_threads;
+
+/* Code addresses as 16-bit numbers, for the word shadow: the distinct accesses of a program are few. */
+#define CODE_SLOTS 65536
+static const void *codes[CODE_SLOTS];
+static uint16_t code_id(const void *code) {
+    unsigned slot = (unsigned)(((uintptr_t)code * 0x9e3779b97f4a7c15ULL) >> 48);
+    for (unsigned probe = 0; probe < CODE_SLOTS; ++probe, slot = (slot + 1) % CODE_SLOTS) {
+        if (codes[slot] == code) return (uint16_t)slot;
+        if (!codes[slot]) return codes[slot] = code, (uint16_t)slot;
+    }
+    return 0;
+}
+
+static void global_arena_init(void) {
+    if (global_arena) return;
+    global_arena = map_or_die(GLOBAL_ARENA_BYTES, "device memory");
+    global_shadows = map_or_die(GLOBAL_ARENA_BYTES / 4 * sizeof(word_shadow), "the shadow of device memory");
+    global_next = global_arena + GLOBAL_GAP;
+}
+
+static int is_global(const void *address) {
+    return global_arena && (const unsigned char *)address >= global_arena &&
+           (const unsigned char *)address < global_arena + GLOBAL_ARENA_BYTES;
+}
+
+/* The allocation at or just below an address (live or freed), or NULL. */
+static allocation *allocation_below(const unsigned char *address) {
+    int low = 0, high = allocation_count - 1, found = -1;
+    while (low <= high) {
+        const int middle = (low + high) / 2;
+        if (allocations[middle].start <= address) found = middle, low = middle + 1;
+        else high = middle - 1;
+    }
+    return found < 0 ? NULL : &allocations[found];
+}
+
+static void memory_where(const void *caller, char *out, size_t size);
+
+cudaError_t cuda_cpu_allocate_at(void **pointer, size_t size, enum cuda_cpu_memory kind, const void *caller) {
+    global_arena_init();
+    const size_t need = (size ? size : 1) + GLOBAL_GAP, capacity = (need + 4095) & ~(size_t)4095;
+    allocation *a = NULL;
+    for (int i = 0; i < allocation_count && !a; ++i) /* a freed one of about this size */
+        if (!allocations[i].live && allocations[i].capacity >= capacity && allocations[i].capacity <= 2 * capacity)
+            a = &allocations[i];
+    if (!a) {
+        if (global_next + capacity > global_arena + GLOBAL_ARENA_BYTES) return *pointer = NULL, cudaErrorMemoryAllocation;
+        if (allocation_count == allocation_room) {
+            allocation_room = allocation_room ? 2 * allocation_room : 64;
+            allocations = realloc(allocations, (size_t)allocation_room * sizeof *allocations);
+            if (!allocations) return *pointer = NULL, cudaErrorMemoryAllocation;
         }
-        s->writer = ATOMIC_WRITER;
-        s->write_code = code;
+        a = &allocations[allocation_count++];
+        a->start = global_next;
+        a->capacity = capacity;
+        global_next += capacity;
+    }
+    a->size = size;
+    a->kind = kind;
+    a->live = 1;
+    a->caller = caller;
+    memset(a->start, POISON, size); /* a GPU's fresh memory holds anything */
+    memset(&global_shadows[(a->start - global_arena) / 4], 0, (size + 3) / 4 * sizeof(word_shadow));
+    *pointer = a->start;
+    return cudaSuccess;
+}
+cudaError_t cuda_cpu_allocate(void **pointer, size_t size, enum cuda_cpu_memory kind) {
+    return cuda_cpu_allocate_at(pointer, size, kind, __builtin_return_address(0));
+}
+
+cudaError_t cuda_cpu_free(void *pointer, enum cuda_cpu_memory kind) {
+    (void)kind;
+    if (!pointer) return cudaSuccess;
+    allocation *a = is_global(pointer) ? allocation_below(pointer) : NULL;
+    if (!a || a->start != pointer || !a->live) return cudaErrorInvalidValue;
+    a->live = 0;
+    if (a->size >= ((size_t)1 << 20)) madvise(a->start, a->size, MADV_DONTNEED); /* give the pages back */
+    return cudaSuccess;
+}
+
+/* The live allocation that holds [address, address + size), or NULL. */
+static const allocation *allocation_holding(const void *address, size_t size) {
+    const allocation *a = is_global(address) ? allocation_below(address) : NULL;
+    return a && a->live && (const unsigned char *)address + size <= a->start + a->size ? a : NULL;
+}
+
+void cuda_cpu_host_wrote(const void *address, size_t size) {
+    const unsigned char *p = address;
+    if (!size || !is_global(p)) return;
+    for (size_t word = (size_t)(p - global_arena) / 4, last = (size_t)(p + size - 1 - global_arena) / 4;
+         word <= last; ++word) {
+        const size_t first_byte = word * 4, begin = (size_t)(p - global_arena), end = begin + size;
+        for (size_t b = 0; b < 4; ++b)
+            if (first_byte + b >= begin && first_byte + b < end) global_shadows[word].written |= (uint8_t)(1u << b);
     }
 }
+
+static void end_with_invalid_access(const void *code, const void *address);
+
+/* An access outside every live allocation: the nearest one, and by how much it missed. Far from every
+ * allocation (past the gap around each), a GPU faults: cudaErrorIllegalAddress, exit 3. */
+static void global_out_of_bounds(const unsigned char *address, size_t size, int is_write, const void *code) {
+    const allocation *a = allocation_below(address);
+    const allocation *next = a ? (a + 1 < allocations + allocation_count ? a + 1 : NULL)
+                               : (allocation_count ? allocations : NULL);
+    if (!(a && address < a->start + a->capacity) && !(next && next->start - address <= GLOBAL_GAP))
+        end_with_invalid_access(code, address);
+    finding *f = note(GLOBAL_OUT_OF_BOUNDS, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+    if (!f) return;
+    char made[1200] = "";
+    if (a && a->live && address < a->start + a->size) { /* it starts inside and runs past the end */
+        memory_where(a->caller, made, sizeof made);
+        snprintf(f->detail, sizeof f->detail, "a %zu-byte %s at byte %lld of a %zu-byte allocation%s", size,
+                 is_write ? "write" : "read", (long long)(address - a->start), a->size, made);
+    } else if (a && !a->live && address < a->start + a->capacity - GLOBAL_GAP) {
+        memory_where(a->caller, made, sizeof made);
+        snprintf(f->detail, sizeof f->detail, "byte %lld of memory that cudaFree freed (%zu bytes%s)",
+                 (long long)(address - a->start), a->size, made);
+    } else if (a && (!next || address - (a->start + a->size) <= next->start - address)) {
+        memory_where(a->caller, made, sizeof made);
+        const long long past = (long long)(address - (a->start + a->size));
+        snprintf(f->detail, sizeof f->detail, "a %zu-byte %s %s the end of a %zu-byte allocation%s", size,
+                 is_write ? "write" : "read", past ? "past" : "just past", a->size, made);
+        if (past) snprintf(f->detail + strlen(f->detail), sizeof f->detail - strlen(f->detail), ", %lld bytes on",
+                           past);
+    } else if (next) {
+        memory_where(next->caller, made, sizeof made);
+        snprintf(f->detail, sizeof f->detail, "a %zu-byte %s %lld bytes before the start of a %zu-byte allocation%s",
+                 size, is_write ? "write" : "read", (long long)(next->start - address), next->size, made);
+    } else {
+        snprintf(f->detail, sizeof f->detail, "address %p, in no allocation", (const void *)address);
+    }
+}
+
+static int in_this_launch(uint32_t block) { return block && block >= (uint32_t)launch_first_block; }
+
+static uint3 block_of_serial(uint32_t serial) {
+    const unsigned long long i = serial - (uint32_t)launch_first_block, gx = cuda_cpu_gridDim.x,
+                             gy = cuda_cpu_gridDim.y;
+    return (uint3){(unsigned)(i % gx), (unsigned)(i / gx % gy), (unsigned)(i / (gx * gy))};
+}
+
+static int is_released(const word_shadow *w) {
+    if (!released || !block_did_atomic) return 0;
+    const unsigned long long bit =
+        (unsigned long long)(w->write_block - (uint32_t)launch_first_block) * (unsigned long long)thread_count +
+        w->write_thread;
+    return bit < released_threads && (released[bit / 8] >> bit % 8 & 1);
+}
+
+/* A kernel's access to global memory (or an atomic): out of bounds, never written, or a race between blocks. */
+static void access_global(void *address, size_t size, int is_write, const void *code, int atomic) {
+    if (!allocation_holding(address, size)) {
+        global_out_of_bounds(address, size, is_write, code);
+        return;
+    }
+    const uint32_t me_block = (uint32_t)block_serial;
+    const unsigned me = (unsigned)current;
+    const size_t begin = (size_t)((unsigned char *)address - global_arena), end = begin + size;
+    int reported = 0, written = 0;
+    for (size_t word = begin / 4; word <= (end - 1) / 4; ++word) {
+        uint8_t bytes = 0;
+        for (size_t b = 0; b < 4; ++b)
+            if (word * 4 + b >= begin && word * 4 + b < end) bytes |= (uint8_t)(1u << b);
+        word_shadow *w = &global_shadows[word];
+        written |= (w->written & bytes) != 0;
+        const int other_writer = in_this_launch(w->write_block) && w->write_block != me_block &&
+                                 !(atomic && w->write_atomic);
+        if ((!is_write || atomic) && other_writer && !is_released(w) && !reported++) {
+            finding *f = note(GLOBAL_RACE_READ_AFTER_WRITE, code, codes[w->write_code], NULL, 0, NULL, 0, me,
+                              w->write_thread);
+            if (f) f->other_block = block_of_serial(w->write_block);
+        }
+        if (!is_write) {
+            w->read_block = me_block, w->read_thread = (uint16_t)me, w->read_code = code_id(code);
+            continue;
+        }
+        if (other_writer && !atomic && !reported) {
+            reported = 1;
+            if (w->write_atomic) {
+                finding *f = note(GLOBAL_RACE_WRITE_AFTER_WRITE, code, codes[w->write_code], NULL, 0, NULL, 0, me,
+                                  w->write_thread);
+                if (f) f->other_block = block_of_serial(w->write_block);
+            } else if (!pending_write) {
+                hold_pending(GLOBAL_RACE_WRITE_AFTER_WRITE, address, size, code, codes[w->write_code],
+                             w->write_thread, block_of_serial(w->write_block));
+            }
+        }
+        if (in_this_launch(w->read_block) && w->read_block != me_block && !reported++) {
+            finding *f = note(GLOBAL_RACE_WRITE_AFTER_READ, code, codes[w->read_code], NULL, 0, NULL, 0, me,
+                              w->read_thread);
+            if (f) f->other_block = block_of_serial(w->read_block);
+        }
+        w->write_block = me_block, w->write_thread = (uint16_t)me, w->write_code = code_id(code);
+        w->write_atomic = (uint8_t)atomic;
+        w->written |= bytes;
+    }
+    if ((!is_write || atomic) && !written)
+        note(GLOBAL_UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me);
+    if (atomic) block_did_atomic = 1;
+    if (is_write && !atomic) last_store[me] = ++thread_clock; /* an atomic is the ticket itself */
+}
+
+void cuda_cpu_threadfence(void) {
+    if (current < 0) return;
+    last_fence[current] = ++thread_clock;
+    if (released || !in_kernel) return;
+    const unsigned long long blocks =
+        (unsigned long long)cuda_cpu_gridDim.x * cuda_cpu_gridDim.y * cuda_cpu_gridDim.z;
+    released_threads = blocks * (unsigned long long)thread_count;
+    if (released_threads <= ((unsigned long long)1 << 33)) released = calloc(released_threads / 8 + 1, 1);
+}
+
+/* At a block's end: which of its threads fenced after their last global store. */
+static void note_released_threads(void) {
+    if (!released) return;
+    const unsigned long long first = (block_serial - launch_first_block) * (unsigned long long)thread_count;
+    for (int t = 0; t < thread_count; ++t)
+        if (last_store[t] && last_fence[t] > last_store[t] && first + (unsigned)t < released_threads)
+            released[(first + (unsigned)t) / 8] |= (unsigned char)(1u << (first + (unsigned)t) % 8);
+}
+
+/* Host code (the program's, not the runner's) reading or writing cudaMalloc's memory: a GPU machine's
+ * process dies there. Managed and pinned host memory are the host's to touch. */
+static void host_access(void *address, size_t size, const void *code) {
+    const allocation *a = allocation_below(address);
+    if (!a || !a->live || a->kind != CUDA_CPU_DEVICE || (unsigned char *)address >= a->start + a->capacity) return;
+    (void)size;
+    char here[1200], made[1200] = "";
+    where(code, here, sizeof here);
+    memory_where(a->caller, made, sizeof made);
+    fflush(stdout);
+    printf("CPU runner: %s\n  at %s: byte %lld of a %zu-byte cudaMalloc allocation%s; copy it to the host with "
+           "cudaMemcpy first\n", kind_names[HOST_TOUCHES_DEVICE], here,
+           (long long)((unsigned char *)address - a->start), a->size, made);
+    fflush(stdout);
+    _exit(3);
+}
+
+/* Every access the instrumentation reports: a kernel's to shared or global memory, the host's to device
+ * memory. The rest (a thread's locals, the program's static data) is not checked. */
+static int in_range(const void *address, const void *start, size_t bytes) {
+    return start && (const char *)address >= (const char *)start && (const char *)address < (const char *)start + bytes;
+}
+
+/* The runner's own big maps (the shadows): a kernel's access there is a wild pointer that happened to land
+ * on mapped memory, where a GPU would fault. */
+static int is_runner_memory(const void *address) {
+    return in_range(address, shadows, SHARED_ARENA_BYTES * sizeof(shadow)) ||
+           in_range(address, global_shadows, GLOBAL_ARENA_BYTES / 4 * sizeof(word_shadow));
+}
+
+static void access_memory(void *address, size_t size, int is_write, const void *code, int atomic) {
+    if (in_hook || size == 0) return;
+    if (in_kernel && is_runner_memory(address)) end_with_invalid_access(code, address);
+    in_hook = 1;
+    settle_pending_write();
+    if (in_kernel && order == CUDA_CPU_LOCKSTEP && is_shared(address)) { /* each lane's access in step */
+        in_hook = 0;
+        give_way();
+        in_hook = 1;
+    }
+    if (in_kernel && is_shared(address)) access_shared(address, size, is_write, code, atomic);
+    else if (is_global(address)) {
+        if (in_kernel) access_global(address, size, is_write, code, atomic);
+        else host_access(address, size, code);
+    }
+    in_hook = 0;
+}
+
+void cuda_cpu_atomic_access(void *address, size_t size, const void *code) { access_memory(address, size, 1, code, 1); }
 
 /* gcc calls __tsan_readN/__tsan_writeN for an access whose type is N-byte aligned (an under-aligned one,
  * packed or a struct copy, goes through the _range hooks): a kernel's such access at an address that is
@@ -369,7 +828,7 @@ static void aligned_access(void *address, size_t size, int is_write, const void 
         note(MISALIGNED, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
         sticky_error = cudaErrorMisalignedAddress;
     }
-    access_shared(address, size, is_write, code);
+    access_memory(address, size, is_write, code, 0);
 }
 
 /* The hooks gcc's -fsanitize=thread calls (--param tsan-instrument-func-entry-exit=0 leaves out the
@@ -377,18 +836,38 @@ static void aligned_access(void *address, size_t size, int is_write, const void 
 #define HOOKS(n)                                                                                                       \
     void __tsan_read##n(void *a) { aligned_access(a, n, 0, __builtin_return_address(0)); }                          \
     void __tsan_write##n(void *a) { aligned_access(a, n, 1, __builtin_return_address(0)); }                         \
-    void __tsan_unaligned_read##n(void *a) { access_shared(a, n, 0, __builtin_return_address(0)); }                 \
-    void __tsan_unaligned_write##n(void *a) { access_shared(a, n, 1, __builtin_return_address(0)); }
+    void __tsan_unaligned_read##n(void *a) { access_memory(a, n, 0, __builtin_return_address(0), 0); }              \
+    void __tsan_unaligned_write##n(void *a) { access_memory(a, n, 1, __builtin_return_address(0), 0); }
 HOOKS(1)
 HOOKS(2)
 HOOKS(4)
 HOOKS(8)
 HOOKS(16)
-void __tsan_read_range(void *a, unsigned long n) { access_shared(a, n, 0, __builtin_return_address(0)); }
-void __tsan_write_range(void *a, unsigned long n) { access_shared(a, n, 1, __builtin_return_address(0)); }
+void __tsan_read_range(void *a, unsigned long n) { access_memory(a, n, 0, __builtin_return_address(0), 0); }
+void __tsan_write_range(void *a, unsigned long n) { access_memory(a, n, 1, __builtin_return_address(0), 0); }
 void __tsan_init(void) {}
 void __tsan_func_entry(void *caller) { (void)caller; }
 void __tsan_func_exit(void) {}
+
+/* memcpy, memset and memmove, called by the program (flags.txt: never inlined, linked through these): the
+ * bytes they read and write are accesses like any other. The runner's own calls pass straight through. */
+void *__real_memcpy(void *to, const void *from, size_t size);
+void *__real_memmove(void *to, const void *from, size_t size);
+void *__real_memset(void *to, int value, size_t size);
+void *__wrap_memcpy(void *to, const void *from, size_t size) {
+    access_memory((void *)from, size, 0, __builtin_return_address(0), 0);
+    access_memory(to, size, 1, __builtin_return_address(0), 0);
+    return __real_memcpy(to, from, size);
+}
+void *__wrap_memmove(void *to, const void *from, size_t size) {
+    access_memory((void *)from, size, 0, __builtin_return_address(0), 0);
+    access_memory(to, size, 1, __builtin_return_address(0), 0);
+    return __real_memmove(to, from, size);
+}
+void *__wrap_memset(void *to, int value, size_t size) {
+    access_memory(to, size, 1, __builtin_return_address(0), 0);
+    return __real_memset(to, value, size);
+}
 
 /* ----- threads, barriers, warps ----- */
 /* A switch is _setjmp/_longjmp: ucontext's swapcontext would make two system calls each time (the
@@ -428,8 +907,8 @@ static void fiber_main(void) {
 static void start_fiber(int i) {
     ucontext_t *c = &slot_context;
     getcontext(c);
-    c->uc_stack.ss_sp = stacks + (size_t)i * STACK_BYTES;
-    c->uc_stack.ss_size = STACK_BYTES;
+    c->uc_stack.ss_sp = stacks + (size_t)i * (stack_bytes + GUARD_BYTES) + GUARD_BYTES;
+    c->uc_stack.ss_size = stack_bytes;
     c->uc_link = NULL;
     makecontext(c, fiber_main, 0);
     current = i;
@@ -439,6 +918,13 @@ static void start_fiber(int i) {
 }
 
 void cuda_cpu_syncthreads(const char *file, int line) { wait_here(AT_BARRIER, file, line); }
+
+int cuda_cpu_syncthreads_count(int predicate, const char *file, int line) {
+    threads[current].predicate = predicate != 0;
+    wait_here(AT_BARRIER, file, line);
+    threads[current].predicate = 0;
+    return threads[current].count;
+}
 
 /* A warp operation's mask must name the lane that calls it (the PTX ISA, shfl.sync and bar.warp.sync:
  * undefined otherwise). Reported; the lane then takes part as if its mask named it. */
@@ -466,6 +952,25 @@ unsigned long long cuda_cpu_shfl(unsigned mask, unsigned long long value, int sh
     t->width = width;
     wait_here(AT_WARP, file, line);
     return t->result;
+}
+
+unsigned cuda_cpu_warp_gather(unsigned mask, unsigned long long value, unsigned long long values[32], const char *file,
+                              int line) {
+    cuda_thread *t = &threads[current];
+    t->op = GATHER;
+    t->mask = with_caller(mask, file, line);
+    t->value = value;
+    t->gathered = values;
+    wait_here(AT_WARP, file, line);
+    return t->participants;
+}
+
+unsigned cuda_cpu_active_mask(void) {
+    const int first = current / WARP * WARP;
+    unsigned mask = 0;
+    for (int lane = 0; lane < WARP && first + lane < thread_count; ++lane)
+        if (threads[first + lane].state != EXITED) mask |= 1u << lane;
+    return mask;
 }
 
 void cuda_cpu_no_ptx(const char *file, int line) {
@@ -502,6 +1007,9 @@ static int release_warps(void) {
             }
         }
         if (!ready) continue;
+        unsigned gathering = 0;
+        for (int lane = 0; lane < lanes; ++lane)
+            if ((waiting >> lane & 1) && threads[first + lane].op == GATHER) gathering |= 1u << lane;
         for (int lane = 0; lane < lanes; ++lane) {
             cuda_thread *t = &threads[first + lane];
             if (!(waiting >> lane & 1)) continue;
@@ -515,6 +1023,10 @@ static int release_warps(void) {
                 t->result = inside && (waiting >> source & 1) && threads[first + source].op == SHUFFLE
                                 ? threads[first + source].value
                                 : t->value;
+            } else if (t->op == GATHER) {
+                t->participants = gathering;
+                for (int other = 0; other < lanes; ++other)
+                    if (gathering >> other & 1) t->gathered[other] = threads[first + other].value;
             }
             t->state = RUNNABLE;
         }
@@ -564,8 +1076,11 @@ static int release_barrier(void) {
         }
     }
     if (exited) note(BARRIER_EXITED, NULL, NULL, f->file, f->line, NULL, 0, (unsigned)waiting, 0);
+    int count = 0; /* __syncthreads_count's answer */
     for (int i = 0; i < thread_count; ++i)
-        if (threads[i].state == AT_BARRIER) threads[i].state = RUNNABLE;
+        count += threads[i].state == AT_BARRIER && threads[i].predicate;
+    for (int i = 0; i < thread_count; ++i)
+        if (threads[i].state == AT_BARRIER) threads[i].state = RUNNABLE, threads[i].count = count;
     ++barrier_epoch;
     return 1;
 }
@@ -609,6 +1124,9 @@ static void pass_order(int *list, int count, unsigned long long pass) {
 
 static void run_block(void) {
     ++block_serial;
+    block_did_atomic = 0;
+    memset(last_store, 0, (size_t)thread_count * sizeof *last_store);
+    memset(last_fence, 0, (size_t)thread_count * sizeof *last_fence);
     barrier_epoch = 0;
     memset(warp_epoch, 0, sizeof warp_epoch);
     for (int i = 0; i < thread_count; ++i) {
@@ -629,7 +1147,7 @@ static void run_block(void) {
         int live = 0;
         for (int i = 0; i < thread_count; ++i)
             live += threads[i].state != EXITED;
-        if (!live) return;
+        if (!live) return note_released_threads();
         if (!release_barrier()) deadlock();
     }
 }
@@ -670,22 +1188,40 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
         raise(signal_number);
         return;
     }
-    in_kernel = 0;
     const void *pc = NULL;
 #if defined(__x86_64__)
     pc = (const void *)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
     pc = (const void *)((ucontext_t *)context)->uc_mcontext.pc;
 #endif
-    if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
     /* where() looks one byte back, as for a return address: pc + 1 names the faulting instruction */
-    note(INVALID_ACCESS, pc ? (const char *)pc + 1 : NULL, info->si_addr, NULL, 0, NULL, 0, (unsigned)current,
-         (unsigned)current);
+    const char *code = pc ? (const char *)pc + 1 : NULL, *address = info->si_addr;
+    const size_t slot = stack_bytes + GUARD_BYTES;
+    if (address >= stacks && address < stacks + (size_t)MAX_THREADS * slot &&
+        (size_t)(address - stacks) % slot < GUARD_BYTES) { /* below a thread's stack: it overflowed */
+        in_kernel = 0;
+        in_hook = 1; /* the report's own copies are not the kernel's */
+        if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
+        finding *f = note(STACK_OVERFLOW, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+        if (f)
+            snprintf(f->detail, sizeof f->detail, "its stack here is %zu KB (a GPU gives a thread up to 512 KB of "
+                     "local memory; CUDA_CPU_STACK_KB=N gives each thread N KB)", stack_bytes / 1024);
+        report_findings();
+        _exit(3);
+    }
+    end_with_invalid_access(code, address);
+}
+
+/* A load or store no memory holds: the launch's last finding, exit 3 (a GPU: cudaErrorIllegalAddress). */
+static void end_with_invalid_access(const void *code, const void *address) {
+    in_kernel = 0;
+    in_hook = 1;
+    if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
+    note(INVALID_ACCESS, code, address, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
     report_findings();
     _exit(3);
 }
 
-static cudaError_t last_error = cudaSuccess;
 
 /* The kernels that opted in to more dynamic shared memory than SHARED_PER_BLOCK, by the name the
  * program wrote in cudaFuncSetAttribute (cuda_on_cpu.h), which its launches write the same way. */
@@ -726,33 +1262,36 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
     const unsigned long long count = (unsigned long long)block.x * block.y * block.z;
     if (count == 0 || count > MAX_THREADS || block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
         grid.y > 65535 || grid.z > 65535) {
-        last_error = cudaErrorInvalidConfiguration;
+        cuda_cpu_set_last_error(cudaErrorInvalidConfiguration);
         return;
     }
     if (dynamic_bytes > max_dynamic_shared(kernel)) {
-        last_error = cudaErrorInvalidValue;
+        cuda_cpu_set_last_error(cudaErrorInvalidValue);
         return;
     }
     if (!stacks) {
-        stacks = mmap(NULL, (size_t)MAX_THREADS * STACK_BYTES, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (stacks == MAP_FAILED) {
-            perror("CPU runner: the threads' stacks");
-            exit(3);
-        }
+        const size_t slot = stack_bytes + GUARD_BYTES;
+        stacks = map_or_die((size_t)MAX_THREADS * slot, "the threads' stacks");
+        for (int i = 0; i < MAX_THREADS; ++i)
+            mprotect(stacks + (size_t)i * slot, GUARD_BYTES, PROT_NONE);
+        static char signal_stack[256 * 1024]; /* the fault handler's: a thread's own may be what overflowed */
+        stack_t alternate = {.ss_sp = signal_stack, .ss_size = sizeof signal_stack};
+        sigaltstack(&alternate, NULL);
         signal(SIGALRM, never_ended);
         struct sigaction fault = {0};
         fault.sa_sigaction = invalid_access;
-        fault.sa_flags = SA_SIGINFO | SA_RESETHAND;
+        fault.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
         sigaction(SIGSEGV, &fault, NULL);
         sigaction(SIGBUS, &fault, NULL);
     }
+    shared_arena_init();
+    shared_variables[0].size = dynamic_bytes; /* past it: out of bounds */
+    launch_first_block = block_serial + 1;
     launch_body = body;
     launch_argument = argument;
     launch_file = file;
     launch_line = line;
     launch_kernel = kernel;
-    dynamic_shared_bytes = dynamic_bytes;
     thread_count = (int)count;
     cuda_cpu_blockDim = block;
     cuda_cpu_gridDim = grid;
@@ -761,14 +1300,26 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
     ++stats.launches;
     stats.blocks += (unsigned long long)grid.x * grid.y * grid.z;
     stats.threads += (unsigned long long)grid.x * grid.y * grid.z * count;
+    const unsigned long long blocks = (unsigned long long)grid.x * grid.y * grid.z;
+    long long shown = start;
     for (unsigned z = 0; z < grid.z; ++z)
         for (unsigned y = 0; y < grid.y; ++y)
             for (unsigned x = 0; x < grid.x; ++x) {
                 cuda_cpu_blockIdx = (uint3){x, y, z};
                 run_block();
                 alarm(spin_limit);
+                const unsigned long long done = block_serial - launch_first_block + 1;
+                if (done % 64 == 0 && cuda_cpu_clock64() - shown > PROGRESS_SECONDS * 1000000000LL) {
+                    shown = cuda_cpu_clock64();
+                    const double spent = (double)(shown - start) / 1e9;
+                    fprintf(stderr, "CPU runner: %s (launch %llu of the program, at %s:%d): block %llu of %llu, "
+                            "about %.0f s left in this launch\n", kernel, stats.launches, file, line, done, blocks,
+                            spent * (double)(blocks - done) / (double)done);
+                }
             }
     alarm(0);
+    free(released);
+    released = NULL;
     stats.seconds += (double)(cuda_cpu_clock64() - start) / 1e9;
     report_findings();
 }
@@ -793,84 +1344,32 @@ const char *cuda_cpu_order_name(void) {
     return name;
 }
 
-/* ----- the CUDA runtime calls the programs make, on the host ----- */
-cudaError_t cudaGetDeviceCount(int *count) {
-    *count = 1;
-    return cudaSuccess;
+/* ----- device memory, as the CUDA runtime calls reach it ----- */
+static void memory_where(const void *caller, char *out, size_t size) {
+    char place[1100];
+    where(caller, place, sizeof place);
+    snprintf(out, size, place[0] == '0' && place[1] == 'x' ? "" : " (made at %s)", place);
 }
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
-cudaError_t cudaGetDevice(int *device) {
-    *device = 0;
-    return cudaSuccess;
-}
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int device) {
-    if (device != 0) return cudaErrorInvalidDevice;
-    memset(p, 0, sizeof *p);
-    snprintf(p->name, sizeof p->name, "CPU runner (CUDA's rules on the CPU, no timing; shaped like an H100)");
-    p->major = 9, p->minor = 0;
-    p->multiProcessorCount = 132;
-    p->totalGlobalMem = (size_t)8 << 30;
-    p->l2CacheSize = 50 * 1024 * 1024;
-    p->sharedMemPerBlock = SHARED_PER_BLOCK;
-    p->sharedMemPerBlockOptin = DYNAMIC_SHARED_BYTES;
-    p->sharedMemPerMultiprocessor = SHARED_PER_SM;
-    p->regsPerBlock = 65536;
-    p->regsPerMultiprocessor = 65536;
-    p->warpSize = WARP;
-    p->maxThreadsPerBlock = MAX_THREADS;
-    p->maxThreadsPerMultiProcessor = 2048;
-    p->maxBlocksPerMultiProcessor = 32;
-    p->maxThreadsDim[0] = 1024, p->maxThreadsDim[1] = 1024, p->maxThreadsDim[2] = 64;
-    p->maxGridSize[0] = 0x7fffffff, p->maxGridSize[1] = 65535, p->maxGridSize[2] = 65535;
-    p->memoryBusWidth = 5120;
-    p->reservedSharedMemPerBlock = SHARED_RESERVED;
-    return cudaSuccess;
-}
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attribute, int device) {
-    struct cudaDeviceProp p;
-    cudaGetDeviceProperties(&p, device);
-    switch (attribute) {
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrWarpSize: *value = WARP; break;
-    case cudaDevAttrMaxThreadsPerBlock: *value = MAX_THREADS; break;
-    case cudaDevAttrClockRate: *value = 1980000; break;
-    default: *value = 0; return cudaErrorInvalidValue;
-    }
-    return cudaSuccess;
-}
-cudaError_t cudaDriverGetVersion(int *version) {
-    *version = CUDART_VERSION;
-    return cudaSuccess;
-}
-cudaError_t cudaRuntimeGetVersion(int *version) {
-    *version = CUDART_VERSION;
-    return cudaSuccess;
-}
-cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
-    *free_bytes = *total_bytes = (size_t)8 << 30; /* what the runner lets a program ask for */
-    return cudaSuccess;
-}
+
 cudaError_t cudaMalloc(void **pointer, size_t size) {
-    *pointer = malloc(size ? size : 1);
-    if (*pointer) memset(*pointer, POISON, size); /* a GPU's fresh memory holds anything */
-    return *pointer ? cudaSuccess : cudaErrorMemoryAllocation;
+    return cuda_cpu_allocate_at(pointer, size, CUDA_CPU_DEVICE, __builtin_return_address(0));
 }
-cudaError_t cudaFree(void *pointer) {
-    free(pointer);
-    return cudaSuccess;
+cudaError_t cudaFree(void *pointer) { return cuda_cpu_free(pointer, CUDA_CPU_DEVICE); }
+cudaError_t cudaMallocHost(void **pointer, size_t size) {
+    return cuda_cpu_allocate_at(pointer, size, CUDA_CPU_HOST, __builtin_return_address(0));
 }
-cudaError_t cudaMallocHost(void **pointer, size_t size) { return cudaMalloc(pointer, size); }
-cudaError_t cudaFreeHost(void *pointer) { return cudaFree(pointer); }
+cudaError_t cudaFreeHost(void *pointer) { return cuda_cpu_free(pointer, CUDA_CPU_HOST); }
+
+/* Device memory named by a copy must lie inside one allocation, as a GPU's runtime checks. */
+static int copy_fits(const void *address, size_t size) { return !is_global(address) || allocation_holding(address, size); }
+
 cudaError_t cudaMemcpy(void *to, const void *from, size_t size, enum cudaMemcpyKind kind) {
     (void)kind;
     if (sticky_error) return sticky_error;
+    if (!size) return cudaSuccess;
+    if (!copy_fits(to, size) || !copy_fits(from, size)) return cudaErrorInvalidValue;
     memmove(to, from, size);
+    cuda_cpu_host_wrote(to, size);
     return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t size, enum cudaMemcpyKind kind, cudaStream_t s) {
@@ -878,87 +1377,15 @@ cudaError_t cudaMemcpyAsync(void *to, const void *from, size_t size, enum cudaMe
     return cudaMemcpy(to, from, size, kind);
 }
 cudaError_t cudaMemset(void *to, int value, size_t size) {
+    if (sticky_error) return sticky_error;
+    if (!copy_fits(to, size)) return cudaErrorInvalidValue;
     memset(to, value, size);
+    cuda_cpu_host_wrote(to, size);
     return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void *to, int value, size_t size, cudaStream_t s) {
     (void)s;
     return cudaMemset(to, value, size);
-}
-cudaError_t cudaDeviceSynchronize(void) { return sticky_error; }
-cudaError_t cudaStreamSynchronize(cudaStream_t s) {
-    (void)s;
-    return cudaSuccess;
-}
-cudaError_t cudaGetLastError(void) {
-    if (sticky_error) return sticky_error;
-    const cudaError_t e = last_error;
-    last_error = cudaSuccess;
-    return e;
-}
-cudaError_t cudaPeekAtLastError(void) { return sticky_error ? sticky_error : last_error; }
-const char *cudaGetErrorName(cudaError_t e) {
-    switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
-    default: return "cudaError (CPU runner)";
-    }
-}
-const char *cudaGetErrorString(cudaError_t e) {
-    switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorNotSupported: return "not on the CPU runner";
-    case cudaErrorMisalignedAddress: return "misaligned address";
-    default: return "error on the CPU runner";
-    }
-}
-/* Events: the runner does not time (a CPU's time says nothing of a GPU's); they exist so that
- * code that records and waits works, and every elapsed time is 0. */
-cudaError_t cudaEventCreate(cudaEvent_t *event) {
-    *event = (cudaEvent_t)malloc(1);
-    return cudaSuccess;
-}
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-    free(event);
-    return cudaSuccess;
-}
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-    (void)event, (void)stream;
-    return cudaSuccess;
-}
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-    (void)event;
-    return cudaSuccess;
-}
-cudaError_t cudaEventQuery(cudaEvent_t event) {
-    (void)event;
-    return cudaSuccess;
-}
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
-    (void)start, (void)end;
-    *ms = 0;
-    return cudaSuccess;
-}
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *blocks, const void *function, int block_size,
-                                                                   size_t dynamic_bytes, unsigned flags) {
-    (void)function, (void)flags;
-    /* threads and the dynamic shared memory asked: the runner knows no registers, no static shared memory */
-    *blocks = block_size > 0 ? 2048 / block_size : 0;
-    if (*blocks > 32) *blocks = 32;
-    if (*blocks > (int)(SHARED_PER_SM / (dynamic_bytes + SHARED_RESERVED)))
-        *blocks = (int)(SHARED_PER_SM / (dynamic_bytes + SHARED_RESERVED));
-    return cudaSuccess;
-}
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *function, int block_size,
-                                                          size_t dynamic_bytes) {
-    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, function, block_size, dynamic_bytes, 0);
 }
 
 static void print_stats(void) {
@@ -967,12 +1394,12 @@ static void print_stats(void) {
             stats.seconds, stats.seconds > 0 ? (double)stats.switches / stats.seconds : 0.0);
 }
 
-/* The program's main, renamed when it is built for the runner: this main takes the runner's own
- * options (--cpu, --cpu-order ORDER) out of argv, reads CUDA_CPU_SPIN_LIMIT_S, runs it, and turns its
- * exit 0 into 1 when the runner reported a finding (a race is a wrong kernel, even when its result came
- * out right). */
-int cuda_cpu_program_main(int argc, char **argv);
-int main(int argc, char **argv) {
+/* The program's main, of either signature and with or without a return, runs inside this one (linked
+ * with --wrap=main, flags.txt), which takes the runner's own options (--cpu, --cpu-order ORDER) out of
+ * argv, reads CUDA_CPU_SPIN_LIMIT_S and CUDA_CPU_STACK_KB, runs it, and turns its exit 0 into 1 when the
+ * runner reported a finding (a race is a wrong kernel, even when its result came out right). */
+int __real_main(int argc, char **argv);
+int __wrap_main(int argc, char **argv) {
     int kept = 1;
     for (int i = 1; i < argc; ++i) {
         const char *value = NULL;
@@ -1003,8 +1430,19 @@ int main(int argc, char **argv) {
                 "unset)\n", argv[0], getenv("CUDA_CPU_SPIN_LIMIT_S"), SPIN_LIMIT_MAX, SPIN_LIMIT_SECONDS);
         return 2;
     }
+    const char *stack_kb = getenv("CUDA_CPU_STACK_KB");
+    if (stack_kb) {
+        char *end;
+        const unsigned long kb = strtoul(stack_kb, &end, 10);
+        if (stack_kb[0] < '0' || stack_kb[0] > '9' || *end || kb < 64 || kb > 65536) {
+            fprintf(stderr, "%s: CUDA_CPU_STACK_KB=%s: a thread's stack is a whole number of KB from 64 to 65536 "
+                    "(%d when unset)\n", argv[0], stack_kb, STACK_BYTES / 1024);
+            return 2;
+        }
+        stack_bytes = (size_t)kb * 1024;
+    }
     if (getenv("CUDA_CPU_STATS")) atexit(print_stats);
-    const int status = cuda_cpu_program_main(kept, argv);
+    const int status = __real_main(kept, argv);
     fflush(stdout);
     if (status == 0 && total_findings > 0) {
         printf("CPU runner: %ld finding%s above: exit 1 (a race or a barrier error is a wrong kernel, even when its "

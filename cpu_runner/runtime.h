@@ -11,6 +11,19 @@
 extern "C" {
 #endif
 
+/* The GPU the runner models: an H100's limits (host_api.c answers cudaGetDeviceProperties with them). */
+#define CUDA_CPU_MAX_THREADS 1024
+#define CUDA_CPU_WARP 32
+#define CUDA_CPU_SHARED_PER_BLOCK (48 * 1024)        /* what a block gets without the opt-in */
+#define CUDA_CPU_SHARED_PER_BLOCK_OPTIN (227 * 1024) /* what an H100 lets one block opt in to */
+#define CUDA_CPU_SHARED_PER_SM (228 * 1024)
+#define CUDA_CPU_SHARED_RESERVED 1024 /* per block, by the system */
+
+/* A kernel's fault (misaligned, illegal address): every later call returns it, as on a GPU. */
+cudaError_t cuda_cpu_sticky_error(void);
+/* What the next cudaGetLastError returns (a launch refused). */
+void cuda_cpu_set_last_error(cudaError_t error);
+
 /* The running CUDA thread's built-in variables; the scheduler sets them at each switch. */
 extern uint3 cuda_cpu_threadIdx, cuda_cpu_blockIdx;
 extern dim3 cuda_cpu_blockDim, cuda_cpu_gridDim;
@@ -25,7 +38,36 @@ void cuda_cpu_syncwarp(unsigned mask, const char *file, int line);
 enum cuda_cpu_shuffle { CUDA_CPU_SHFL_DOWN, CUDA_CPU_SHFL_UP, CUDA_CPU_SHFL_XOR, CUDA_CPU_SHFL_IDX };
 unsigned long long cuda_cpu_shfl(unsigned mask, unsigned long long value, int shuffle, int lane_argument, int width,
                                  const char *file, int line);
+/* A warp operation that hands every lane taking part the values of all of them (the votes, __match_*,
+ * __reduce_*_sync and cooperative groups' tile operations are built on it): it waits, like a shuffle,
+ * until every lane its mask names has arrived (a lane that exited: a finding), then returns the lanes
+ * that took part (bit i: lane i of the caller's warp) with values[i] their values. */
+unsigned cuda_cpu_warp_gather(unsigned mask, unsigned long long value, unsigned long long values[32], const char *file,
+                              int line);
+/* __syncthreads_count: a barrier that returns how many threads of the block brought a non-zero predicate. */
+int cuda_cpu_syncthreads_count(int predicate, const char *file, int line);
+/* __activemask(): the lanes of the caller's warp that have not exited. */
+unsigned cuda_cpu_active_mask(void);
+/* __threadfence(): the calling thread's earlier global stores are seen before its later ones (and its
+ * atomics) by every block: the race detector's "released" mark. */
+void cuda_cpu_threadfence(void);
+/* Device memory: every allocation tracked, with room around it that no allocation holds (an access
+ * there is out of bounds). DEVICE: cudaMalloc; MANAGED: cudaMallocManaged (the host may touch it);
+ * HOST: cudaMallocHost/cudaHostAlloc (pinned host memory a kernel may read). */
+enum cuda_cpu_memory { CUDA_CPU_DEVICE, CUDA_CPU_MANAGED, CUDA_CPU_HOST };
+cudaError_t cuda_cpu_allocate(void **pointer, size_t size, enum cuda_cpu_memory kind);
+cudaError_t cuda_cpu_free(void *pointer, enum cuda_cpu_memory kind);
+/* The host wrote these bytes (cudaMemcpy, cudaMemset, cudaMemcpyToSymbol): not "never written". */
+void cuda_cpu_host_wrote(const void *address, size_t size);
 void *cuda_cpu_dynamic_shared(void);
+/* A __shared__ variable (source.py's rewrite of its declaration): its place in the block's shared memory,
+ * made at the first call, with bytes after it that no variable holds (an index past it is reported). */
+typedef struct {
+    int index;
+} cuda_cpu_shared_slot;
+void *cuda_cpu_static_shared(cuda_cpu_shared_slot *slot, size_t size, size_t align, const char *name,
+                             const char *file, int line);
+int cuda_cpu_is_shared(const void *address);
 size_t cuda_cpu_shared_offset(const void *address);
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code_address);
 void cuda_cpu_no_ptx(const char *file, int line);
@@ -35,6 +77,16 @@ cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *funct
 long long cuda_cpu_clock64(void);
 
 const char *cuda_cpu_order_name(void); /* "forward", "reverse", "random:SEED" or "lockstep" */
+
+#ifdef CUDA_CPU_RUNTIME_SOURCE /* the runner's own copies are not the program's accesses (flags.txt: wrap) */
+#include <string.h>
+void *__real_memcpy(void *to, const void *from, size_t size);
+void *__real_memmove(void *to, const void *from, size_t size);
+void *__real_memset(void *to, int value, size_t size);
+#define memcpy __real_memcpy
+#define memmove __real_memmove
+#define memset __real_memset
+#endif
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,6 @@ typedef struct { /* one code address's totals over the launch */
     long long warps, passes, ideal, conflicted, max, misaligned;
 } code_totals;
 
-extern char __bss_start[], _end[];
 static FILE *out;
 static int counting, in_launch, started;
 static access_record *records;
@@ -145,7 +144,7 @@ static void notice_block(void) {
 
 static void record(const void *address, unsigned bytes, int is_write, const void *code) {
     if (!counting || !in_launch) return;
-    if ((const char *)address < __bss_start || (const char *)address >= _end) return; /* not shared memory */
+    if (!cuda_cpu_is_shared(address)) return;
     notice_block();
     if (record_count == MAX_RECORDS) {
         ++dropped;

@@ -3,17 +3,18 @@
 # runner's cases (tests/cpu_runner_cases.cu, already compiled by the build) with it, and runs the
 # row's check, which must fail: a runner with that bug would pass its tests otherwise. Every check
 # first runs against the runner as it is (the control), where it must pass.
-#   bash tests/cpu_runner_mutants.sh CASES_OBJECT LIBRARIES_OBJECT CUDA_INCLUDE_DIR
+#   bash tests/cpu_runner_mutants.sh CASES_OBJECT LIBRARIES_OBJECT HOST_API_OBJECT CUDA_INCLUDE_DIR
 # Exit 0: every mutant caught; 1: one survived, did not plant, or its check fails the control.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-cases_object=$1 libraries_object=$2 cuda_include=$3
+cases_object=$1 libraries_object=$2 host_api_object=$3 cuda_include=$4
+link_flags=$(sed -n -e 's/^wrap: /-Wl,--wrap=/p' -e 's/^link: //p' "$here/cpu_runner/flags.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TESTS=$here/tests
 build() { # build RUNTIME_C OUTPUT
-    gcc -std=gnu11 -O2 -g -c -I"$here/cpu_runner" -I"$cuda_include" "$1" -o "$work/runtime.o" &&
-        g++ "$cases_object" "$work/runtime.o" "$libraries_object" -lm -o "$2"
+    gcc -std=gnu11 -O2 -g -c -DCUDA_CPU_RUNTIME_SOURCE -I"$here/cpu_runner" -I"$cuda_include" "$1" -o "$work/runtime.o" &&
+        g++ "$cases_object" "$work/runtime.o" "$libraries_object" "$host_api_object" $link_flags -o "$2"
 }
 build "$here/cpu_runner/runtime.c" "$work/control" || { echo "the control does not build"; exit 1; }
 failed=0 count=0
