@@ -57,16 +57,16 @@ while [ $# -gt 0 ]; do
 done
 trap 'rm -f "$tmp_lists" "$tmp_lists.args"' EXIT
 
-how="Put the books' sources in one folder and configure with -DEXAMPLES_BOOK_SOURCES=<folder>:
-  git clone https://github.com/CodedK/CUDA-by-Example-source-code-for-the-book-s-examples- <folder>/cuda-by-example
-  git clone https://github.com/brucefan1983/CUDA-Programming <folder>/cuda-programming"
+how="configure with -DEXAMPLES_BOOK_SOURCES=DIR, DIR holding cuda-by-example/ (git clone \
+https://github.com/CodedK/CUDA-by-Example-source-code-for-the-book-s-examples- DIR/cuda-by-example) and \
+cuda-programming/ (git clone https://github.com/brucefan1983/CUDA-Programming DIR/cuda-programming)"
 if [ -z "$sources" ]; then
-    echo "skipped: EXAMPLES_BOOK_SOURCES is not set. $how"
+    echo "skipped: EXAMPLES_BOOK_SOURCES is not set: $how"
     exit 77
 fi
 source_file=$sources/$program
 if [ ! -f "$source_file" ]; then
-    echo "skipped: $source_file is not there. $how"
+    echo "skipped: $source_file is not there: $how"
     exit 77
 fi
 [ -n "$runner" ] && [ -n "$work" ] || { echo "run_book.sh: --runner and --work are needed"; exit 2; }
