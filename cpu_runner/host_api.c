@@ -209,6 +209,7 @@ static const struct {
     E(cudaErrorInvalidResourceType, "one or more resources passed in are not valid resource types for the operation"),
     E(cudaErrorInvalidResourceConfiguration, "one or more resources are insufficient or non-applicable for the operation"),
     E(cudaErrorUnknown, "unknown error"),
+    E(cudaErrorApiFailureBase, "api failure base"),
 };
 #undef E
 static int error_index(cudaError_t e) {
@@ -271,13 +272,13 @@ cudaError_t cudaDeviceCanAccessPeer(int *can_access, int device, int peer) {
     *can_access = 0; /* a device is not its own peer */
     return cudaSuccess;
 }
+/* one device: itself is no peer (the GPU's answers), any other is no device */
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags) {
-    (void)peer, (void)flags;
-    return fail(cudaErrorInvalidDevice); /* one device: no peer */
+    (void)flags;
+    return fail(peer == 0 ? cudaErrorPeerAccessUnsupported : cudaErrorInvalidDevice);
 }
 cudaError_t cudaDeviceDisablePeerAccess(int peer) {
-    (void)peer;
-    return fail(cudaErrorInvalidDevice);
+    return fail(peer == 0 ? cudaErrorPeerAccessNotEnabled : cudaErrorInvalidDevice);
 }
 cudaError_t cudaDeviceGetPCIBusId(char *id, int length, int device) {
     if (device != 0) return fail(cudaErrorInvalidDevice);
@@ -598,18 +599,17 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
     if ((unsigned)limit >= sizeof default_limits / sizeof *default_limits || limit == cudaLimitDevRuntimeSyncDepth)
         return fail(cudaErrorUnsupportedLimit);
     switch (limit) { /* what the GPU makes of a value, as an H200 answered under CUDA 13.0 */
-    case cudaLimitStackSize: value = (value + 15) / 16 * 16; break;
-    case cudaLimitPrintfFifoSize:
-        if (value < 524288) value = 524288;
+    case cudaLimitStackSize: /* in 16-byte steps, up to the 512 KB of local memory a thread may have */
+        if (value > 512 * 1024) return fail(cudaErrorInvalidValue);
+        value = (value + 15) / 16 * 16;
         break;
-    case cudaLimitMallocHeapSize:
-        if (value < 4194304) value = 4194304;
-        break;
+    case cudaLimitPrintfFifoSize: value = value < 524288 ? 524288 : (value + 127) / 128 * 128; break;
+    case cudaLimitMallocHeapSize: value = value < 4194304 ? 4194304 : (value + 65535) / 65536 * 65536; break;
     case cudaLimitMaxL2FetchGranularity:
         if (value > 128) return fail(cudaErrorInvalidValue);
         break;
     case cudaLimitPersistingL2CacheSize:
-        if (value > H100_PERSISTING_L2_MAX) value = H100_PERSISTING_L2_MAX;
+        if (value > H100_PERSISTING_L2_MAX) return fail(cudaErrorInvalidValue);
         break;
     default: break;
     }
@@ -796,9 +796,8 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *source, size_t co
     if (e) return fail(e);
     if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return fail(cudaErrorInvalidMemcpyDirection);
-    if (offset > s.size || count > s.size - offset) return fail(cudaErrorInvalidValue);
-    if (count == 0) return cudaSuccess;
-    if (!source) return fail(cudaErrorInvalidValue);
+    if (count == 0) return cudaSuccess; /* whatever the offset, as the GPU answers */
+    if (offset > s.size || count > s.size - offset || !source) return fail(cudaErrorInvalidValue);
     if (!s.writable) {
         char call[200];
         snprintf(call, sizeof call, "cudaMemcpyToSymbol(%s, ...)", s.name);
@@ -818,9 +817,8 @@ cudaError_t cudaMemcpyFromSymbol(void *destination, const void *symbol, size_t c
     if (e) return fail(e);
     if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
         return fail(cudaErrorInvalidMemcpyDirection);
-    if (offset > s.size || count > s.size - offset) return fail(cudaErrorInvalidValue);
     if (count == 0) return cudaSuccess;
-    if (!destination) return fail(cudaErrorInvalidValue);
+    if (offset > s.size || count > s.size - offset || !destination) return fail(cudaErrorInvalidValue);
     memmove(destination, (const char *)symbol + offset, count);
     if (kind != cudaMemcpyDeviceToHost) cuda_cpu_host_wrote(destination, count);
     return cudaSuccess;
@@ -1052,7 +1050,7 @@ cudaError_t cudaHostGetFlags(unsigned *flags, void *host_pointer) {
     enum cuda_cpu_memory kind;
     void *base;
     size_t size;
-    if (p && !p->registered) *flags = p->flags;
+    if (p) *flags = p->flags | cudaHostAllocMapped; /* mapped under unified addressing */
     else if (cuda_cpu_allocation_of && cuda_cpu_allocation_of(host_pointer, &base, &size, &kind) &&
              kind == CUDA_CPU_HOST)
         *flags = cudaHostAllocMapped; /* cudaMallocHost's */
@@ -1076,7 +1074,8 @@ cudaError_t cudaHostUnregister(void *pointer) {
             forget_pinned(&pinned[i]);
             return cudaSuccess;
         }
-    return fail(cudaErrorHostMemoryNotRegistered);
+    const struct pinned *p = pinned_at(pointer); /* inside a registered range, not its start */
+    return fail(p && p->registered ? cudaErrorInvalidValue : cudaErrorHostMemoryNotRegistered);
 }
 
 /* Rows padded to 512 bytes, as cudaMallocPitch pads them on an H100 (texturePitchAlignment says 32; the

@@ -1,20 +1,6 @@
 # tests/cpu_runner_host_api.cu on the CPU runner: the CUDA runtime's host calls (cpu_runner/host_api.c),
 # each case's every line as an H100 SXM 80GB prints it (an H200 printed these lines under CUDA 13.0,
 # and the same program's H100 figures where the two differ: memory, L2, bus, clocks, PCI ids).
-# cuda_runtime.h defines its C++ overloads for symbols and kernels (cudaMemcpyToSymbol(symbol, ...),
-# cudaFuncGetAttributes(&a, kernel)) only for nvcc: cpu_runner/cuda_on_cpu.h must give them to g++. Until
-# it does (and while its warpSize is a macro, which breaks prop.warpSize), the program cannot build, and
-# one test says so instead of a broken build.
-file(READ ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h cuda_cpu_header)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h)
-string(FIND "${cuda_cpu_header}" "cudaMemcpyToSymbol" cuda_cpu_has_symbol_templates)
-string(FIND "${cuda_cpu_header}" "#define warpSize" cuda_cpu_warp_size_macro)
-if(cuda_cpu_has_symbol_templates EQUAL -1 OR NOT cuda_cpu_warp_size_macro EQUAL -1)
-  add_test(NAME cpu_runner_host_api_templates COMMAND sh -c
-           "echo 'cpu_runner/cuda_on_cpu.h lacks the C++ overloads cudaMemcpyToSymbol(symbol, ...) and cudaFuncGetAttributes(&a, kernel) (nvcc-only in cuda_runtime.h), or defines warpSize as a macro (prop.warpSize does not compile): tests/cpu_runner_host_api.cu cannot build'; exit 1")
-  set_tests_properties(cpu_runner_host_api_templates PROPERTIES LABELS cpu)
-  return()
-endif()
 add_cpu_twin(cpu_runner_host_api cpu_runner_host_api.cu)
 set(host_api $<TARGET_FILE:cpu_runner_host_api_cpu>)
 
