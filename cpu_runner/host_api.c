@@ -22,14 +22,6 @@
 
 #include "runtime.h"
 
-/* What runtime.c may offer (weak: absent, the calls that need it say so or do less, as written there). */
-/* 1 and the allocation (cudaMalloc, cudaMallocManaged, cudaMallocHost/cudaHostAlloc) holding address. */
-extern int cuda_cpu_allocation_of(const void *address, void **base, size_t *size, enum cuda_cpu_memory *kind)
-    __attribute__((weak));
-extern void cuda_cpu_free_all(void) __attribute__((weak)); /* cudaDeviceReset: every allocation freed */
-/* cudaFuncSetAttribute's cudaFuncAttributeMaxDynamicSharedMemorySize for this kernel, else 48 KB */
-extern size_t cuda_cpu_func_max_dynamic_shared(const void *function) __attribute__((weak));
-
 /* ----- the model's figures ----- */
 #define H100_GLOBAL_MEMORY 85029158912ull /* 81090 MiB: an H100 80GB HBM3's totalGlobalMem (driver 5xx) */
 #define H100_L2 (50 * 1024 * 1024)
@@ -649,10 +641,9 @@ cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
 
 static void forget_registrations(void);
-/* On a GPU it destroys the context: every allocation freed (runtime.c's, where it offers that), every
- * setting back to its default. */
+/* On a GPU it destroys the context: every allocation freed, every setting back to its default. */
 cudaError_t cudaDeviceReset(void) {
-    if (cuda_cpu_free_all) cuda_cpu_free_all();
+    cuda_cpu_free_all();
     forget_registrations();
     device_flags = default_device_flags;
     cache_config = cudaFuncCachePreferNone;
@@ -671,8 +662,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
     a->maxThreadsPerBlock = CUDA_CPU_MAX_THREADS;
     a->ptxVersion = 90;
     a->binaryVersion = 90;
-    a->maxDynamicSharedSizeBytes =
-        (int)(cuda_cpu_func_max_dynamic_shared ? cuda_cpu_func_max_dynamic_shared(function) : CUDA_CPU_SHARED_PER_BLOCK);
+    a->maxDynamicSharedSizeBytes = (int)cuda_cpu_func_max_dynamic_shared(function); /* 48 KB, or the opt-in */
     a->preferredShmemCarveout = -1; /* none set */
     return cudaSuccess;
 }
@@ -770,6 +760,14 @@ static cudaError_t symbol_at(const char *call, const void *address, struct symbo
     }
     return address && lookup_symbol(address, 0, found) ? cudaSuccess : cudaErrorInvalidSymbol;
 }
+/* A variable's name as the program wrote it, where C++ mangled a plain one (_ZL5fixed: fixed); else as is. */
+static const char *plain_name(const char *name) {
+    if (strncmp(name, "_Z", 2) != 0) return name;
+    const char *p = name + 2 + (name[2] == 'L');
+    char *end;
+    const unsigned long length = strtoul(p, &end, 10);
+    return end != p && length > 0 && strlen(end) == length ? end : name;
+}
 static int is_copy_kind(enum cudaMemcpyKind kind) { return (unsigned)kind <= cudaMemcpyDefault; }
 
 cudaError_t cudaGetSymbolAddress(void **device_pointer, const void *symbol) {
@@ -800,7 +798,7 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *source, size_t co
     if (offset > s.size || count > s.size - offset || !source) return fail(cudaErrorInvalidValue);
     if (!s.writable) {
         char call[200];
-        snprintf(call, sizeof call, "cudaMemcpyToSymbol(%s, ...)", s.name);
+        snprintf(call, sizeof call, "cudaMemcpyToSymbol(%s, ...)", plain_name(s.name));
         not_on_runner(call, "the variable is const, so read-only here (a GPU writes __constant__ memory from the "
                             "host): declare it without const");
         return fail(cudaErrorNotSupported);
@@ -988,7 +986,7 @@ static void forget_registrations(void) { pinned_count = 0; }
 /* The kind of memory at address: 1 and its kind, base and size where known. */
 static int memory_at(const void *address, enum cuda_cpu_memory *kind, void **base, size_t *size) {
     if (!address) return 0;
-    if (cuda_cpu_allocation_of && cuda_cpu_allocation_of(address, base, size, kind)) return 1;
+    if (cuda_cpu_allocation_of(address, base, size, kind)) return 1;
     const struct pinned *p = pinned_at(address);
     if (!p) return 0;
     *kind = CUDA_CPU_HOST, *base = p->base, *size = p->size;
@@ -1034,13 +1032,7 @@ cudaError_t cudaHostGetDevicePointer(void **device_pointer, void *host_pointer, 
     size_t size;
     if (!device_pointer || flags != 0) return fail(cudaErrorInvalidValue);
     /* pinned memory only (cudaMallocHost, cudaHostAlloc, cudaHostRegister), as on a GPU */
-    if (!memory_at(host_pointer, &kind, &base, &size) || kind != CUDA_CPU_HOST) {
-        if (!cuda_cpu_allocation_of && host_pointer) { /* runtime.c cannot say: cudaMallocHost's are unknown */
-            *device_pointer = host_pointer;
-            return cudaSuccess;
-        }
-        return fail(cudaErrorInvalidValue);
-    }
+    if (!memory_at(host_pointer, &kind, &base, &size) || kind != CUDA_CPU_HOST) return fail(cudaErrorInvalidValue);
     *device_pointer = host_pointer; /* one address space */
     return cudaSuccess;
 }
@@ -1051,8 +1043,7 @@ cudaError_t cudaHostGetFlags(unsigned *flags, void *host_pointer) {
     void *base;
     size_t size;
     if (p) *flags = p->flags | cudaHostAllocMapped; /* mapped under unified addressing */
-    else if (cuda_cpu_allocation_of && cuda_cpu_allocation_of(host_pointer, &base, &size, &kind) &&
-             kind == CUDA_CPU_HOST)
+    else if (cuda_cpu_allocation_of(host_pointer, &base, &size, &kind) && kind == CUDA_CPU_HOST)
         *flags = cudaHostAllocMapped; /* cudaMallocHost's */
     else return fail(cudaErrorInvalidValue);
     return cudaSuccess;
@@ -1156,13 +1147,12 @@ cudaError_t cudaMemcpyPeerAsync(void *destination, int destination_device, const
     return cudaMemcpyPeer(destination, destination_device, source, source_device, count);
 }
 /* Managed memory is where both sides see it: prefetching and advice change nothing here. A GPU refuses
- * them on memory that is not managed (cudaErrorInvalidValue); so does the runner where runtime.c tells. */
+ * them on memory that is not managed, or past its end (cudaErrorInvalidValue); so does the runner. */
 static cudaError_t managed_range(const void *pointer, size_t count) {
     enum cuda_cpu_memory kind;
     void *base;
     size_t size;
     if (!pointer || count == 0) return cudaErrorInvalidValue;
-    if (!cuda_cpu_allocation_of) return cudaSuccess;
     if (!memory_at(pointer, &kind, &base, &size) || kind != CUDA_CPU_MANAGED ||
         count > size - (size_t)((const char *)pointer - (const char *)base))
         return cudaErrorInvalidValue;
@@ -1189,13 +1179,9 @@ cudaError_t cudaMemAdvise(const void *pointer, size_t count, enum cudaMemoryAdvi
     return fail(managed_range(pointer, count));
 }
 /* What a GPU says of a pointer under unified addressing: device, pinned host or managed memory, or
- * (cudaMemoryTypeUnregistered) ordinary host memory. Needs runtime.c's allocation query. */
+ * (cudaMemoryTypeUnregistered) ordinary host memory. */
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *pointer) {
     if (!a) return fail(cudaErrorInvalidValue);
-    if (!cuda_cpu_allocation_of) {
-        not_on_runner("cudaPointerGetAttributes", "this runtime.c does not say which allocation holds an address");
-        return fail(cudaErrorNotSupported);
-    }
     enum cuda_cpu_memory kind;
     void *base;
     size_t size;

@@ -70,6 +70,7 @@ add_cpu_test(cpu_runner_host_api_device_array 0
   --stdout-matches "^launches = 1$"
   --stdout-matches "^cudaGetSymbolSize\\(table\\) = 400$"
   --stdout-matches "^table\\[40\\] through cudaGetSymbolAddress = 2000$"
+  --stdout-matches "^table\\[97\\.\\.99\\] through a stream = 97 -1 -2$"
   --stdout-matches "^cudaMemcpyFromSymbol\\(back, table, sizeof back, 90 \\* sizeof\\(int\\)\\) -> cudaErrorInvalidValue$"
   --stdout-matches "^cudaMemcpyToSymbol\\(host_variable, part, sizeof\\(int\\)\\) -> cudaErrorInvalidSymbol$"
   --stdout-matches "^cudaGetLastError\\(\\) -> cudaErrorInvalidSymbol$"
@@ -161,5 +162,11 @@ add_cpu_test(cpu_runner_host_api_occupancy 0
   --stdout-matches "^cudaOccupancyMaxPotentialBlockSize\\(fill\\): block 1024, grid 264$"
   --stdout-lacks "^CPU runner:"
   ${host_api} occupancy)
+# not_on_runner: what the runner cannot do fails with one line on stderr (a GPU does both: the runner's own case)
+add_cpu_test(cpu_runner_host_api_not_on_runner 0
+  --stdout-matches "^cudaMemcpyToSymbol\\(fixed, values, sizeof values\\) -> cudaErrorNotSupported$"
+  --stdout-matches "^cudaLaunchKernel\\(\\(const void \\*\\)nothing, dim3\\(1\\), dim3\\(1\\), arguments, 0, 0\\) -> cudaErrorNotSupported$"
+  --stdout-lacks "^CPU runner:"
+  ${host_api} not_on_runner)
 # a case the program does not have: its usage line, exit 2
 add_cpu_test(cpu_runner_host_api_usage 2 ${host_api} no_such_case)

@@ -1,9 +1,9 @@
 // The CUDA runtime's host calls on the CPU runner (cpu_runner/host_api.c), one case per argument:
 //   attributes, properties, errors, constant, device_array, managed, pointer_attributes, pitch, streams,
-//   settings, pinned, occupancy
+//   settings, pinned, occupancy, not_on_runner
 // Each prints what it found; tests/cpu_runner_host_api.cmake holds the lines expected. The program is CUDA
-// as nvcc takes it: on an H100 SXM 80GB it prints the same lines, but for the device's name and the
-// events' times (the runner does not time).
+// as nvcc takes it: on an H100 SXM 80GB it prints the same lines (not_on_runner aside: there both calls
+// succeed).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -349,6 +349,14 @@ static int device_array(void) {
     int first = -1;
     CHECK(cudaMemcpy(&first, address + 40, sizeof first, cudaMemcpyDeviceToHost));
     printf("table[40] through cudaGetSymbolAddress = %d\n", first);
+    cudaStream_t s;
+    CHECK(cudaStreamCreate(&s));
+    const int two[2] = {-1, -2};
+    CHECK(cudaMemcpyToSymbolAsync(table, two, sizeof two, 98 * sizeof(int), cudaMemcpyHostToDevice, s));
+    CHECK(cudaMemcpyFromSymbolAsync(back, table, 3 * sizeof(int), 97 * sizeof(int), cudaMemcpyDeviceToHost, s));
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaStreamDestroy(s));
+    printf("table[97..99] through a stream = %d %d %d\n", back[0], back[1], back[2]);
     SAYS(cudaMemcpyFromSymbol(back, table, sizeof back, 90 * sizeof(int))); // past its end
     int host_variable = 0;
     SAYS(cudaMemcpyToSymbol(host_variable, part, sizeof(int))); // not a device variable
@@ -637,6 +645,18 @@ static int pinned(void) {
     return 0;
 }
 
+// ----- what the runner cannot do says so (one line on stderr) and fails: not run on a GPU, where both work -----
+__constant__ const float fixed[2] = {1, 2};
+__global__ void nothing(int) {}
+static int not_on_runner(void) {
+    const float values[2] = {3, 4};
+    SAYS(cudaMemcpyToSymbol(fixed, values, sizeof values)); // const: read-only memory on the CPU
+    int argument = 1;
+    void *arguments[] = {&argument};
+    SAYS(cudaLaunchKernel((const void *)nothing, dim3(1), dim3(1), arguments, 0, 0)); // arguments unknown here
+    return 0;
+}
+
 // ----- occupancy: the toolkit's templates, over cudaFuncGetAttributes and the attributes -----
 static int occupancy(void) {
     int blocks = 0, grid = 0, block = 0;
@@ -664,10 +684,11 @@ int main(int argc, char **argv) {
                  {"streams", streams},
                  {"settings", settings},
                  {"pinned", pinned},
-                 {"occupancy", occupancy}};
+                 {"occupancy", occupancy},
+                 {"not_on_runner", not_on_runner}};
     for (const auto &c : cases)
         if (argc == 2 && strcmp(argv[1], c.name) == 0) return c.run();
     fprintf(stderr, "usage: %s CASE (attributes, properties, errors, constant, device_array, managed, "
-                    "pointer_attributes, pitch, streams, settings, pinned, occupancy)\n", argv[0]);
+                    "pointer_attributes, pitch, streams, settings, pinned, occupancy, not_on_runner)\n", argv[0]);
     return 2;
 }
