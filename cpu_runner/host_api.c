@@ -716,7 +716,16 @@ static int read_elf(void) {
         if (image != MAP_FAILED) elf_image = image, elf_size = (size_t)st.st_size, elf_state = 1;
     }
     close(fd);
-    if (elf_state == 1) dl_iterate_phdr(find_bias, NULL);
+    if (elf_state != 1) return elf_state;
+    const ElfW(Ehdr) *header = (const ElfW(Ehdr) *)elf_image;
+    int has_symbols = 0; /* a stripped program keeps only .dynsym, without its variables */
+    if (memcmp(header->e_ident, ELFMAG, SELFMAG) == 0 && header->e_shoff != 0 &&
+        header->e_shoff + (size_t)header->e_shnum * sizeof(ElfW(Shdr)) <= elf_size) {
+        const ElfW(Shdr) *sections = (const ElfW(Shdr) *)(elf_image + header->e_shoff);
+        for (int s = 0; s < header->e_shnum; ++s) has_symbols |= sections[s].sh_type == SHT_SYMTAB;
+    }
+    if (!has_symbols) return elf_state = -1;
+    dl_iterate_phdr(find_bias, NULL);
     return elf_state;
 }
 /* 1 and what the symbol table says when address starts a variable (kind: STT_OBJECT) or, with functions
@@ -965,10 +974,19 @@ static struct pinned {
     int registered; /* cudaHostRegister's, not cudaHostAlloc's */
 } *pinned;
 static int pinned_count, pinned_room;
+static void forget_pinned(struct pinned *p);
 static struct pinned *pinned_at(const void *address) {
-    for (int i = 0; i < pinned_count; ++i)
-        if ((const char *)address >= pinned[i].base && (const char *)address < pinned[i].base + pinned[i].size)
+    for (int i = 0; i < pinned_count; ++i) {
+        if ((const char *)address < pinned[i].base || (const char *)address >= pinned[i].base + pinned[i].size)
+            continue;
+        void *base;
+        size_t size;
+        enum cuda_cpu_memory kind;
+        if (pinned[i].registered || (cuda_cpu_allocation_of(pinned[i].base, &base, &size, &kind) &&
+                                     base == pinned[i].base && kind == CUDA_CPU_HOST))
             return &pinned[i];
+        forget_pinned(&pinned[i--]); /* a cudaHostAlloc since freed by cudaFreeHost */
+    }
     return NULL;
 }
 static int remember_pinned(void *base, size_t size, unsigned flags, int registered) {
