@@ -39,13 +39,13 @@ extern "C" int cuda_cpu_program_main(int argc, char **argv); /* the program's ma
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-#define __shared__ static /* one array for every block: runtime.c poisons it at each block's start */
+#define __shared__ static /* source.py rewrites each declaration into a place in the block's shared memory */
 
 #define threadIdx cuda_cpu_threadIdx
 #define blockIdx cuda_cpu_blockIdx
 #define blockDim cuda_cpu_blockDim
 #define gridDim cuda_cpu_gridDim
-#define warpSize 32
+static const int warpSize = 32; /* a constant, not a macro: cudaDeviceProp's warpSize is a field too */
 
 #define __syncthreads() cuda_cpu_syncthreads(__FILE__, __LINE__)
 #define __syncwarp(...) cuda_cpu_syncwarp_at(__FILE__, __LINE__, ##__VA_ARGS__)
@@ -662,6 +662,42 @@ static void cpu_runner_take_options(const Spec *spec, Options *o) {
  * the kernel's launches write the same way: a launch past 48 KB of dynamic shared memory without the
  * kernel's opt-in is refused, as on a GPU. */
 #define cudaFuncSetAttribute(...) cuda_cpu_func_set_attribute(#__VA_ARGS__, (const void *)__VA_ARGS__)
+
+/* cuda_runtime.h's C++ overloads that take a symbol or a kernel itself, which it gives to nvcc alone. */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *from, size_t count, size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    return ::cudaMemcpyToSymbol((const void *)&symbol, from, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *from, size_t count, size_t offset = 0,
+                                                  enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                                  cudaStream_t stream = 0) {
+    return ::cudaMemcpyToSymbolAsync((const void *)&symbol, from, count, offset, kind, stream);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *to, const T &symbol, size_t count, size_t offset = 0,
+                                               enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    return ::cudaMemcpyFromSymbol(to, (const void *)&symbol, count, offset, kind);
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbolAsync(void *to, const T &symbol, size_t count, size_t offset = 0,
+                                                    enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                    cudaStream_t stream = 0) {
+    return ::cudaMemcpyFromSymbolAsync(to, (const void *)&symbol, count, offset, kind, stream);
+}
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **address, const T &symbol) {
+    return ::cudaGetSymbolAddress(address, (const void *)&symbol);
+}
+template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+    return ::cudaGetSymbolSize(size, (const void *)&symbol);
+}
+template <class T> static inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attributes, T *kernel) {
+    return ::cudaFuncGetAttributes(attributes, (const void *)kernel);
+}
+template <class T> static inline cudaError_t cudaFuncSetCacheConfig(T *kernel, enum cudaFuncCache config) {
+    return ::cudaFuncSetCacheConfig((const void *)kernel, config);
+}
 
 /* kernel<<<grid, block, bytes, stream>>>(args) becomes
  * cuda_cpu_launcher(file, line, "kernel", [&](auto... a) { kernel(a...); }, grid, block, bytes)(args):

@@ -306,6 +306,10 @@ typedef struct {
     unsigned last_reader, prior_reader;
     const void *prior_read_code;
     int write_atomic; /* the last write was an atomic: another thread's atomic is no race with it */
+    /* The atomics of this interval: a plain read races with any of another thread's (barrier_epoch + 1 when
+     * there were some; their thread + 1, or ANY_READER for several threads). */
+    unsigned atomic_epoch, atomic_thread;
+    const void *atomic_code;
 } shadow;
 static shadow *shadows;
 static int in_kernel, in_hook;
@@ -475,9 +479,17 @@ static void access_shared(void *address, size_t size, int is_write, const void *
         shadow *s = shadow_of((char *)address + i);
         const int other_writer = s->writer && !ordered(s->writer, s->write_epoch, s->write_warp_epoch, me) &&
                                  !(atomic && s->write_atomic);
+        if (atomic) {
+            s->atomic_thread = s->atomic_epoch == barrier_epoch + 1 && s->atomic_thread != me + 1 ? ANY_READER : me + 1;
+            s->atomic_epoch = barrier_epoch + 1;
+            s->atomic_code = code;
+        }
         if (!is_write) {
             if (other_writer && !reported++)
                 note(RACE_READ_AFTER_WRITE, code, s->write_code, NULL, 0, NULL, 0, me, s->writer - 1);
+            else if (s->atomic_epoch == barrier_epoch + 1 && s->atomic_thread != me + 1 && !reported++)
+                note(RACE_READ_AFTER_WRITE, code, s->atomic_code, NULL, 0, NULL, 0, me,
+                     s->atomic_thread == ANY_READER ? me : s->atomic_thread - 1); /* another thread's atomic */
             const int alone = s->reader == 0 || s->reader == me + 1 ||
                               (s->reader == ANY_READER ? s->read_epoch != barrier_epoch
                                                        : ordered(s->reader, s->read_epoch, s->read_warp_epoch, me));
@@ -611,6 +623,9 @@ cudaError_t cuda_cpu_allocate_at(void **pointer, size_t size, enum cuda_cpu_memo
     a->caller = caller;
     memset(a->start, POISON, size); /* a GPU's fresh memory holds anything */
     memset(&global_shadows[(a->start - global_arena) / 4], 0, (size + 3) / 4 * sizeof(word_shadow));
+    if (kind != CUDA_CPU_DEVICE) /* the host fills managed and pinned memory by any means, libc's too: never "unwritten" */
+        for (size_t word = (size_t)(a->start - global_arena) / 4, words = (size + 3) / 4; words--; ++word)
+            global_shadows[word].written = 0xf;
     *pointer = a->start;
     return cudaSuccess;
 }
@@ -632,6 +647,18 @@ cudaError_t cuda_cpu_free(void *pointer, enum cuda_cpu_memory kind) {
 static const allocation *allocation_holding(const void *address, size_t size) {
     const allocation *a = is_global(address) ? allocation_below(address) : NULL;
     return a && a->live && (const unsigned char *)address + size <= a->start + a->size ? a : NULL;
+}
+
+int cuda_cpu_allocation_of(const void *address, void **base, size_t *size, enum cuda_cpu_memory *kind) {
+    const allocation *a = allocation_holding(address, 1);
+    if (!a) return 0;
+    *base = a->start, *size = a->size, *kind = a->kind;
+    return 1;
+}
+
+void cuda_cpu_free_all(void) {
+    for (int i = 0; i < allocation_count; ++i)
+        if (allocations[i].live) cuda_cpu_free(allocations[i].start, allocations[i].kind);
 }
 
 void cuda_cpu_host_wrote(const void *address, size_t size) {
@@ -716,7 +743,8 @@ static void access_global(void *address, size_t size, int is_write, const void *
         written |= (w->written & bytes) != 0;
         const int other_writer = in_this_launch(w->write_block) && w->write_block != me_block &&
                                  !(atomic && w->write_atomic);
-        if ((!is_write || atomic) && other_writer && !is_released(w) && !reported++) {
+        /* A plain read of another block's atomic result is the Programming Guide's atomicCAS loop: no race. */
+        if ((!is_write || atomic) && other_writer && !w->write_atomic && !is_released(w) && !reported++) {
             finding *f = note(GLOBAL_RACE_READ_AFTER_WRITE, code, codes[w->write_code], NULL, 0, NULL, 0, me,
                               w->write_thread);
             if (f) f->other_block = block_of_serial(w->write_block);
@@ -747,7 +775,6 @@ static void access_global(void *address, size_t size, int is_write, const void *
     }
     if ((!is_write || atomic) && !written)
         note(GLOBAL_UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me);
-    if (atomic) block_did_atomic = 1;
     if (is_write && !atomic) last_store[me] = ++thread_clock; /* an atomic is the ticket itself */
 }
 
@@ -810,6 +837,7 @@ static void access_memory(void *address, size_t size, int is_write, const void *
         give_way();
         in_hook = 1;
     }
+    if (in_kernel && atomic && !is_shared(address)) block_did_atomic = 1; /* on cudaMalloc's or a __device__ word */
     if (in_kernel && is_shared(address)) access_shared(address, size, is_write, code, atomic);
     else if (is_global(address)) {
         if (in_kernel) access_global(address, size, is_write, code, atomic);
@@ -1227,13 +1255,13 @@ static void end_with_invalid_access(const void *code, const void *address) {
  * program wrote in cudaFuncSetAttribute (cuda_on_cpu.h), which its launches write the same way. */
 static struct {
     char kernel[160];
+    const void *function;
     size_t bytes;
 } opt_ins[16];
 static int opt_in_count;
 
 cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
                                         int value) {
-    (void)function;
     if (attribute != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
     if (value < 0 || value > DYNAMIC_SHARED_BYTES) return cudaErrorInvalidValue;
     size_t length = 0; /* the kernel: up to the first comma outside <> and () */
@@ -1248,7 +1276,14 @@ cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *funct
     if (i == opt_in_count) ++opt_in_count;
     snprintf(opt_ins[i].kernel, sizeof opt_ins[i].kernel, "%.*s", (int)length, arguments);
     opt_ins[i].bytes = (size_t)value;
+    opt_ins[i].function = function;
     return cudaSuccess;
+}
+
+size_t cuda_cpu_func_max_dynamic_shared(const void *function) {
+    for (int i = 0; i < opt_in_count; ++i)
+        if (opt_ins[i].function == function && opt_ins[i].bytes > SHARED_PER_BLOCK) return opt_ins[i].bytes;
+    return SHARED_PER_BLOCK;
 }
 
 static size_t max_dynamic_shared(const char *kernel) {

@@ -57,6 +57,11 @@ void cuda_cpu_threadfence(void);
 enum cuda_cpu_memory { CUDA_CPU_DEVICE, CUDA_CPU_MANAGED, CUDA_CPU_HOST };
 cudaError_t cuda_cpu_allocate(void **pointer, size_t size, enum cuda_cpu_memory kind);
 cudaError_t cuda_cpu_free(void *pointer, enum cuda_cpu_memory kind);
+/* 1, with the allocation holding the address (its start, size and kind), or 0: cudaPointerGetAttributes. */
+int cuda_cpu_allocation_of(const void *address, void **base, size_t *size, enum cuda_cpu_memory *kind);
+void cuda_cpu_free_all(void); /* cudaDeviceReset */
+/* The dynamic shared memory a launch of this kernel may ask: 48 KB, or what cudaFuncSetAttribute opted in to. */
+size_t cuda_cpu_func_max_dynamic_shared(const void *function);
 /* The host wrote these bytes (cudaMemcpy, cudaMemset, cudaMemcpyToSymbol): not "never written". */
 void cuda_cpu_host_wrote(const void *address, size_t size);
 void *cuda_cpu_dynamic_shared(void);
