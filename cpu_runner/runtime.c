@@ -70,7 +70,7 @@ typedef struct {
     const char *file; /* where it waits */
     int line;
     enum warp_op op;
-    unsigned mask;
+    unsigned mask, asked_mask; /* asked_mask: as the program wrote it; mask: with the calling lane */
     int shuffle, lane_argument, width; /* a shuffle's: which (enum cuda_cpu_shuffle), its delta or lane, width */
     unsigned long long value, result; /* a shuffle's */
     unsigned long long *gathered;     /* a gather's: where each lane's value goes */
@@ -958,6 +958,7 @@ int cuda_cpu_syncthreads_count(int predicate, const char *file, int line) {
  * undefined otherwise). Reported; the lane then takes part as if its mask named it. */
 static unsigned with_caller(unsigned mask, const char *file, int line) {
     const unsigned lane = 1u << (unsigned)current % WARP;
+    threads[current].asked_mask = mask;
     if (!(mask & lane))
         note(WARP_MASK_LEAVES_OUT_CALLER, NULL, NULL, file, line, file, line, (unsigned)current, (unsigned)current);
     return mask | lane;
@@ -1019,28 +1020,41 @@ static int release_warps(void) {
     int released = 0;
     for (int first = 0; first < thread_count; first += WARP) {
         const int lanes = thread_count - first < WARP ? thread_count - first : WARP;
-        unsigned waiting = 0, mask = 0;
+        cuda_thread *const warp = &threads[first];
+        unsigned waiting = 0;
         for (int lane = 0; lane < lanes; ++lane)
-            if (threads[first + lane].state == AT_WARP) waiting |= 1u << lane, mask |= threads[first + lane].mask;
+            if (warp[lane].state == AT_WARP) waiting |= 1u << lane;
         if (!waiting) continue;
-        int ready = 1;
-        for (int lane = 0; lane < lanes && ready; ++lane) {
-            if (!(mask >> lane & 1) || (waiting >> lane & 1)) continue;
-            if (threads[first + lane].state == EXITED) {
-                const int waiter = first + __builtin_ctz(waiting);
-                note(WARP_LANE_EXITED, NULL, NULL, threads[waiter].file, threads[waiter].line, threads[waiter].file,
-                     threads[waiter].line, (unsigned)waiter, (unsigned)(first + lane));
-            } else {
-                ready = 0;
+        /* A lane goes on when every lane its mask names waits at the same kind of operation with the same mask
+         * (the PTX ISA's rule for shfl.sync, vote.sync, bar.warp.sync), or has exited (a finding). Lanes at
+         * other operations, or with other masks, are not its partners: a fixpoint drops a lane whose partner
+         * cannot go on. */
+        unsigned ready = 0;
+        for (int lane = 0; lane < lanes; ++lane) {
+            if (!(waiting >> lane & 1)) continue;
+            const cuda_thread *t = &warp[lane];
+            int ok = 1;
+            for (int other = 0; other < lanes && ok; ++other) {
+                if (other == lane || !(t->asked_mask >> other & 1)) continue;
+                const cuda_thread *u = &warp[other];
+                if (u->state == EXITED)
+                    note(WARP_LANE_EXITED, NULL, NULL, t->file, t->line, t->file, t->line, (unsigned)(first + lane),
+                         (unsigned)(first + other));
+                else
+                    ok = u->state == AT_WARP && u->op == t->op && u->asked_mask == t->asked_mask;
             }
+            if (ok) ready |= 1u << lane;
+        }
+        for (unsigned before = 0; before != ready;) {
+            before = ready;
+            for (int lane = 0; lane < lanes; ++lane)
+                if ((ready >> lane & 1) && (warp[lane].asked_mask & waiting & ~ready & ((1u << lanes) - 1)))
+                    ready &= ~(1u << lane);
         }
         if (!ready) continue;
-        unsigned gathering = 0;
-        for (int lane = 0; lane < lanes; ++lane)
-            if ((waiting >> lane & 1) && threads[first + lane].op == GATHER) gathering |= 1u << lane;
         for (int lane = 0; lane < lanes; ++lane) {
-            cuda_thread *t = &threads[first + lane];
-            if (!(waiting >> lane & 1)) continue;
+            cuda_thread *t = &warp[lane];
+            if (!(ready >> lane & 1)) continue;
             if (t->op == SHUFFLE) { /* a source outside the lane's segment of width lanes: its own value (PTX shfl) */
                 const int segment = lane / t->width * t->width, n = t->lane_argument;
                 const int source = t->shuffle == CUDA_CPU_SHFL_DOWN ? lane + n
@@ -1048,16 +1062,22 @@ static int release_warps(void) {
                                    : t->shuffle == CUDA_CPU_SHFL_XOR ? lane ^ n
                                    : segment + n % t->width;
                 const int inside = source >= segment && source < segment + t->width && source < lanes;
-                t->result = inside && (waiting >> source & 1) && threads[first + source].op == SHUFFLE
-                                ? threads[first + source].value
-                                : t->value;
-            } else if (t->op == GATHER) {
-                t->participants = gathering;
-                for (int other = 0; other < lanes; ++other)
-                    if (gathering >> other & 1) t->gathered[other] = threads[first + other].value;
+                t->result = inside && (ready >> source & 1) && warp[source].op == SHUFFLE ? warp[source].value
+                                                                                         : t->value;
+            } else if (t->op == GATHER) { /* the lanes going on with it at a gather of the same mask; a gather
+                                           * that names its caller alone (__activemask) meets the others alike */
+                t->participants = 0;
+                for (int other = 0; other < lanes; ++other) {
+                    const cuda_thread *u = &warp[other];
+                    const int alike = u->asked_mask == t->asked_mask ||
+                                      (t->asked_mask == 1u << lane && u->asked_mask == 1u << other);
+                    if ((ready >> other & 1) && u->op == GATHER && alike)
+                        t->participants |= 1u << other, t->gathered[other] = u->value;
+                }
             }
-            t->state = RUNNABLE;
         }
+        for (int lane = 0; lane < lanes; ++lane)
+            if (ready >> lane & 1) warp[lane].state = RUNNABLE;
         ++warp_epoch[first / WARP];
         released = 1;
     }
