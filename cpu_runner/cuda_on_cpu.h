@@ -45,6 +45,11 @@ extern "C" int cuda_cpu_program_main(int argc, char **argv); /* the program's ma
 #define blockIdx cuda_cpu_blockIdx
 #define blockDim cuda_cpu_blockDim
 #define gridDim cuda_cpu_gridDim
+/* A kernel's printf prints as a warp's does: lane after lane (runtime.c). */
+#define printf(...) cuda_cpu_printf_at(__LINE__, __VA_ARGS__)
+namespace std {
+using ::cuda_cpu_printf_at;
+}
 static const int warpSize = 32; /* a constant, not a macro: cudaDeviceProp's warpSize is a field too */
 
 #define __syncthreads() cuda_cpu_syncthreads(__FILE__, __LINE__)
@@ -285,7 +290,7 @@ static inline void __nanosleep(unsigned nanoseconds) { (void)nanoseconds; } /* o
 /* __trap(): the kernel stops, as on a GPU (cudaErrorLaunchFailure): one line, exit 3. */
 CUDA_CPU_QUIET void cuda_cpu_trap_at(const char *file, int line) {
     fflush(stdout);
-    printf("CPU runner: __trap() at %s:%d in thread (%u,%u,%u) of block (%u,%u,%u): the kernel stops "
+    fprintf(stdout, "CPU runner: __trap() at %s:%d in thread (%u,%u,%u) of block (%u,%u,%u): the kernel stops "
            "(a GPU: unspecified launch failure). Exit 3.\n", file, line, cuda_cpu_threadIdx.x, cuda_cpu_threadIdx.y,
            cuda_cpu_threadIdx.z, cuda_cpu_blockIdx.x, cuda_cpu_blockIdx.y, cuda_cpu_blockIdx.z);
     fflush(stdout);

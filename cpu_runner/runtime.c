@@ -29,6 +29,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -873,6 +874,13 @@ HOOKS(8)
 HOOKS(16)
 void __tsan_read_range(void *a, unsigned long n) { access_memory(a, n, 0, __builtin_return_address(0), 0); }
 void __tsan_write_range(void *a, unsigned long n) { access_memory(a, n, 1, __builtin_return_address(0), 0); }
+/* C++ classes with virtual functions (std::ifstream, std::ostringstream, a learner's own): gcc's pass
+ * reports the store of an object's vtable pointer and its read, as a write and a read of the pointer. */
+void __tsan_vptr_update(void *vptr_p, void *new_val) {
+    (void)new_val;
+    aligned_access(vptr_p, sizeof(void *), 1, __builtin_return_address(0));
+}
+void __tsan_vptr_read(void *vptr_p) { aligned_access(vptr_p, sizeof(void *), 0, __builtin_return_address(0)); }
 void __tsan_init(void) {}
 void __tsan_func_entry(void *caller) { (void)caller; }
 void __tsan_func_exit(void) {}
@@ -1133,7 +1141,104 @@ static int release_barrier(void) {
     return 1;
 }
 
+/* A kernel's printf. A GPU runs a printf of a converged warp once for all its lanes, lane after lane;
+ * here each thread runs alone to its next wait, so its lines wait, and when the scheduler's pass ends
+ * each warp's are printed in the order the warp met them: each printf (its format and how many times this
+ * lane had used it) in an order every lane's own agrees with, its lanes' lines in lane order. */
+typedef struct {
+    char *text;
+    const void *site;
+    int occurrence, line;
+} printed_line;
+typedef struct {
+    printed_line *lines;
+    int count, room, next;
+} printed;
+static printed prints[MAX_THREADS];
+static int prints_waiting;
+
+int cuda_cpu_printf_at(int line, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    int length;
+    if (!in_kernel || current < 0) {
+        length = vprintf(format, arguments);
+    } else {
+        char *text = NULL;
+        length = vasprintf(&text, format, arguments);
+        printed *p = &prints[current];
+        if (length >= 0 && p->count == p->room) {
+            p->room = p->room ? 2 * p->room : 8;
+            p->lines = realloc(p->lines, (size_t)p->room * sizeof *p->lines);
+        }
+        if (length >= 0 && p->lines) {
+            const void *site = format; /* not the call's address: the compiler may copy a call into two paths */
+            int occurrence = 0;
+            for (int i = 0; i < p->count; ++i)
+                occurrence += p->lines[i].site == site;
+            p->lines[p->count++] = (printed_line){text, site, occurrence, line};
+            prints_waiting = 1;
+        }
+    }
+    va_end(arguments);
+    return length;
+}
+
+static int same_print(const printed_line *a, const printed_line *b) {
+    return a->site == b->site && a->occurrence == b->occurrence;
+}
+
+/* One warp's waiting lines: repeatedly the lanes' next printf that no lane has still to come after other
+ * lines, the one highest in the source of those (a warp that took two branches prints the upper first);
+ * else (code that diverged) the first lane's alone. Printed for every lane at it. */
+static void print_warp_lines(printed *lanes, int count) {
+    for (;;) {
+        const printed_line *chosen = NULL;
+        for (int lane = 0; lane < count; ++lane) {
+            if (lanes[lane].next == lanes[lane].count) continue;
+            const printed_line *head = &lanes[lane].lines[lanes[lane].next];
+            int later = 0;
+            for (int other = 0; other < count && !later; ++other)
+                for (int i = lanes[other].next + 1; i < lanes[other].count && !later; ++i)
+                    later = same_print(&lanes[other].lines[i], head);
+            if (!later && (!chosen || head->line < chosen->line)) chosen = head;
+        }
+        if (!chosen) { /* every head comes later in some lane: the first lane's, alone */
+            for (int lane = 0; lane < count && !chosen; ++lane)
+                if (lanes[lane].next < lanes[lane].count) chosen = &lanes[lane].lines[lanes[lane].next];
+            if (!chosen) break;
+            const printed_line key = *chosen;
+            for (int lane = 0; lane < count; ++lane)
+                if (lanes[lane].next < lanes[lane].count && &lanes[lane].lines[lanes[lane].next] == chosen) {
+                    fputs(key.text, stdout);
+                    free(key.text);
+                    ++lanes[lane].next;
+                }
+            continue;
+        }
+        const printed_line key = *chosen;
+        for (int lane = 0; lane < count; ++lane) {
+            printed *p = &lanes[lane];
+            if (p->next < p->count && same_print(&p->lines[p->next], &key)) {
+                fputs(p->lines[p->next].text, stdout);
+                free(p->lines[p->next].text);
+                ++p->next;
+            }
+        }
+    }
+    for (int lane = 0; lane < count; ++lane)
+        lanes[lane].count = lanes[lane].next = 0;
+}
+
+static void print_waiting_lines(void) {
+    if (!prints_waiting) return;
+    prints_waiting = 0;
+    for (int first = 0; first < thread_count; first += WARP)
+        print_warp_lines(&prints[first], thread_count - first < WARP ? thread_count - first : WARP);
+}
+
 static void deadlock(void) {
+    print_waiting_lines();
     report_findings();
     printf("CPU runner: deadlock in block (%u,%u,%u): no thread can go on:\n", cuda_cpu_blockIdx.x,
            cuda_cpu_blockIdx.y, cuda_cpu_blockIdx.z);
@@ -1191,6 +1296,7 @@ static void run_block(void) {
             if (threads[list[i]].state == RUNNABLE) switch_to(list[i]);
         const int lockstep_pass = gave_way;
         gave_way = 0;
+        print_waiting_lines();
         if (release_warps() || lockstep_pass) continue;
         int live = 0;
         for (int i = 0; i < thread_count; ++i)
@@ -1264,6 +1370,7 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
 static void end_with_invalid_access(const void *code, const void *address) {
     in_kernel = 0;
     in_hook = 1;
+    print_waiting_lines();
     if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
     note(INVALID_ACCESS, code, address, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
     report_findings();

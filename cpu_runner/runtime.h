@@ -80,6 +80,8 @@ void cuda_cpu_no_ptx(const char *file, int line);
 cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
                                         int value);
 long long cuda_cpu_clock64(void);
+/* printf, in a kernel printed warp by warp in lane order at the end of each of the scheduler's passes */
+int cuda_cpu_printf_at(int line, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 const char *cuda_cpu_order_name(void); /* "forward", "reverse", "random:SEED" or "lockstep" */
 
