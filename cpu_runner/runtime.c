@@ -106,6 +106,7 @@ static struct { /* what CUDA_CPU_STATS=1 prints at the end: the runner's own cos
 enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE, UNWRITTEN_READ, MISALIGNED,
             INVALID_ACCESS, GLOBAL_RACE_READ_AFTER_WRITE, GLOBAL_RACE_WRITE_AFTER_READ, GLOBAL_RACE_WRITE_AFTER_WRITE,
             GLOBAL_UNWRITTEN_READ, SHARED_OUT_OF_BOUNDS, GLOBAL_OUT_OF_BOUNDS, HOST_TOUCHES_DEVICE, STACK_OVERFLOW,
+            HOST_MEMORY_IN_KERNEL,
             BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
@@ -127,6 +128,8 @@ static const char *const kind_names[] = {
     "global memory access out of bounds: outside every allocation",
     "host code touched device memory (cudaMalloc's): on a GPU machine this is a segmentation fault (exit 3)",
     "stack overflow: a CUDA thread's local variables outgrew its stack on the runner (exit 3)",
+    "invalid memory access: a kernel touched host memory (malloc's), which a GPU cannot reach (a GPU stops the "
+    "kernel: cudaErrorIllegalAddress; exit 3)",
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
     "warp operation whose mask names a lane that has exited",
@@ -139,7 +142,7 @@ typedef struct {
     unsigned thread, other_thread;
     uint3 block, other_block; /* other_block: a race between blocks */
     long count;
-    char detail[200]; /* what an out-of-bounds access missed, or a stack's size */
+    char detail[2048]; /* what an out-of-bounds access missed, or a stack's size */
 } finding;
 static finding findings[MAX_FINDINGS];
 static cudaError_t sticky_error = cudaSuccess; /* a kernel's fault: every later call returns it, as on a GPU */
@@ -168,6 +171,8 @@ static finding *note(enum kind kind, const void *code, const void *other_code, c
                    cuda_cpu_blockIdx, cuda_cpu_blockIdx, 1, ""};
     return f;
 }
+
+static void print_waiting_lines(void); /* a kernel's printf lines not printed yet */
 
 /* "file:line" of an instruction of this program, by addr2line (binutils). In a helper of cuda_on_cpu.h
  * inlined into the kernel (__ldg, atomicAdd), the kernel's line that called it: -i lists the inlined
@@ -247,6 +252,7 @@ static void report_findings(void) {
         case SHARED_OUT_OF_BOUNDS:
         case GLOBAL_OUT_OF_BOUNDS:
         case STACK_OVERFLOW:
+        case HOST_MEMORY_IN_KERNEL:
             where(f->code, here, sizeof here);
             printf("  at %s: %s of block (%u,%u,%u): %s", here, who, b.x, b.y, b.z, f->detail);
             break;
@@ -817,6 +823,95 @@ static void host_access(void *address, size_t size, const void *code) {
 
 /* Every access the instrumentation reports: a kernel's to shared or global memory, the host's to device
  * memory. The rest (a thread's locals, the program's static data) is not checked. */
+/* ----- the host's malloc, and a kernel that touches it ----- */
+/* The program's malloc, calloc, realloc and free (flags.txt: wrapped) are noted, so that a kernel given a
+ * host pointer (h_a for d_a) ends as on a GPU: an illegal address, exit 3, with the line that made it.
+ * A kernel's own malloc is device memory. At most HOST_ALLOCATIONS are noted (the rest: not checked). */
+#define HOST_ALLOCATIONS 4096
+typedef struct {
+    const unsigned char *start;
+    size_t size;
+    const void *caller;
+} host_allocation;
+static host_allocation host_allocations[HOST_ALLOCATIONS]; /* by address */
+static int host_allocation_count;
+
+static int host_allocation_index(const void *address) { /* the last that starts at or below address, or -1 */
+    int low = 0, high = host_allocation_count - 1, found = -1;
+    while (low <= high) {
+        const int middle = (low + high) / 2;
+        if (host_allocations[middle].start <= (const unsigned char *)address) found = middle, low = middle + 1;
+        else high = middle - 1;
+    }
+    return found;
+}
+static void host_allocated(void *pointer, size_t size, const void *caller) {
+    if (!pointer || host_allocation_count == HOST_ALLOCATIONS) return;
+    const int at = host_allocation_index(pointer) + 1;
+    memmove(&host_allocations[at + 1], &host_allocations[at],
+            (size_t)(host_allocation_count - at) * sizeof *host_allocations);
+    host_allocations[at] = (host_allocation){pointer, size, caller};
+    ++host_allocation_count;
+}
+static void host_freed(void *pointer) {
+    const int at = host_allocation_index(pointer);
+    if (at < 0 || host_allocations[at].start != pointer) return;
+    memmove(&host_allocations[at], &host_allocations[at + 1],
+            (size_t)(host_allocation_count - at - 1) * sizeof *host_allocations);
+    --host_allocation_count;
+}
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *pointer, size_t size);
+void __real_free(void *pointer);
+void *__wrap_malloc(size_t size) {
+    if (in_kernel) { /* device memory, as a kernel's malloc gives */
+        void *p;
+        return cuda_cpu_allocate_at(&p, size, CUDA_CPU_DEVICE, __builtin_return_address(0)) ? NULL : p;
+    }
+    void *p = __real_malloc(size);
+    host_allocated(p, size, __builtin_return_address(0));
+    return p;
+}
+void *__wrap_calloc(size_t count, size_t size) {
+    void *p = __real_calloc(count, size);
+    host_allocated(p, count * size, __builtin_return_address(0));
+    return p;
+}
+void *__wrap_realloc(void *pointer, size_t size) {
+    host_freed(pointer);
+    void *p = __real_realloc(pointer, size);
+    host_allocated(p, size, __builtin_return_address(0));
+    return p;
+}
+void __wrap_free(void *pointer) {
+    if (is_global(pointer)) {
+        cuda_cpu_free(pointer, CUDA_CPU_DEVICE);
+        return;
+    }
+    host_freed(pointer);
+    __real_free(pointer);
+}
+
+/* A kernel's access to memory the host's malloc gave: a GPU cannot reach it. */
+static void host_memory_in_kernel(const void *address, const void *code) {
+    const int at = host_allocation_index(address);
+    if (at < 0 || (const unsigned char *)address >= host_allocations[at].start + host_allocations[at].size) return;
+    char made[1200];
+    memory_where(host_allocations[at].caller, made, sizeof made);
+    in_kernel = 0;
+    in_hook = 1;
+    print_waiting_lines();
+    if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
+    finding *f = note(HOST_MEMORY_IN_KERNEL, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+    if (f)
+        snprintf(f->detail, sizeof f->detail, "byte %lld of a %zu-byte host allocation%s: pass the cudaMalloc'd "
+                 "copy", (long long)((const unsigned char *)address - host_allocations[at].start),
+                 host_allocations[at].size, made[0] ? made : " (malloc)");
+    report_findings();
+    _exit(3);
+}
+
 static int in_range(const void *address, const void *start, size_t bytes) {
     return start && (const char *)address >= (const char *)start && (const char *)address < (const char *)start + bytes;
 }
@@ -843,6 +938,8 @@ static void access_memory(void *address, size_t size, int is_write, const void *
     else if (is_global(address)) {
         if (in_kernel) access_global(address, size, is_write, code, atomic);
         else host_access(address, size, code);
+    } else if (in_kernel && host_allocation_count) {
+        host_memory_in_kernel(address, code);
     }
     in_hook = 0;
 }

@@ -90,9 +90,18 @@ const char *cuda_cpu_order_name(void); /* "forward", "reverse", "random:SEED" or
 void *__real_memcpy(void *to, const void *from, size_t size);
 void *__real_memmove(void *to, const void *from, size_t size);
 void *__real_memset(void *to, int value, size_t size);
+#include <stdlib.h>
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *pointer, size_t size);
+void __real_free(void *pointer);
 #define memcpy __real_memcpy
 #define memmove __real_memmove
 #define memset __real_memset
+#define malloc __real_malloc
+#define calloc __real_calloc
+#define realloc __real_realloc
+#define free __real_free
 #endif
 
 #ifdef __cplusplus
