@@ -162,6 +162,66 @@ __global__ void other_shuffles(int *out) {
     out[64 + lane] = __shfl_sync(0xffffffffu, lane, 5, 8); /* lane 5 of its segment of 8 */
 }
 
+/* An index a whole array past a __shared__ array: the bytes after it are no variable's. */
+__global__ void past_shared(int *out) {
+    __shared__ int s_past[THREADS];
+    s_past[threadIdx.x] = (int)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s_past[threadIdx.x + THREADS];
+}
+
+/* No if (i < n): the last threads store past the allocation. */
+__global__ void past_allocation(int *out) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = i;
+}
+
+/* Thread 0 of every block adds into one word: without an atomic, the blocks race. */
+__global__ void blocks_add(int *total, bool atomic) {
+    if (threadIdx.x != 0) return;
+    if (atomic) atomicAdd(total, 1);
+    else *total += 1;
+}
+
+/* The last block to take a ticket adds the blocks' partials: ordered by a fence before the ticket. */
+__device__ unsigned cases_blocks_done;
+__global__ void last_block(int *partials, int *total, bool fence) {
+    if (threadIdx.x != 0) return;
+    partials[blockIdx.x] = (int)blockIdx.x + 1;
+    if (fence) __threadfence();
+    if (atomicInc(&cases_blocks_done, gridDim.x - 1) == gridDim.x - 1) {
+        int sum = 0;
+        for (unsigned b = 0; b < gridDim.x; ++b)
+            sum += partials[b];
+        *total = sum;
+    }
+}
+
+/* A struct stored field by field and copied whole (its padding never written), and memset into shared
+ * memory: no finding. */
+struct padded {
+    char c;
+    int i;
+};
+__global__ void struct_copy(int *out, padded *copies) {
+    __shared__ padded s_structs[THREADS];
+    __shared__ int s_zeroed[THREADS];
+    s_structs[threadIdx.x].c = 1;
+    s_structs[threadIdx.x].i = (int)threadIdx.x;
+    if (threadIdx.x == 0) memset(s_zeroed, 0, sizeof s_zeroed);
+    __syncthreads();
+    copies[threadIdx.x] = s_structs[(threadIdx.x + 1) % THREADS];
+    out[threadIdx.x] = copies[threadIdx.x].i + copies[threadIdx.x].c + s_zeroed[threadIdx.x];
+}
+
+/* 320 KB of locals: legal on a GPU, more than a thread's stack on the runner. */
+__global__ void big_local(int *out) {
+    volatile int big[81920];
+    for (int i = 0; i < 81920; ++i)
+        big[i] = i;
+    out[threadIdx.x] = big[threadIdx.x * 3];
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -244,6 +304,35 @@ int main(int argc, char **argv) {
         print_ints("up", out + 32, 3);
         print_ints("idx", out + 64, 1);
         print_ints("idx8", out + 72, 1);
+    } else if (strcmp(which, "past_shared") == 0) {
+        past_shared<<<1, THREADS>>>(out);
+        print_ints("out", out, 1);
+    } else if (strcmp(which, "past_allocation") == 0) {
+        int *small;
+        cudaMalloc((void **)&small, 100 * sizeof(int));
+        past_allocation<<<2, THREADS>>>(small);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        cudaFree(small);
+    } else if (strcmp(which, "blocks_add") == 0 || strcmp(which, "blocks_atomic_add") == 0) {
+        blocks_add<<<4, 32>>>(out, strcmp(which, "blocks_atomic_add") == 0);
+        print_ints("total", out, 1);
+    } else if (strcmp(which, "last_block") == 0 || strcmp(which, "last_block_no_fence") == 0) {
+        last_block<<<4, 32>>>(out + 8, out, strcmp(which, "last_block") == 0);
+        print_ints("total", out, 1);
+    } else if (strcmp(which, "struct_copy") == 0) {
+        padded *copies;
+        cudaMalloc((void **)&copies, THREADS * sizeof(padded));
+        struct_copy<<<1, THREADS>>>(out, copies);
+        print_ints("out", out, 2);
+        cudaFree(copies);
+    } else if (strcmp(which, "big_local") == 0) {
+        big_local<<<1, 2>>>(out);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    } else if (strcmp(which, "host_pointer") == 0) {
+        int *host = (int *)malloc(THREADS * sizeof(int));
+        last_block<<<1, THREADS>>>(host, host, true);
+        printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+        free(host);
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
