@@ -25,6 +25,7 @@ no GPU: run on the GPU machine, copy WORK back, render anywhere.
 import argparse
 import concurrent.futures
 import json
+import io
 import os
 import re
 import shutil
@@ -270,7 +271,14 @@ def main():
     parser.add_argument("--cpu-only", action="store_true", help="no GPU tools: the runner's columns only")
     parser.add_argument("--dry-run", action="store_true", help="run nothing; print the commands and the shape")
     parser.add_argument("--from-logs", help="a WORK folder of an earlier run: render its outputs")
+    parser.add_argument("--into", action="append", default=[],
+                        help="also put the table between <!-- sanitizer-table:begin --> and <!-- sanitizer-table:end "
+                             "--> in this document (repeatable)")
+    parser.add_argument("--table", help="with --into: an earlier --out file, put into the documents, nothing run")
     args = parser.parse_args()
+    if args.table:
+        with open(args.table, encoding="utf-8") as f:
+            return put_into(args.into, f.read())
     names = check.programs(args.names)
     expects = {n: check.parse_expectations(os.path.join(SUITE_DIR, n + ".cu")) for n in names}
     os.makedirs(args.work, exist_ok=True)
@@ -301,7 +309,7 @@ def main():
             device += ", " + version.stdout.strip().splitlines()[-1]
     runner = runner_results(args, names)
 
-    out = open(args.out, "w", encoding="utf-8") if args.out else sys.stdout
+    out = io.StringIO()
     out.write("<!-- written by scripts/sanitizer_table.py (%s, -arch=%s, timeout %d s per run) -->\n\n"
               % (device, args.arch, args.timeout))
     out.write("| program | expected on the runner | memcheck | racecheck | synccheck | initcheck | GPU run "
@@ -315,8 +323,26 @@ def main():
             cells[2:7] = ["nvcc failed"] * 5
         out.write("| " + " | ".join(cell(c) for c in cells) + " |\n")
     if args.out:
-        out.close()
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(out.getvalue())
         print("sanitizer_table: wrote %s (%d programs)" % (args.out, len(names)), file=sys.stderr)
+    else:
+        sys.stdout.write(out.getvalue())
+    return put_into(args.into, out.getvalue())
+
+
+def put_into(documents, table):
+    """The table between each document's <!-- sanitizer-table:begin --> and <!-- sanitizer-table:end --> lines."""
+    begin, end = "<!-- sanitizer-table:begin -->\n", "<!-- sanitizer-table:end -->"
+    for document in documents:
+        with open(document, encoding="utf-8") as f:
+            text = f.read()
+        if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+            sys.exit("sanitizer_table: %s has no <!-- sanitizer-table:begin --> ... end --> block" % document)
+        text = text[:text.index(begin) + len(begin)] + table + text[text.index(end):]
+        with open(document, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("sanitizer_table: the table is in %s" % document, file=sys.stderr)
     return 0
 
 
