@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# scripts/cuda_on_cpu and cmake/CudaOnCpu.cmake on files of their own: a main of either signature, with
+# and without a return, a header beside the file, -D, the program's arguments after --, the runner's
+# order option taken out, the program's exit code passed on, and every wrong command line one line on
+# stderr with exit 2. Prints each failure; exit 0 when none.
+#   bash tests/cuda_on_cpu/check.sh WORK_DIR [CMAKE]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$1 cmake=${2:-cmake}
+command=$root/scripts/cuda_on_cpu
+failures=0
+rm -rf "$work" && mkdir -p "$work"
+matches() { # matches REGEX FILE: '' matches anything, EMPTY an empty file
+    case $1 in '') return 0 ;; EMPTY) [ ! -s "$2" ] ;; *) grep -Eq -- "$1" "$2" ;; esac
+}
+expect() { # expect NAME CODE STDOUT_REGEX STDERR_REGEX -- COMMAND...
+    local name=$1 code=$2 out=$3 err=$4
+    shift 5
+    "$@" >"$work/$name.out" 2>"$work/$name.err"
+    local status=$?
+    if [ "$status" != "$code" ] || ! matches "$out" "$work/$name.out" || ! matches "$err" "$work/$name.err"; then
+        echo "FAIL $name: exit $status (expected $code), stdout /$out/, stderr /$err/"
+        sed 's/^/  out: /' "$work/$name.out" | head -5
+        sed 's/^/  err: /' "$work/$name.err" | head -5
+        failures=$((failures + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+cd "$root"
+expect main_void_no_return 0 '^scaled 2 4 6 8$' '' -- "$command" tests/cuda_on_cpu/main_forms.cu
+expect definition 0 '^scaled 3 6 9 12$' '' -- "$command" tests/cuda_on_cpu/main_forms.cu -D FACTOR=3.0f
+expect arguments 0 '^argc 2: a b$' '' -- "$command" tests/cuda_on_cpu/arguments.cu -- a b
+expect order_and_exit_code 5 '^argc 3: a b c$' '' -- "$command" tests/cuda_on_cpu/arguments.cu --cpu-order reverse -- a b c
+expect build_only 0 EMPTY '' -- "$command" tests/cuda_on_cpu/arguments.cu --build-only -o "$work/arguments_cpu"
+expect built_program 0 '^argc 1: x$' '' -- "$work/arguments_cpu" --cpu-order=random:4 x
+expect does_not_build 2 EMPTY 'does_not_build.cu:3:.*undeclared_name' -- "$command" tests/cuda_on_cpu/does_not_build.cu
+expect no_such_file 2 EMPTY '^cuda_on_cpu: nowhere.cu: no such file$' -- "$command" nowhere.cu
+expect no_file 2 EMPTY '^cuda_on_cpu: which \.cu\?' -- "$command"
+expect unknown_option 2 EMPTY '^cuda_on_cpu: unknown option --fast' -- "$command" tests/cuda_on_cpu/arguments.cu --fast
+expect two_files 2 EMPTY '^cuda_on_cpu: one \.cu file at a time' -- "$command" tests/cuda_on_cpu/arguments.cu tests/cuda_on_cpu/main_forms.cu
+expect bad_order 2 '' 'cpu-order sideways' -- "$command" tests/cuda_on_cpu/arguments.cu --cpu-order sideways
+expect help 0 '^Runs one CUDA program on the CPU runner' '' -- "$command" --help
+# A CMake project of the reader's own, through cmake/CudaOnCpu.cmake.
+mkdir -p "$work/project"
+cat >"$work/project/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.22)
+project(mine LANGUAGES NONE)
+include($root/cmake/CudaOnCpu.cmake)
+add_cuda_on_cpu(scaled_cpu $here/main_forms.cu DEFINITIONS FACTOR=4.0f)
+CMAKE
+if "$cmake" -S "$work/project" -B "$work/project/build" >"$work/cmake.log" 2>&1 &&
+    "$cmake" --build "$work/project/build" >>"$work/cmake.log" 2>&1; then
+    expect cmake_function 0 '^scaled 4 8 12 16$' '' -- "$work/project/build/scaled_cpu"
+else
+    echo "FAIL cmake_function: the project did not configure or build"; sed 's/^/  /' "$work/cmake.log" | tail -10
+    failures=$((failures + 1))
+fi
+echo "cuda_on_cpu: $failures failure(s)"
+[ "$failures" = 0 ]
