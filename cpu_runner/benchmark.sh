@@ -17,7 +17,8 @@ while read -r program arguments; do
     threads=$(sed -n 's/.* \([0-9]*\) CUDA threads.*/\1/p' <<<"$stats")
     switches=$(sed -n 's/.* \([0-9]*\) switches,.*/\1/p' <<<"$stats")
     rate=$(sed -n 's/.*: \([0-9.e+]*\) switches\/s/\1/p' <<<"$stats")
-    printf '| `%s %s` | %d | %d.%02d | %s | %s | %s |\n' "${program##*/}" "$arguments" "$status" $((wall_ms / 1000)) \
+    run=${program##*/}${arguments:+ $arguments}
+    printf '| `%s` | %d | %d.%02d | %s | %s | %s |\n' "$run" "$status" $((wall_ms / 1000)) \
         $((wall_ms % 1000 / 10)) "$threads" \
         "$switches" "$rate"
 done <<'RUNS'
