@@ -1300,27 +1300,18 @@ static void print_warp_lines(printed *lanes, int count) {
                     later = same_print(&lanes[other].lines[i], head);
             if (!later && (!chosen || head->line < chosen->line)) chosen = head;
         }
-        if (!chosen) { /* every head comes later in some lane: the first lane's, alone */
-            for (int lane = 0; lane < count && !chosen; ++lane)
-                if (lanes[lane].next < lanes[lane].count) chosen = &lanes[lane].lines[lanes[lane].next];
-            if (!chosen) break;
-            const printed_line key = *chosen;
-            for (int lane = 0; lane < count; ++lane)
-                if (lanes[lane].next < lanes[lane].count && &lanes[lane].lines[lanes[lane].next] == chosen) {
-                    fputs(key.text, stdout);
-                    free(key.text);
-                    ++lanes[lane].next;
-                }
-            continue;
-        }
+        const int alone = !chosen; /* every head comes later in some lane: the first lane's, alone */
+        for (int lane = 0; lane < count && !chosen; ++lane)
+            if (lanes[lane].next < lanes[lane].count) chosen = &lanes[lane].lines[lanes[lane].next];
+        if (!chosen) break;
         const printed_line key = *chosen;
         for (int lane = 0; lane < count; ++lane) {
             printed *p = &lanes[lane];
-            if (p->next < p->count && same_print(&p->lines[p->next], &key)) {
-                fputs(p->lines[p->next].text, stdout);
-                free(p->lines[p->next].text);
-                ++p->next;
-            }
+            if (p->next == p->count || (alone ? &p->lines[p->next] != chosen : !same_print(&p->lines[p->next], &key)))
+                continue;
+            fputs(p->lines[p->next].text, stdout);
+            free(p->lines[p->next].text);
+            ++p->next;
         }
     }
     for (int lane = 0; lane < count; ++lane)

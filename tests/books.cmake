@@ -31,7 +31,8 @@ function(books_test name)
            COMMAND env -u DISPLAY sh ${books_dir}/run_book.sh --runner ${books_root}/scripts/cuda_on_cpu
                    "--sources=${books_sources}" --work ${CMAKE_CURRENT_BINARY_DIR}/books/${name}
                    --lacks "${books_findings}" ${ARGN})
-  set_tests_properties(books_${name} PROPERTIES LABELS cpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # label books too: without the sources (CI) they are skipped, and the README's figures say so
+  set_tests_properties(books_${name} PROPERTIES LABELS "cpu;books" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endfunction()
 
 # Some run again in another thread order (--order): a correct program's answer does not depend on it.
