@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <limits>
+#include <utility>
 
 #include "runtime.h"
 
@@ -726,6 +727,22 @@ static cuda_cpu_launch_config<Call> cuda_cpu_launcher(const char *file, int line
                                                       dim3 grid, dim3 block, size_t dynamic_shared_bytes = 0,
                                                       cudaStream_t = 0) {
     return cuda_cpu_launch_config<Call>{file, line, kernel, call, grid, block, dynamic_shared_bytes};
+}
+
+/* cudaLaunchKernel(kernel, grid, block, arguments, bytes, stream): the kernel's own parameter types say
+ * what each argument pointer points to, so it launches as kernel<<<grid, block, bytes>>>(...) does. */
+template <typename... P, size_t... I>
+static void cuda_cpu_call_with(void (*kernel)(P...), void **arguments, std::index_sequence<I...>) {
+    kernel(*static_cast<typename std::remove_reference<P>::type *>(arguments[I])...);
+}
+template <typename... P>
+static inline cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void **arguments,
+                                           size_t dynamic_shared_bytes = 0, cudaStream_t stream = 0,
+                                           const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
+    cuda_cpu_launcher(file, line, "cudaLaunchKernel", [&](auto...) {
+        cuda_cpu_call_with(kernel, arguments, std::index_sequence_for<P...>{});
+    }, grid, block, dynamic_shared_bytes, stream)();
+    return cudaPeekAtLastError();
 }
 
 #endif
