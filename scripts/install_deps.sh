@@ -38,6 +38,8 @@ catalogue=(
     "python3|python3|the results tooling, docs, SASS, res-usage, first-hour and bank-model tests are not registered; no closing summary"
     "python3-matplotlib|matplotlib|plots are not drawn (tables are); the tooling test's drawing cases are skipped"
     "fonts-wqy-microhei|cjkfont|the Chinese pictures (*.zh-CN.png) are not drawn (plot.py says so); the tooling test's Chinese drawing cases are skipped"
+    "g++-aarch64-linux-gnu|aarch64-linux-gnu-g++|the arm64 tests are skipped (no compiler to build the CPU runner for arm64)"
+    "qemu-user|qemu-aarch64|the arm64 tests are skipped (nothing to run arm64 programs on this machine)"
     "python3-pip|pip|cmake_oldest is skipped (pip fetches CMake 3.22); where the CUDA toolkit lacks cuobjdump, the SASS and res-usage tests are skipped"
 )
 report=${INSTALL_DEPS_REPORT:-/dev/null}
