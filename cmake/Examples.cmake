@@ -28,12 +28,35 @@ endfunction()
 
 # add_chapter_program(<target> <source.cu> [libraries...]): the chapter's one
 # program, header-only common/ on its include path, installed by cmake --install.
+# Without a CUDA compiler, <target> is cpu_runner/only_cpu.c, which runs <target>_cpu: with --cpu as the
+# GPU program does, otherwise as the GPU program on a machine with no GPU (exit 77 for a GPU run).
 function(add_chapter_program target source)
-  add_executable(${target} ${source})
-  target_link_libraries(${target} PRIVATE examples_common ${ARGN})
+  if(EXAMPLES_GPU_PROGRAMS)
+    add_executable(${target} ${source})
+    target_link_libraries(${target} PRIVATE examples_common ${ARGN})
+  else()
+    add_executable(${target} ${CMAKE_SOURCE_DIR}/cpu_runner/only_cpu.c)
+  endif()
+  set_target_properties(${target} PROPERTIES EXAMPLES_CHAPTER_SOURCE ${CMAKE_CURRENT_SOURCE_DIR}/${source})
   examples_warnings(${target})
   install(TARGETS ${target} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   add_cpu_twin(${target} ${source} ${ARGN})
+endfunction()
+
+# add_nvcc_test(<name> <label> COMMAND...): a test that needs nvcc (it compiles, or reads compiled code);
+# without a CUDA compiler it is registered all the same, skipped with that reason (add_no_nvcc_test, also for
+# a test whose command holds a ';', which a list of arguments would split).
+function(add_nvcc_test name label)
+  if(EXAMPLES_GPU_PROGRAMS)
+    add_test(NAME ${name} COMMAND ${ARGN})
+    set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77 TIMEOUT 900)
+  else()
+    add_no_nvcc_test(${name} ${label})
+  endif()
+endfunction()
+function(add_no_nvcc_test name label)
+  add_test(NAME ${name} COMMAND sh -c "echo 'skipped: this build has no CUDA compiler (nvcc)'; exit 77")
+  set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77)
 endfunction()
 
 # The CPU runner (docs/CPU_RUNNER.md): <target>_cpu, the same .cu built by g++
@@ -129,10 +152,8 @@ endfunction()
 # build that succeeded is not redone while the line, nvcc and every file of the
 # folder and common/ stay the same (a stamp in builds_alone_cache/).
 function(add_builds_alone_test target source)
-  add_test(NAME ${target}_builds_alone
-           COMMAND sh ${EXAMPLES_TEST_DIR}/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR} ${source}
-                   ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER} ${CMAKE_CURRENT_BINARY_DIR}/builds_alone_cache)
-  set_tests_properties(${target}_builds_alone PROPERTIES LABELS host TIMEOUT 900 SKIP_RETURN_CODE 77)
+  add_nvcc_test(${target}_builds_alone host sh ${EXAMPLES_TEST_DIR}/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR}
+                ${source} ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER} ${CMAKE_CURRENT_BINARY_DIR}/builds_alone_cache)
 endfunction()
 
 # add_gpu_bad_input_test(<name> <target> args...): input that only the GPU can
@@ -191,10 +212,9 @@ endif()
 # names the architecture. Label host; skipped (77) without cuobjdump, or when no claim is about an
 # architecture of the build (--arch sm_75 claims in an sm_90 build).
 function(add_sass_test name target function)
-  add_test(NAME ${name}
-           COMMAND bash ${EXAMPLES_TEST_DIR}/expect_sass.sh ${EXAMPLES_CUOBJDUMP} $<TARGET_FILE:${target}>
-                   ${function} ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS host SKIP_RETURN_CODE 77 TIMEOUT 120)
+  add_nvcc_test(${name} host bash ${EXAMPLES_TEST_DIR}/expect_sass.sh ${EXAMPLES_CUOBJDUMP} $<TARGET_FILE:${target}>
+                ${function} ${ARGN})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120)
 endfunction()
 
 # add_bank_model_test(<name> <target> [PROGRAM ARGS...] -- CHECK...): runs the

@@ -651,7 +651,7 @@ static inline int cpu_runner_skips(const char *kernel, const char *why) {
  * program's cpu_default_n unless --n, --rows or --cols is given. */
 template <typename Spec, typename Options>
 static void cpu_runner_take_options(const Spec *spec, Options *o) {
-    if (o->bank_model) return;
+    if (o->bank_model || getenv("CUDA_CPU_NO_DEVICE")) return; /* the stand-in for a GPU program: cpu_runner/only_cpu.c */
     o->check_only = 1;
     printf("CPU runner: CUDA's rules on this CPU, one block at a time, thread order %s; every kernel checked, "
            "none timed.\n", cuda_cpu_order_name());

@@ -237,8 +237,16 @@ static size_t limits[sizeof default_limits / sizeof *default_limits];
 static int limits_set;
 static size_t limit_value(int limit) { return limits_set & 1 << limit ? limits[limit] : default_limits[limit]; }
 
+/* CUDA_CPU_NO_DEVICE: this build stands in for a GPU program that could not be built (no CUDA compiler:
+ * cpu_runner/only_cpu.c), run without --cpu: it has no GPU, and says why. */
 cudaError_t cudaGetDeviceCount(int *count) {
     if (!count) return fail(cudaErrorInvalidValue);
+    if (getenv("CUDA_CPU_NO_DEVICE")) {
+        fprintf(stderr, "No GPU program here: this build found no CUDA compiler (nvcc), so it holds only the CPU "
+                        "runner's (scripts/install_deps.sh unpacks NVIDIA's from PyPI; docs/CPU_RUNNER.md).\n");
+        *count = 0;
+        return fail(cudaErrorNoDevice);
+    }
     *count = 1;
     return cudaSuccess;
 }
