@@ -1,6 +1,8 @@
-# Sourced by the scripts: puts nvcc on PATH when the toolkit is in its usual place.
+# Sourced by the scripts: puts nvcc on PATH when the toolkit is in its usual place, or where
+# scripts/install_deps.sh unpacked NVIDIA's wheels (.tools/cuda).
 if ! command -v nvcc >/dev/null; then
-    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin; do
+    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin \
+        "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.tools/cuda/bin"; do
         if [ -x "$dir/nvcc" ]; then export PATH="$dir:$PATH"; break; fi
     done
 fi

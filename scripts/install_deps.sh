@@ -9,8 +9,8 @@
 #   91 MB and matplotlib would read its Japanese face), and pip, which only downloads.
 # Nothing is ever installed into a Python with pip: matplotlib comes from the
 # distribution's package, into the system's Python, as every other package.
-# The CUDA toolkit (nvcc) is not a Debian package of the right version: it is
-# checked for, and the script says how to get it when it is missing.
+# The CUDA toolkit (nvcc) is not a Debian package of the right version: the machine's is used, or
+# NVIDIA's wheels from PyPI are unpacked into .tools/cuda (below).
 #
 # Only what the build cannot do without stops it (exit 1): nvcc, cmake, make, a C and
 # C++ compiler. Every other package is optional: without root or sudo, without a
@@ -136,10 +136,14 @@ if [ -n "$path_python" ] && ! "$path_python" -c "import matplotlib" 2>/dev/null 
         "$system_python, which has the distribution's"
 fi
 
-# The CUDA compiler.
+# The CUDA compiler: the machine's toolkit; else NVIDIA's own wheels from PyPI (nvcc, NVVM, the runtime, its
+# headers and CCCL: about 130 MB to download, 350 MB unpacked), unpacked into .tools/cuda of this checkout,
+# nothing installed into any Python, no root needed; else none: with the CUDA runtime's headers alone (the
+# small wheels) CMake builds only the CPU runner's programs, and every test that needs nvcc is skipped.
+# EXAMPLES_TOOLKIT_WHEELS=headers takes the headers alone (7 MB) even where the compiler could be had.
 nvcc=$(command -v nvcc || true)
 if [ -z "$nvcc" ]; then
-    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin; do
+    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin "$PWD/.tools/cuda/bin"; do
         if [ -x "$dir/nvcc" ]; then
             nvcc=$dir/nvcc
             say "nvcc found in $dir (not on PATH; the build scripts add it)"
@@ -147,9 +151,40 @@ if [ -z "$nvcc" ]; then
         fi
     done
 fi
+# unpack_cuda_wheels PACKAGE...: NVIDIA's wheels of CUDA 13 into .tools/cuda (one prefix: bin, include, lib, nvvm).
+unpack_cuda_wheels() {
+    local wheels
+    wheels=$(mktemp -d)
+    if ! python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" "$@" >/dev/null 2>&1; then
+        rm -rf "$wheels"
+        return 1
+    fi
+    for wheel in "$wheels"/*.whl; do
+        python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$wheels/x"
+    done
+    mkdir -p .tools/cuda
+    cp -a "$wheels"/x/nvidia/cu13/. .tools/cuda/
+    chmod +x .tools/cuda/bin/* .tools/cuda/bin/crt/* .tools/cuda/nvvm/bin/* 2>/dev/null
+    [ -e .tools/cuda/lib/libcudart.so.13 ] && ln -sf libcudart.so.13 .tools/cuda/lib/libcudart.so
+    rm -rf "$wheels"
+}
+cuda_headers=("nvidia-cuda-runtime==13.*" "nvidia-cuda-crt==13.*" "nvidia-cuda-cccl==13.*")
+if [ -z "$nvcc" ] && [ "${EXAMPLES_TOOLKIT_WHEELS:-}" != headers ] &&
+    unpack_cuda_wheels "nvidia-cuda-nvcc==13.*" "nvidia-nvvm==13.*" "${cuda_headers[@]}" &&
+    [ -x .tools/cuda/bin/nvcc ]; then
+    nvcc=$PWD/.tools/cuda/bin/nvcc
+    say "nvcc unpacked from NVIDIA's wheels into .tools/cuda (the build scripts add it to PATH)"
+fi
 if [ -z "$nvcc" ]; then
-    warn "the CUDA toolkit (nvcc, version 12 or 13) is missing. Install it from NVIDIA's"
-    warn "  CUDA downloads (deb network repository: the package cuda-toolkit), then run this again."
+    if [ -f .tools/cuda/include/cuda_runtime.h ] || [ -f /usr/local/cuda/include/cuda_runtime.h ] ||
+        unpack_cuda_wheels "${cuda_headers[@]}"; then
+        echo "not installed: nvcc (no CUDA toolkit, and none from PyPI): only the CPU runner's programs are built;" \
+            "the GPU programs and the tests that need nvcc are skipped" | tee -a "$report" >&2
+        exit 0
+    fi
+    warn "the CUDA toolkit (nvcc, version 12 or 13) is missing, and NVIDIA's wheels could not be downloaded from"
+    warn "  PyPI. Install it from NVIDIA's CUDA downloads (deb network repository: the package cuda-toolkit), or"
+    warn "  let pip reach PyPI, then run this again."
     exit 1
 fi
 say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release line in --version)")"
