@@ -20,7 +20,9 @@ set -euo pipefail
 clone=$1 mode=$2
 for dir in /usr/local/cuda /usr/local/cuda-*; do [ -d "$dir" ] && mount -t tmpfs none "$dir"; done
 IFS=: read -r -a folders <<<"$PATH"
-for folder in "${folders[@]}"; do [ -e "$folder/nvcc" ] && mount --bind /dev/null "$folder/nvcc"; done
+for folder in "${folders[@]}"; do # a folder on PATH that holds an nvcc (a wrapper, say) is hidden whole
+    if [ -e "$folder/nvcc" ]; then mount -t tmpfs none "$folder"; fi
+done
 if command -v nvcc >/dev/null; then echo "FAIL: nvcc is still there: $(command -v nvcc)"; exit 1; fi
 cd "$clone"
 export EXAMPLES_TOOLKIT_WHEELS=$mode
