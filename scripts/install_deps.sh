@@ -168,7 +168,8 @@ unpack_cuda_wheels() {
     [ -e .tools/cuda/lib/libcudart.so.13 ] && ln -sf libcudart.so.13 .tools/cuda/lib/libcudart.so
     rm -rf "$wheels"
 }
-cuda_headers=("nvidia-cuda-runtime==13.*" "nvidia-cuda-crt==13.*" "nvidia-cuda-cccl==13.*")
+cuda_headers=("nvidia-cuda-runtime==13.*" "nvidia-cuda-crt==13.*" "nvidia-cuda-cccl==13.*"
+    "nvidia-cuda-profiler-api==13.*")
 if [ -z "$nvcc" ] && [ "${EXAMPLES_TOOLKIT_WHEELS:-}" != headers ] &&
     unpack_cuda_wheels "nvidia-cuda-nvcc==13.*" "nvidia-nvvm==13.*" "${cuda_headers[@]}" &&
     [ -x .tools/cuda/bin/nvcc ]; then
