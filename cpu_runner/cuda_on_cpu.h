@@ -742,7 +742,10 @@ static inline cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3
     cuda_cpu_launcher(file, line, "cudaLaunchKernel", [&](auto...) {
         cuda_cpu_call_with(kernel, arguments, std::index_sequence_for<P...>{});
     }, grid, block, dynamic_shared_bytes, stream)();
-    return cudaPeekAtLastError();
+    if (cudaPeekAtLastError() != cudaErrorInvalidConfiguration) return cudaPeekAtLastError();
+    cudaGetLastError(); /* a launch refused: cudaLaunchKernel says cudaErrorInvalidValue where <<<>>> says */
+    cuda_cpu_set_last_error(cudaErrorInvalidValue); /* cudaErrorInvalidConfiguration (seen on an H200) */
+    return cudaErrorInvalidValue;
 }
 
 #endif

@@ -333,6 +333,10 @@ int main(int argc, char **argv) {
         last_block<<<1, THREADS>>>(host, host, true);
         printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
         free(host);
+    } else if (strcmp(which, "bad_launch_api") == 0) { /* the same launch through cudaLaunchKernel */
+        void *arguments[] = {&in, &out};
+        printf("launch: %s\n", cudaGetErrorName(cudaLaunchKernel(tree_sum, dim3(1), dim3(1025), arguments, 0, 0)));
+        printf("last: %s\n", cudaGetErrorName(cudaGetLastError()));
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
