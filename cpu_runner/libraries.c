@@ -1,6 +1,6 @@
-/* cuBLAS on the CPU runner: a handle can be made, so a program starts as it does on a GPU, but
- * every computation answers "not supported": the library's kernels are not the lesson's, and the
- * programs skip their cuBLAS rows on the runner. */
+/* cuBLAS on the CPU runner, and for a GPU build whose toolkit has no cuBLAS (NVIDIA's wheels of nvcc): a
+ * handle can be made, so a program starts as it does on a GPU, but every computation answers "not
+ * supported": the library's kernels are not the lesson's, and the programs skip their cuBLAS rows. */
 #include <cublas_v2.h>
 
 cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
@@ -16,7 +16,8 @@ cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_
     return CUBLAS_STATUS_SUCCESS;
 }
 const char *cublasGetStatusString(cublasStatus_t status) {
-    return status == CUBLAS_STATUS_SUCCESS ? "CUBLAS_STATUS_SUCCESS" : "CUBLAS_STATUS_NOT_SUPPORTED (the CPU runner)";
+    return status == CUBLAS_STATUS_SUCCESS ? "CUBLAS_STATUS_SUCCESS"
+                                           : "CUBLAS_STATUS_NOT_SUPPORTED (no cuBLAS: the CPU runner, or a toolkit without it)";
 }
 cublasStatus_t cublasSdot_v2_64(cublasHandle_t h, int64_t n, const float *x, int64_t incx, const float *y,
                                 int64_t incy, float *result) {
