@@ -55,7 +55,11 @@ function(add_nvcc_test name label)
   endif()
 endfunction()
 function(add_no_nvcc_test name label)
-  add_test(NAME ${name} COMMAND sh -c "echo 'skipped: this build has no CUDA compiler (nvcc)'; exit 77")
+  add_skipped_test(${name} ${label} "this build has no CUDA compiler (nvcc)")
+endfunction()
+# add_skipped_test(<name> <label> <reason>): a test this build cannot run, registered and skipped saying why.
+function(add_skipped_test name label reason)
+  add_test(NAME ${name} COMMAND sh -c "echo 'skipped: ${reason}'; exit 77")
   set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77)
 endfunction()
 
@@ -152,6 +156,11 @@ endfunction()
 # build that succeeded is not redone while the line, nvcc and every file of the
 # folder and common/ stay the same (a stamp in builds_alone_cache/).
 function(add_builds_alone_test target source)
+  file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${source} cublas_line REGEX "^ \\*[ ]+nvcc .*-lcublas")
+  if(cublas_line AND TARGET examples_no_cublas)
+    add_skipped_test(${target}_builds_alone host "its nvcc line links cuBLAS, which this toolkit lacks (NVIDIA's wheels)")
+    return()
+  endif()
   add_nvcc_test(${target}_builds_alone host sh ${EXAMPLES_TEST_DIR}/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR}
                 ${source} ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER} ${CMAKE_CURRENT_BINARY_DIR}/builds_alone_cache)
 endfunction()

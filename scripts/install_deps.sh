@@ -168,10 +168,11 @@ unpack_cuda_wheels() {
     [ -e .tools/cuda/lib/libcudart.so.13 ] && ln -sf libcudart.so.13 .tools/cuda/lib/libcudart.so
     rm -rf "$wheels"
 }
-cuda_headers=("nvidia-cuda-runtime==13.*" "nvidia-cuda-crt==13.*" "nvidia-cuda-cccl==13.*"
-    "nvidia-cuda-profiler-api==13.*")
+# CUDA 13.0, the version the SASS tests and the lessons' excerpts were taken with.
+cuda_headers=("nvidia-cuda-runtime==13.0.*" "nvidia-cuda-crt==13.0.*" "nvidia-cuda-cccl==13.0.*"
+    "nvidia-cuda-profiler-api==13.0.*")
 if [ -z "$nvcc" ] && [ "${EXAMPLES_TOOLKIT_WHEELS:-}" != headers ] &&
-    unpack_cuda_wheels "nvidia-cuda-nvcc==13.*" "nvidia-nvvm==13.*" "${cuda_headers[@]}" &&
+    unpack_cuda_wheels "nvidia-cuda-nvcc==13.0.*" "nvidia-nvvm==13.0.*" "${cuda_headers[@]}" &&
     [ -x .tools/cuda/bin/nvcc ]; then
     nvcc=$PWD/.tools/cuda/bin/nvcc
     say "nvcc unpacked from NVIDIA's wheels into .tools/cuda (the build scripts add it to PATH)"
