@@ -166,6 +166,14 @@ unpack_cuda_wheels() {
     cp -a "$wheels"/x/nvidia/cu13/. .tools/cuda/
     chmod +x .tools/cuda/bin/* .tools/cuda/bin/crt/* .tools/cuda/nvvm/bin/* 2>/dev/null
     [ -e .tools/cuda/lib/libcudart.so.13 ] && ln -sf libcudart.so.13 .tools/cuda/lib/libcudart.so
+    # nvcc.profile looks for its headers and libraries under targets/<platform>/, as a toolkit lays them out
+    local target
+    for target in x86_64-linux sbsa-linux; do
+        mkdir -p ".tools/cuda/targets/$target"
+        ln -sfn ../../include ".tools/cuda/targets/$target/include"
+        ln -sfn ../../lib ".tools/cuda/targets/$target/lib64"
+        ln -sfn ../../lib ".tools/cuda/targets/$target/lib"
+    done
     rm -rf "$wheels"
 }
 # CUDA 13.0, the version the SASS tests and the lessons' excerpts were taken with.
