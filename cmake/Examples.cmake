@@ -59,7 +59,7 @@ function(add_no_nvcc_test name label)
 endfunction()
 # add_skipped_test(<name> <label> <reason>): a test this build cannot run, registered and skipped saying why.
 function(add_skipped_test name label reason)
-  add_test(NAME ${name} COMMAND sh -c "echo 'skipped: ${reason}'; exit 77")
+  add_test(NAME ${name} COMMAND sh -c "echo \"skipped: $1\"; exit 77" sh "${reason}")
   set_tests_properties(${name} PROPERTIES LABELS ${label} SKIP_RETURN_CODE 77)
 endfunction()
 
