@@ -137,10 +137,10 @@ if [ -n "$path_python" ] && ! "$path_python" -c "import matplotlib" 2>/dev/null 
 fi
 
 # The CUDA compiler: the machine's toolkit; else NVIDIA's own wheels from PyPI (nvcc, NVVM, the runtime, its
-# headers and CCCL: about 130 MB to download, 350 MB unpacked), unpacked into .tools/cuda of this checkout,
+# headers and CCCL: about 105 MB to download, 270 MB unpacked), unpacked into .tools/cuda of this checkout,
 # nothing installed into any Python, no root needed; else none: with the CUDA runtime's headers alone (the
 # small wheels) CMake builds only the CPU runner's programs, and every test that needs nvcc is skipped.
-# EXAMPLES_TOOLKIT_WHEELS=headers takes the headers alone (7 MB) even where the compiler could be had.
+# EXAMPLES_TOOLKIT_WHEELS=headers takes the headers alone (6 MB) even where the compiler could be had.
 nvcc=$(command -v nvcc || true)
 if [ -z "$nvcc" ]; then
     for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin "$PWD/.tools/cuda/bin"; do
