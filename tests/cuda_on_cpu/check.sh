@@ -41,6 +41,8 @@ expect no_file 2 EMPTY '^cuda_on_cpu: which \.cu\?' -- "$command"
 expect unknown_option 2 EMPTY '^cuda_on_cpu: unknown option --fast' -- "$command" tests/cuda_on_cpu/arguments.cu --fast
 expect two_files 2 EMPTY '^cuda_on_cpu: one \.cu file at a time' -- "$command" tests/cuda_on_cpu/arguments.cu tests/cuda_on_cpu/main_forms.cu
 expect bad_order 2 '' 'cpu-order sideways' -- "$command" tests/cuda_on_cpu/arguments.cu --cpu-order sideways
+head -c 4096 "$(command -v sh)" >"$work/binary.cu" # not a source file at all: the compiler's words, no traceback
+expect binary_file 2 EMPTY 'does not build for the CPU runner' -- "$command" "$work/binary.cu"
 expect help 0 '^Runs one CUDA program on the CPU runner' '' -- "$command" --help
 # A CMake project of the reader's own, through cmake/CudaOnCpu.cmake.
 mkdir -p "$work/project"
