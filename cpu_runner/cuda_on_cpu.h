@@ -1,17 +1,13 @@
-/* The CPU runner's view of CUDA, included before a chapter's .cu when it is
- * built for the CPU (g++, never nvcc). It keeps the CUDA runtime's own header
- * for the types and the API (cudaMalloc, dim3, float4, ...; runtime.c
- * implements those calls on the host) and gives the device side plain C++
- * meanings: a kernel is a function each CUDA thread runs as a fiber, a
- * __shared__ array is one static array that the blocks use one after another,
- * __syncthreads() and the warp operations wait in runtime.c's scheduler.
- * The kernels stay as the lesson writes them: source.py turns each
- * kernel<<<grid, block, bytes>>>(args) into a call of cuda_cpu_launcher, and
- * each extern __shared__ array into a pointer to the block's dynamic buffer.
- * Every load and store of the kernels is seen by runtime.c (gcc's
- * -fsanitize=thread instrumentation, with runtime.c's hooks instead of
- * ThreadSanitizer's runtime): the shared-memory race, the read of a word no
- * thread wrote, the barrier some threads skip. docs/CPU_RUNNER.md says why. */
+/* The CPU runner's view of CUDA, included before a .cu built for the CPU (g++, never nvcc). It keeps
+ * the CUDA runtime's own header for the types and the API (cudaMalloc, dim3, float4, ...; runtime.c and
+ * host_api.c implement those calls on the host) and gives the device side plain C++ meanings: a kernel
+ * is a function each CUDA thread runs as a fiber, __syncthreads() and the warp operations wait in
+ * runtime.c's scheduler, and every atomic and intrinsic a kernel calls is a function here. The kernels
+ * stay as written: source.py turns each kernel<<<grid, block, bytes>>>(args) into a call of
+ * cuda_cpu_launcher, each __shared__ declaration into a reference to its place in the block's shared
+ * memory, and each extern __shared__ array into a pointer to the launch's dynamic bytes. Every load and
+ * store is seen by runtime.c (gcc's -fsanitize=thread instrumentation, with runtime.c's hooks instead of
+ * ThreadSanitizer's runtime). docs/CPU_RUNNER.md says why. */
 #ifndef CUDA_ON_CPU_H
 #define CUDA_ON_CPU_H
 

@@ -1,27 +1,27 @@
-/* The CPU runner: CUDA's execution model on one CPU thread, for the chapters'
- * kernels, so that a learner without an NVIDIA GPU runs them and a missing
- * barrier fails every time, with its line.
+/* The CPU runner: CUDA's execution model on one CPU thread, for any .cu (the chapters', a book's, a
+ * learner's), so that a learner without an NVIDIA GPU runs it and a missing barrier fails every time,
+ * with its line.
  *
- *   - Each CUDA thread is a fiber (a stack of its own, entered through glibc's
- *     ucontext, switched with _setjmp/_longjmp); the scheduler runs the
- *     blocks of a grid one after another, and in a block runs each runnable
- *     thread, in the chosen order (forward, reverse, random:SEED), until it
- *     waits (__syncthreads, __syncwarp, a shuffle) or ends. lockstep: forward,
- *     but each thread gives way before each shared-memory access, so a warp's
- *     lanes make each access in step, as warps ran before Volta.
- *   - __syncthreads() releases when every thread of the block that has not
- *     exited waits at one (exited threads count as arrived). Threads of one
- *     warp waiting at two different barriers never release: a deadlock (exit
- *     4). Threads of different warps at different barriers, or a barrier some
- *     threads exited before, release as on a GPU since Volta, and are reported.
- *   - Every load and store of the kernels calls __tsan_readN/__tsan_writeN
- *     (gcc's -fsanitize=thread instrumentation; this file is their runtime,
- *     not ThreadSanitizer's). An access to shared memory (the program's static
- *     zero-initialised data, where __shared__ arrays live, and the dynamic
- *     buffer) is checked against a shadow of that memory: who wrote and read
- *     each byte, in which barrier interval. A read or write another thread
- *     made in the same interval is a race; a read of a byte no thread of the
- *     block wrote is an unwritten read, and the byte reads as 0xff (poison).
+ *   - Each CUDA thread is a fiber (a stack of its own, with a guard page below it, entered through
+ *     glibc's ucontext, switched with _setjmp/_longjmp); the scheduler runs the blocks of a grid one
+ *     after another, and in a block runs each runnable thread, in the chosen order (forward, reverse,
+ *     random:SEED), until it waits (__syncthreads, a warp operation) or ends. lockstep: forward, but
+ *     each thread gives way before each shared-memory access, so a warp's lanes make each access in
+ *     step, as warps ran before Volta.
+ *   - __syncthreads() releases when every thread of the block that has not exited waits at one
+ *     (exited threads count as arrived). Threads of one warp waiting at two different barriers never
+ *     release: a deadlock (exit 4). Threads of different warps at different barriers, or a barrier
+ *     some threads exited before, release as on a GPU since Volta, and are reported. A warp operation
+ *     goes on when the lanes its mask names wait at the same kind of operation with the same mask.
+ *   - Every load and store of the program calls __tsan_readN/__tsan_writeN (gcc's -fsanitize=thread
+ *     instrumentation; this file is their runtime, not ThreadSanitizer's). Shared memory is an arena:
+ *     the launch's dynamic bytes, then each __shared__ variable with bytes no variable holds after it;
+ *     each byte has a shadow (who wrote and read it, in which barrier interval, atomically or not): a
+ *     race, a read of a byte no thread of the block wrote (it reads 0xff), an index past its array.
+ *     Device memory is another arena, every allocation tracked with a gap around it; each word has a
+ *     shadow: an access outside every allocation, a read nothing wrote, two blocks of one launch
+ *     touching a word without atomics or a fence then an atomic between them. A kernel touching host
+ *     memory, or host code touching cudaMalloc's, ends the program as on a GPU machine.
  * docs/CPU_RUNNER.md says why it is built this way and what it cannot show. */
 #define _GNU_SOURCE
 #undef _FORTIFY_SOURCE /* its longjmp refuses to jump to another stack, which is what a fiber switch is */
