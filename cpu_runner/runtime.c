@@ -1430,6 +1430,17 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
         raise(signal_number);
         return;
     }
+    if (signal_number == SIGABRT) { /* assert() in a kernel (its message is above): a GPU's cudaErrorAssert */
+        in_kernel = 0;
+        print_waiting_lines();
+        char who[64];
+        thread_text((unsigned)current, who, sizeof who);
+        printf("CPU runner: %s, launched at %s:%d: an assert() failed in %s of block (%u,%u,%u) (a GPU stops the "
+               "kernel: cudaErrorAssert). Exit 3.\n", launch_kernel, launch_file, launch_line, who,
+               cuda_cpu_blockIdx.x, cuda_cpu_blockIdx.y, cuda_cpu_blockIdx.z);
+        fflush(stdout);
+        _exit(3);
+    }
     const void *pc = NULL;
 #if defined(__x86_64__)
     pc = (const void *)((ucontext_t *)context)->uc_mcontext.gregs[REG_RIP];
@@ -1509,6 +1520,15 @@ static size_t max_dynamic_shared(const char *kernel) {
 
 void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(void *), void *argument,
                      const char *file, int line, const char *kernel) {
+    if (current >= 0) { /* a launch inside a kernel: its blocks would need this one's to wait, which it cannot */
+        in_kernel = 0;
+        print_waiting_lines();
+        fflush(stdout);
+        printf("CPU runner: %s:%d: %s launched from a kernel (dynamic parallelism), which the runner does not run. "
+               "Exit 3.\n", file, line, kernel);
+        fflush(stdout);
+        _exit(3);
+    }
     const unsigned long long count = (unsigned long long)block.x * block.y * block.z;
     if (count == 0 || count > MAX_THREADS || block.z > 64 || grid.x == 0 || grid.y == 0 || grid.z == 0 ||
         grid.y > 65535 || grid.z > 65535) {
@@ -1533,6 +1553,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
         fault.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
         sigaction(SIGSEGV, &fault, NULL);
         sigaction(SIGBUS, &fault, NULL);
+        sigaction(SIGABRT, &fault, NULL);
     }
     shared_arena_init();
     shared_variables[0].size = dynamic_bytes; /* past it: out of bounds */

@@ -119,9 +119,12 @@ if(EXAMPLES_CPU_RUNNER)
   add_cpu_test(cpu_api_trap 3
     --stdout-matches "^CPU runner: __trap\\(\\) at tests/cpu_runner_api.cu:[0-9]+ in thread \\(5,0,0\\) of block \\(0,0,0\\)"
     --stdout-lacks "^sync" ${api} trap)
-  # assert() in a kernel: holds (exit 0), fails (glibc's message on stderr and abort: 134)
+  # assert() in a kernel: holds (exit 0); fails: glibc's message on stderr, then one line naming the kernel,
+  # the thread and the block, exit 3 (a GPU: cudaErrorAssert)
   add_cpu_test(cpu_api_assert_holds 0 --stdout-matches "^sync cudaSuccess$" ${api} assert_holds)
-  add_cpu_test(cpu_api_assert_fails 134 --stdout-lacks "^sync" ${api} assert_fails)
+  add_cpu_test(cpu_api_assert_fails 3 --stdout-lacks "^sync"
+    --stdout-matches "^CPU runner: .*launched at tests/cpu_runner_api.cu:[0-9]+: an assert\\(\\) failed in thread [0-9]+ of block"
+    ${api} assert_fails)
   # printf in a kernel, each thread's line
   add_cpu_test(cpu_api_printf 0 --stdout-matches "^thread 1 of block 0 says 0.25$"
     --stdout-matches "^thread 0 of block 1 says 0.00$" ${api} printf)

@@ -43,6 +43,8 @@ expect two_files 2 EMPTY '^cuda_on_cpu: one \.cu file at a time' -- "$command" t
 expect bad_order 2 '' 'cpu-order sideways' -- "$command" tests/cuda_on_cpu/arguments.cu --cpu-order sideways
 head -c 4096 "$(command -v sh)" >"$work/binary.cu" # not a source file at all: the compiler's words, no traceback
 expect binary_file 2 EMPTY 'does not build for the CPU runner' -- "$command" "$work/binary.cu"
+expect dynamic_parallelism 3 '^CPU runner: tests/cuda_on_cpu/dynamic_parallelism.cu:8: child launched from a kernel' '' -- \
+    "$command" tests/cuda_on_cpu/dynamic_parallelism.cu
 expect help 0 '^Runs one CUDA program on the CPU runner' '' -- "$command" --help
 # A CMake project of the reader's own, through cmake/CudaOnCpu.cmake.
 mkdir -p "$work/project"
