@@ -557,6 +557,7 @@ typedef struct {
     uint16_t write_code, read_code;     /* code_id() of the access */
     uint8_t written;                    /* the bytes anything wrote, a bit each */
     uint8_t write_atomic;
+    uint8_t write_bytes, read_bytes;    /* which of the word's bytes the last writer and reader touched */
 } word_shadow;
 static word_shadow *global_shadows;
 static unsigned long long launch_first_block; /* the block_serial of this launch's first block */
@@ -748,8 +749,9 @@ static void access_global(void *address, size_t size, int is_write, const void *
             if (word * 4 + b >= begin && word * 4 + b < end) bytes |= (uint8_t)(1u << b);
         word_shadow *w = &global_shadows[word];
         written |= (w->written & bytes) != 0;
+        /* another block's access to other bytes of the word (a char each) is no race */
         const int other_writer = in_this_launch(w->write_block) && w->write_block != me_block &&
-                                 !(atomic && w->write_atomic);
+                                 (w->write_bytes & bytes) && !(atomic && w->write_atomic);
         /* A plain read of another block's atomic result is the Programming Guide's atomicCAS loop: no race. */
         if ((!is_write || atomic) && other_writer && !w->write_atomic && !is_released(w) && !reported++) {
             finding *f = note(GLOBAL_RACE_READ_AFTER_WRITE, code, codes[w->write_code], NULL, 0, NULL, 0, me,
@@ -757,6 +759,7 @@ static void access_global(void *address, size_t size, int is_write, const void *
             if (f) f->other_block = block_of_serial(w->write_block);
         }
         if (!is_write) {
+            w->read_bytes = (uint8_t)(w->read_block == me_block ? w->read_bytes | bytes : bytes);
             w->read_block = me_block, w->read_thread = (uint16_t)me, w->read_code = code_id(code);
             continue;
         }
@@ -771,11 +774,12 @@ static void access_global(void *address, size_t size, int is_write, const void *
                              w->write_thread, block_of_serial(w->write_block));
             }
         }
-        if (in_this_launch(w->read_block) && w->read_block != me_block && !reported++) {
+        if (in_this_launch(w->read_block) && w->read_block != me_block && (w->read_bytes & bytes) && !reported++) {
             finding *f = note(GLOBAL_RACE_WRITE_AFTER_READ, code, codes[w->read_code], NULL, 0, NULL, 0, me,
                               w->read_thread);
             if (f) f->other_block = block_of_serial(w->read_block);
         }
+        w->write_bytes = (uint8_t)(w->write_block == me_block ? w->write_bytes | bytes : bytes);
         w->write_block = me_block, w->write_thread = (uint16_t)me, w->write_code = code_id(code);
         w->write_atomic = (uint8_t)atomic;
         w->written |= bytes;
