@@ -23,7 +23,6 @@
 
 #include "runtime.h"
 
-extern "C" int cuda_cpu_program_main(int argc, char **argv); /* the program's main, renamed (runtime.c's main calls it) */
 
 #undef __global__
 #undef __device__
