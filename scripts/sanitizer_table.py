@@ -113,14 +113,21 @@ def parse_sanitizer(text, program):
     return {"errors": errors, "records": [tuple(r) for r in records]}
 
 
-def tool_cell(run):
-    """One table cell from a run's record: '—', 'N: kind @line; ...', 'hang', 'not run'."""
+def unfinished_cell(run):
+    """The cell of a run that did not run, ran dry or hung; None for a run that ended."""
     if run is None:
         return NOT_RUN
     if run.get("dry"):
         return "(dry run)"
     if run["timed_out"]:
         return "hang (no end in %d s)" % run["timeout"]
+    return None
+
+
+def tool_cell(run):
+    """One table cell from a run's record: '—', 'N: kind @line; ...', 'hang', 'not run'."""
+    if unfinished_cell(run):
+        return unfinished_cell(run)
     parsed = parse_sanitizer(run["output"], run["program"])
     groups = {}
     for kind, line in parsed["records"]:
@@ -139,12 +146,8 @@ def tool_cell(run):
 
 
 def plain_cell(run):
-    if run is None:
-        return NOT_RUN
-    if run.get("dry"):
-        return "(dry run)"
-    if run["timed_out"]:
-        return "hang (no end in %d s)" % run["timeout"]
+    if unfinished_cell(run):
+        return unfinished_cell(run)
     lines = [l for l in run["output"].splitlines() if l.strip()]
     return "exit %d%s" % (run["exit"], ": " + lines[-1][:70] if lines else "")
 

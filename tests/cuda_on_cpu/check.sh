@@ -41,6 +41,11 @@ expect no_file 2 EMPTY '^cuda_on_cpu: which \.cu\?' -- "$command"
 expect unknown_option 2 EMPTY '^cuda_on_cpu: unknown option --fast' -- "$command" tests/cuda_on_cpu/arguments.cu --fast
 expect two_files 2 EMPTY '^cuda_on_cpu: one \.cu file at a time' -- "$command" tests/cuda_on_cpu/arguments.cu tests/cuda_on_cpu/main_forms.cu
 expect bad_order 2 '' 'cpu-order sideways' -- "$command" tests/cuda_on_cpu/arguments.cu --cpu-order sideways
+printf '__global__ void k(int *x) { x[0] = 1; }\nint main() { return 0; }\n/* an old attempt, never closed\n' >"$work/unclosed.cu"
+expect unclosed_comment 2 EMPTY 'unclosed.cu:3:1: error: unterminated comment' -- "$command" "$work/unclosed.cu"
+# a comment in GBK (a Chinese Windows editor's bytes): builds and runs as any other
+printf '// \xc4\xe3\xba\xc3\n#include <stdio.h>\nint main(void) { printf("gbk ok\\n"); }\n' >"$work/gbk.cu"
+expect gbk_comment 0 '^gbk ok$' '' -- "$command" "$work/gbk.cu"
 head -c 4096 "$(command -v sh)" >"$work/binary.cu" # not a source file at all: the compiler's words, no traceback
 expect binary_file 2 EMPTY 'does not build for the CPU runner' -- "$command" "$work/binary.cu"
 expect dynamic_parallelism 3 '^CPU runner: tests/cuda_on_cpu/dynamic_parallelism.cu:8: child launched from a kernel' '' -- \
