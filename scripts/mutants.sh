@@ -14,7 +14,9 @@
 # nothing. Then on the mutant, with $PROGRAM set to the mutant program and $TESTS to the
 # repository's tests/ folder: the mutant is caught when the check fails with a verdict (exit 1,
 # 3, ...), not when it could not run (2 bad usage, 77 no GPU, 124 timeout, 126/127 no command).
-# Jobs run MUTANTS_JOBS at a time (default 8). Prints a markdown table; exits 1 if any mutant
+# Jobs run MUTANTS_JOBS at a time (default: the cores). MUTANTS_SERIAL=skip runs only the rows
+# without "serial", MUTANTS_SERIAL=only only those (CTest's mutants and mutants_serial: the first
+# shares the GPU with other tests, the second has it alone). Prints a markdown table; exits 1 if any mutant
 # survives, cannot be planted, or has a check that fails on the control; 77 without a GPU.
 # A chapter's weakened.tsv (optional) weakens a check on purpose, to show the check matters:
 #   name    the mutant of mutants.tsv it lets through    a sed script (the weakening)
@@ -60,7 +62,16 @@ cuobjdump=$(command -v cuobjdump || echo "$(dirname "$(command -v nvcc)")/cuobjd
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
-wait_for_a_slot() { while [ "$(jobs -rp | wc -l)" -ge "${MUTANTS_JOBS:-8}" ]; do sleep 1; done; }
+wait_for_a_slot() { while [ "$(jobs -rp | wc -l)" -ge "${MUTANTS_JOBS:-$(nproc)}" ]; do sleep 1; done; }
+
+# wanted SERIAL_FIELD: whether MUTANTS_SERIAL selects a row with that fifth field.
+wanted() {
+    case ${MUTANTS_SERIAL:-all} in
+    skip) [ "$1" != serial ] ;;
+    only) [ "$1" = serial ] ;;
+    *) true ;;
+    esac
+}
 
 # build_copy CHAPTER SOURCE BUILD_COMMAND FOLDER [SED_SCRIPT...]: the chapter and common/ copied
 # into FOLDER, the scripts planted one after the other, built there. Prints nothing; exit 3 if
@@ -92,6 +103,7 @@ run_check() {
 # one_mutant ...: writes one table row to $results.
 one_mutant() {
     local chapter=$1 source_file=$2 build=$3 name=$4 test=$5 script=$6 check=$7 serial=$8 work verdict status=- control
+    local start=$SECONDS
     work=$(mktemp -d)
     build_copy "$chapter" "$source_file" "$build" "$work" "$script"
     case $? in
@@ -110,6 +122,7 @@ one_mutant() {
         ;;
     esac
     echo "| $chapter | $name | $verdict | $status |" >"$results/$chapter.$name"
+    echo "$((SECONDS - start)) s  $chapter $name" >"$results/seconds.$chapter.$name"
     rm -rf "$work"
 }
 
@@ -160,6 +173,7 @@ for chapter in "${chapters[@]}"; do
         { echo "mutants: $chapter does not build unmutated: $(grep -m1 error "$results/control.$chapter/build.log")" >&2; exit 1; }
     while IFS=$'\t' read -r name _ _ check serial; do
         case $name in '' | '#'*) continue ;; esac
+        wanted "$serial" || continue
         key=$(echo "$check" | md5sum | cut -c1-16)
         [ -e "$results/control.$chapter.$key" ] && continue
         echo running >"$results/control.$chapter.$key"
@@ -177,6 +191,7 @@ wait
 for chapter in "${chapters[@]}"; do
     while IFS=$'\t' read -r name test script check serial; do
         case $name in '' | '#'*) continue ;; esac
+        wanted "$serial" || continue
         wait_for_a_slot
         one_mutant "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$test" "$script" "$check" \
             "$serial" &
@@ -184,6 +199,7 @@ for chapter in "${chapters[@]}"; do
     [ -e "$root/$chapter/weakened.tsv" ] || continue
     while IFS=$'\t' read -r name mutant weakening; do
         case $name in '' | '#'*) continue ;; esac
+        wanted "$(awk -F'\t' -v m="$mutant" '$1 == m { print $5 }' "$root/$chapter/mutants.tsv")" || continue
         wait_for_a_slot
         one_weakening "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$mutant" "$weakening" &
     done <"$root/$chapter/weakened.tsv"
@@ -195,4 +211,5 @@ cat "$results"/ch*.* 2>/dev/null
 failures=$(cat "$results"/ch*.* 2>/dev/null | grep -c -E '\| (SURVIVED|NOT PLANTED|NOT CAUGHT|NOT SHOWN|CHECK FAILS)')
 echo
 echo "mutants: $(ls "$results"/ch*.* | wc -l) planted, $failures not caught"
+echo "mutants: the slowest (build and check): $(sort -rn "$results"/seconds.* | head -n 3 | paste -sd ';')" >&2
 [ "$failures" -eq 0 ]

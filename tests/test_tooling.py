@@ -593,7 +593,7 @@ class Mutants(InTemporaryFolder):
     mutant, a survivor, a script that changes nothing, and a check that fails without the bug."""
     SOURCE = "/* a fake chapter\n *   nvcc -O3 prog.cu -o prog\n */\nint main(void) {\n    int value = 42;\n" \
              "    return value == 42 ? 0 : 1;\n}\n"
-    TABLE = ["caught\tprog_test\ts/value = 42/value = 41/\t$PROGRAM",
+    TABLE = ["caught\tprog_test\ts/value = 42/value = 41/\t$PROGRAM\tserial",
              "survived\tprog_test\ts/return value == 42 ? 0 : 1/return 0/\t$PROGRAM",
              "unplanted\tprog_test\ts/nothing here/x/\t$PROGRAM",
              "useless_check\tprog_test\ts/value = 42/value = 40/\ttest -e no_such_file"]
@@ -614,6 +614,11 @@ class Mutants(InTemporaryFolder):
         self.assertIn("| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |", done.stdout)
         self.assertIn("| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |", done.stdout)
         self.assertIn("mutants: 4 planted, 3 not caught", done.stdout)
+        for selection, planted in ("only", "1 planted, 0 not caught"), ("skip", "3 planted, 3 not caught"):
+            done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
+                                  env=dict(environment, MUTANTS_SERIAL=selection))
+            self.assertIn("mutants: " + planted, done.stdout)
+            self.assertEqual("| ch99_fake | caught | prog_test | 1 |" in done.stdout, selection == "only")
         environment["MUTANTS_PLANT_ONLY"] = "1"
         done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
                               env=environment)
