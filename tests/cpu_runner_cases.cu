@@ -160,7 +160,21 @@ __global__ void other_shuffles(int *out) {
     out[lane] = sum;
     out[32 + lane] = __shfl_up_sync(0xffffffffu, lane, 1); /* lane 0 has no lane below: its own value */
     out[64 + lane] = __shfl_sync(0xffffffffu, lane, 5, 8); /* lane 5 of its segment of 8 */
+    out[96 + lane] = __shfl_up_sync(0xffffffffu, lane, 1, 8); /* lane 8 starts a segment: its own value */
 }
+
+/* Thread 0 of each block busy for about 0.4 s: each block well inside a 1 s spin limit, the launch not. */
+__global__ void slow_blocks(int *out) {
+    if (threadIdx.x != 0) return;
+    const long long start = clock64();
+    while (clock64() - start < 400000000LL) {
+    }
+    atomicAdd(out, 1);
+}
+
+/* A counter nobody zeroed: cudaMalloc's memory holds anything, so the count is wrong (and the runner's
+ * poison makes it wrong every time). */
+__global__ void count_unzeroed(int *counter) { atomicAdd(counter, 1); }
 
 /* An index a whole array past a __shared__ array: the bytes after it are no variable's. */
 __global__ void past_shared(int *out) {
@@ -304,6 +318,16 @@ int main(int argc, char **argv) {
         print_ints("up", out + 32, 3);
         print_ints("idx", out + 64, 1);
         print_ints("idx8", out + 72, 1);
+        print_ints("up8", out + 96 + 7, 3);
+    } else if (strcmp(which, "slow_blocks") == 0) {
+        slow_blocks<<<5, 32>>>(out);
+        print_ints("slow", out, 1);
+    } else if (strcmp(which, "count_unzeroed") == 0) {
+        int *counter;
+        cudaMalloc((void **)&counter, sizeof(int));
+        count_unzeroed<<<1, 64>>>(counter);
+        print_ints("count", counter, 1);
+        cudaFree(counter);
     } else if (strcmp(which, "past_shared") == 0) {
         past_shared<<<1, THREADS>>>(out);
         print_ints("out", out, 1);
