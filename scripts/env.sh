@@ -45,7 +45,11 @@ run_test_suite() {
     build=$(cd "$BUILD_DIR" && pwd)
     junit=$build/ctest-junit.xml
     rm -f "$junit"
-    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$junit" || status=$?
+    # The planted bugs (label mutants) rebuild each chapter once per bug: minutes of a GPU machine's
+    # cores, so they run when asked (the GPU evidence run asks); the closing lines say they did not.
+    local selection=(-LE '^mutants$')
+    [ "${EXAMPLES_MUTANTS:-0}" = 1 ] && selection=()
+    ctest --test-dir "$build" --output-on-failure -j "$(nproc)" --output-junit "$junit" "${selection[@]}" || status=$?
     phase_took tests $((SECONDS - start))
     echo
     timing_line

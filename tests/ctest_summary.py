@@ -65,8 +65,9 @@ def reason_of(output):
     return re.sub(r"^skipped: |: skipped$", "", reason)
 
 
-def summary(tests, labels):
-    """The closing lines, the last one 'tests: N passed, N failed, N skipped'."""
+def summary(tests, labels, left_out=()):
+    """The closing lines, the last one 'tests: N passed, N failed, N skipped'; LEFT_OUT: the tests the
+    command did not select (label mutants unless asked), named so that nobody reads them as run."""
     passed = [name for name, verdict, _ in tests if verdict == "passed"]
     failed = [name for name, verdict, _ in tests if verdict == "failed"]
     skipped = [(name, output) for name, verdict, output in tests if verdict == "skipped"]
@@ -87,16 +88,23 @@ def summary(tests, labels):
     for reason, names in sorted(groups.items(), key=lambda group: -len(group[1])):
         which = names[0] if len(names) == 1 else "%d tests%s" % (len(names), labelled(names))
         lines.append("skipped: %s: %s" % (which, reason))
+    if left_out:
+        mutants = all("mutants" in labels.get(name, []) for name in left_out)
+        lines.append("not run: %d tests%s: left out of this command%s" % (
+            len(left_out), labelled(left_out),
+            "; EXAMPLES_MUTANTS=1 bash scripts/run_tests.sh runs them too" if mutants else ""))
     if failed:
         lines.append("failed: %s" % ", ".join(failed))
-    why = "ran %d of %d tests" % (len(passed) + len(failed), len(tests))
+    why = "ran %d of %d tests" % (len(passed) + len(failed), len(tests) + len(left_out))
     if no_gpu:
         reason = NO_GPU_REASON.search(said[0])
         why += "; %d skipped: they need a CUDA GPU%s and none was found%s" % (
             len(no_gpu), labelled(no_gpu), " (%s)" % reason.group(1) if reason else "")
     if groups:
         why += "; %d skipped for the reason%s above" % (len(skipped) - len(no_gpu), "s" if len(groups) > 1 else "")
-    if not skipped:
+    if left_out:
+        why += "; %d not run (above)" % len(left_out)
+    if not skipped and not left_out:
         why += "; none skipped"
     lines.append(why)
     lines.append("tests: %d passed, %d failed, %d skipped" % (len(passed), len(failed), len(skipped)))
@@ -112,7 +120,9 @@ def main(arguments):
     except (OSError, ElementTree.ParseError) as problem:
         print("tests: no summary: %s: %s" % (arguments[0], problem), file=sys.stderr)
         return 2
-    for line in summary(tests, read_labels(arguments[1] if len(arguments) > 1 else None)):
+    labels = read_labels(arguments[1] if len(arguments) > 1 else None)
+    ran = {name for name, _, _ in tests}
+    for line in summary(tests, labels, sorted(name for name in labels if name not in ran)):
         print(line)
     return 0
 

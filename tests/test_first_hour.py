@@ -8,6 +8,7 @@ FIRST_HOUR_REPO (default: this checkout) is the repository under test; FIRST_HOU
 configure with (default: cmake on PATH); FIRST_HOUR_PROGRAM_dot (_banks, _transpose) the built programs
 whose command lines CommandLines checks.
 """
+import json
 import os
 import re
 import shutil
@@ -436,6 +437,16 @@ class TestsSummary(InTemporaryFolder):
         self.assertEqual(self.summary(everything_ran, "{}"), ["ran 1 of 1 tests; none skipped",
                                                               "tests: 1 passed, 0 failed, 0 skipped"])
         self.assertRegex(self.summary()[-1], CI_LINE)
+
+    def test_tests_the_command_left_out_are_named_not_counted_as_run(self):
+        listed = json.loads(LABELS)
+        listed["tests"].append({"name": "mutants", "properties": [{"name": "LABELS", "value": ["mutants"]}]})
+        lines = self.summary(labels=json.dumps(listed))
+        self.assertEqual(lines[1], "not run: 1 tests (label mutants): left out of this command; "
+                                   "EXAMPLES_MUTANTS=1 bash scripts/run_tests.sh runs them too")
+        self.assertTrue(lines[-2].startswith("ran 3 of 7 tests;") and lines[-2].endswith("; 1 not run (above)"),
+                        lines[-2])
+        self.assertEqual(lines[-1], "tests: 1 passed, 2 failed, 3 skipped")
 
     def test_an_unreadable_file_is_said_and_exits_2(self):
         done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), self.path("none.xml")])
