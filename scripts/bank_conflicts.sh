@@ -29,7 +29,7 @@ if [ $# -lt 1 ] || [ ! -x "$1" ]; then
     echo "usage: bank_conflicts.sh PROGRAM [ARGS...] (PROGRAM: a built executable; got '${1:-}'; --help says more)" >&2
     exit 2
 fi
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+ncu=$(sh "$(dirname "$0")/cuda_tool.sh" ncu)
 if [ -z "$ncu" ] || ! nvidia-smi -L >/dev/null 2>&1; then
     echo "bank_conflicts.sh: needs Nsight Compute (ncu) and a GPU (ncu: ${ncu:-not found}): nothing measured" >&2
     exit 77

@@ -36,7 +36,8 @@ import re
 import subprocess
 import sys
 
-import cuobjdump_cache  # beside this file
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+import cuobjdump_cache  # noqa: E402
 
 # Kernels allowed a stack frame, where, and why: (regex on the demangled name, regex on the
 # architecture, reason), each found in the kernel's SASS (cuobjdump -sass -arch ARCH -fun NAME).
@@ -58,7 +59,7 @@ LIMITER_LETTER = {"threads": "t", "registers": "r", "shared": "s", "blocks": "b"
 
 def run(command, cached=False):
     """COMMAND's output; CACHED: a cuobjdump command on a program, answered again from the program's
-    cache while the binary is the same (tests/cuobjdump_cache.py)."""
+    cache while the binary is the same (scripts/cuobjdump_cache.py)."""
     done = cuobjdump_cache.run(command, "res_usage") if cached else subprocess.run(command, capture_output=True,
                                                                                     text=True)
     if done.returncode != 0:

@@ -200,7 +200,7 @@ message(STATUS "stub: '${CMAKE_CUDA_ARCHITECTURES}'")
 
 
 class BuildsAloneCache(InTemporaryFolder):
-    """tests/builds_alone.sh (item 7): honest (the header's line, from a copy of the chapter's folder and
+    """scripts/builds_alone.sh (item 7): honest (the header's line, from a copy of the chapter's folder and
     common/ alone) and not redone while nothing it reads has changed."""
     SOURCE = "/* a fake chapter\n *   nvcc -O3 -I../common prog.cu -o prog\n */\nint main(void) { return 0; }\n"
 
@@ -215,7 +215,7 @@ class BuildsAloneCache(InTemporaryFolder):
         """Runs builds_alone.sh: (exit code, output, how many times nvcc compiled so far)."""
         arguments = [self.path("repo", "ch99_fake"), "prog.cu", self.path("repo", "common"), self.path("bin", "nvcc")]
         env = dict(os.environ, NVCC_LOG=self.log, **environment)
-        done = run(["sh", os.path.join(REPO, "tests", "builds_alone.sh")] + arguments +
+        done = run(["sh", os.path.join(REPO, "scripts", "builds_alone.sh")] + arguments +
                    ([self.path("cache")] if cache else []), cwd=cwd or self.folder, env=env)
         compiles = len(read(self.log).splitlines()) if os.path.exists(self.log) else 0
         return done.returncode, done.stdout + done.stderr, compiles
@@ -412,7 +412,7 @@ class TestsSummary(InTemporaryFolder):
     last a line the CI reads; the command's exit status stays CTest's."""
 
     def summary(self, junit=JUNIT, labels=LABELS):
-        done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), write(self.path("j.xml"), junit),
+        done = run([sys.executable, os.path.join(REPO, "scripts", "ctest_summary.py"), write(self.path("j.xml"), junit),
                     write(self.path("t.json"), labels)])
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout.splitlines()
@@ -438,7 +438,7 @@ class TestsSummary(InTemporaryFolder):
         self.assertRegex(self.summary()[-1], CI_LINE)
 
     def test_an_unreadable_file_is_said_and_exits_2(self):
-        done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), self.path("none.xml")])
+        done = run([sys.executable, os.path.join(REPO, "scripts", "ctest_summary.py"), self.path("none.xml")])
         self.assertEqual(done.returncode, 2)
         self.assertIn("none.xml", done.stderr)
 

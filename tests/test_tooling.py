@@ -14,7 +14,9 @@ from unittest import mock
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts")
 sys.path.insert(0, SCRIPTS)
+import layout  # noqa: E402
 import plot  # noqa: E402
+import results  # noqa: E402
 import sweep  # noqa: E402
 
 try:
@@ -92,14 +94,13 @@ class InTemporaryFolder(unittest.TestCase):
 
 
 class Sweep(InTemporaryFolder):
-    def test_result_and_ceiling_lines_parsed_generically(self):
-        old = sweep.parse_line("RESULT example=reduce kernel=static type=double n=100 ms=0.5 pct_copy=57 status=PASS")
-        self.assertEqual((old["pct_ceiling"], "pct_copy" in old), ("57", False))
-        new = sweep.parse_line("RESULT example=reduce kernel=static n=100 pct_ceiling=38 ceiling=read status=PASS")
+    def test_result_ceiling_and_finding_lines_parsed_generically(self):
+        new = results.fields("RESULT example=reduce kernel=static n=100 pct_ceiling=38 ceiling=read status=PASS")
         self.assertEqual((new["pct_ceiling"], new["ceiling"]), ("38", "read"))
-        self.assertEqual(sweep.parse_line("CEILING example=dot name=memcpy gbps=2990.1 l2=warm"),
+        self.assertEqual(results.fields("CEILING example=dot name=memcpy gbps=2990.1 l2=warm"),
                          {"record": "CEILING", "example": "dot", "name": "memcpy", "gbps": "2990.1", "l2": "warm"})
-        self.assertIsNone(sweep.parse_line("kernel  type  n  RESULT"))
+        self.assertIsNone(results.fields("kernel  type  n  RESULT"))
+        self.assertEqual([r["record"] for r in results.records("x\nFINDING kind=race\nRESULT n=1\n")], ["FINDING", "RESULT"])
 
     def test_device_and_what_the_run_asked_for_fill_each_row(self):
         text = H100 + "\nCEILING example=transpose name=memcpy gbps=2990\nRESULT example=transpose n=4 status=PASS"
@@ -999,9 +1000,8 @@ class ReadmeFigures(InTemporaryFolder):
         super().setUp()
         self.page = write(os.path.join(self.folder, "README.md"), self.PAGE)
         write(os.path.join(self.folder, "timings.txt"), self.TIMINGS)
-        self.names = [(p + "_help", "host") for p in ("dot", "shared_bitmap", "banks", "reduce", "transpose",
-                                                      "shared_vs_global")] + [("dot_float", "gpu"), ("dot_memcheck",
-                                                                                                     "sanitizer")]
+        self.names = [(p + "_help", "host") for p in layout.PROGRAMS] + [("dot_float", "gpu"), ("dot_memcheck",
+                                                                                                  "sanitizer")]
         self.listing(self.names)
 
     def test_written_then_checked_then_stale_when_a_test_is_added(self):
@@ -1035,11 +1035,10 @@ class ReadmeFigures(InTemporaryFolder):
 
 
 class CuobjdumpCache(InTemporaryFolder):
-    """tests/cuobjdump_cache.py (res_usage.py, sass_excerpts.py): cuobjdump is asked once per command while the
+    """scripts/cuobjdump_cache.py (res_usage.py, sass_excerpts.py): cuobjdump is asked once per command while the
     binary is the same; a rebuilt binary is asked again; a failed command is never kept."""
 
     def test_asked_once_per_binary(self):
-        sys.path.insert(0, TESTS)
         import cuobjdump_cache
         log = os.path.join(self.folder, "calls")
         cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\necho "$*" >>%s\n[ "$1" = -bad ] && '

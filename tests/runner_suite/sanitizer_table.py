@@ -2,7 +2,7 @@
 """The runner suite on a GPU: each program of tests/runner_suite/ under compute-sanitizer's four tools,
 beside what the CPU runner reports, as one Markdown table.
 
-    python3 scripts/sanitizer_table.py [--out TABLE.md] [--work DIR] [--arch sm_90] [--timeout 60]
+    python3 tests/runner_suite/sanitizer_table.py [--out TABLE.md] [--work DIR] [--arch sm_90] [--timeout 60]
                                        [--runner-log LOG | --no-runner] [--jobs N] [--cpu-only | --dry-run]
                                        [--from-logs DIR] [NAME ...]
 
@@ -31,12 +31,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUITE_DIR = os.path.join(ROOT, "tests", "runner_suite")
-sys.path.insert(0, SUITE_DIR)
-import check  # noqa: E402  (tests/runner_suite/check.py: the expectations and the runner's output)
+SUITE_DIR = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(SUITE_DIR, "..", "..", "scripts"))
+import check  # noqa: E402  (check.py beside this file: the expectations and the runner's output)
+from layout import ROOT, cuda_tool  # noqa: E402
 
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 RUNS = ["plain"] + TOOLS
@@ -44,18 +43,7 @@ NOT_RUN = "not run"
 
 
 def find_tool(name, override=None):
-    if override:
-        return override
-    found = shutil.which(name)
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if not home:
-            continue
-        for candidate in (os.path.join(home, "bin", name), os.path.join(home, name, name)):
-            if os.access(candidate, os.X_OK):
-                return candidate
-    return None
+    return override or cuda_tool(name)
 
 
 # ----- compute-sanitizer's output -----
@@ -313,7 +301,7 @@ def main():
     runner = runner_results(args, names)
 
     out = io.StringIO()
-    out.write("<!-- written by scripts/sanitizer_table.py (%s, -arch=%s, timeout %d s per run) -->\n\n"
+    out.write("<!-- written by tests/runner_suite/sanitizer_table.py (%s, -arch=%s, timeout %d s per run) -->\n\n"
               % (device, args.arch, args.timeout))
     out.write("| program | expected on the runner | memcheck | racecheck | synccheck | initcheck | GPU run "
               "| CPU runner (4 orders) | as expected |\n")

@@ -1,0 +1,36 @@
+"""The lines the programs print for scripts, read in one place: RESULT and CEILING (common/report.h) and the
+CPU runner's FINDING lines (cpu_runner/runtime.c, CUDA_CPU_FINDINGS=machine), each `RECORD key=value ...`;
+and the note of a failing row of a program's table, which its RESULT line does not carry."""
+RECORDS = ("RESULT", "CEILING", "FINDING")
+
+
+def fields(line):
+    """A RESULT, CEILING or FINDING line as a dict, its record under "record"; None for any other line."""
+    words = line.split()
+    if not words or words[0] not in RECORDS:
+        return None
+    row = {"record": words[0]}
+    for word in words[1:]:
+        key, equals, value = word.partition("=")
+        if equals:
+            row[key] = value
+    return row
+
+
+def records(text, record=None):
+    """Every such line of text as a dict, in order; only RECORD's when given."""
+    rows = (fields(line) for line in text.split("\n"))
+    return [row for row in rows if row and record in (None, row["record"])]
+
+
+def number(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def failing_note(text, kernel):
+    """The words after FAIL in the table row of KERNEL (report.h's row: the kernel's name first), or ""."""
+    row = next((line for line in text.split("\n") if line.startswith(kernel + " ") and "FAIL" in line), "")
+    return row.split("FAIL", 1)[1].strip() if row else ""
