@@ -29,6 +29,7 @@ from grader.source import (find_function, harness_text, chapter_functions, predi
 from grader.spec import SpecError, all_exercises, exercise
 from grader.verdicts import Run, first_error, read_banks, read_output, run_program
 from layout import ROOT
+from results import bank_model_row
 
 MINE = os.path.join(ROOT, "exercises", "mine")
 
@@ -59,15 +60,7 @@ def grade_cpu(ex, function_text, shown, build):
 
 def grade_predict(ex, text, build, lang):
     """A prediction exercise: the learner's numbers against the chapter's --bank-model."""
-    program = os.path.join(build, os.path.dirname(ex.source), ex.program)
-    output, code = run_program([program, "--bank-model"])
-    if code != 0:
-        sys.exit("grade.py: %s --bank-model exited %d: build the chapter first" % (program, code))
-    passes = {}
-    for line in output.split("\n"):
-        fields = line.split("\t")
-        if len(fields) > 4 and not line.startswith("#"):
-            passes.setdefault((fields[0], fields[1]), fields[4])
+    passes = bank_model_passes(ex, build)
     given = dict((l.split("=")[0].strip(), l.split("=", 1)[1].strip()) for l in text.split("\n")
                  if "=" in l and not l.lstrip().startswith("#"))
     print("%s: %s" % (ex.name, say(lang, ex.title["en"] + " | " + ex.title["zh"])))
@@ -75,7 +68,7 @@ def grade_predict(ex, text, build, lang):
     for label, kernel, access in ex.predicts:
         truth, mine = passes.get((kernel, access)), given.get(label, "?")
         if truth is None:
-            sys.exit("grade.py: %s --bank-model has no line %s / %s" % (program, kernel, access))
+            sys.exit("grade.py: %s --bank-model has no line %s / %s" % (ex.program, kernel, access))
         number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", mine))  # "2", "２", "2 次", "2 passes"
         ok = bool(number) and number.group(1) == truth
         wrong += not ok
@@ -145,7 +138,7 @@ def grade(ex, a):
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
             text = predict_file(ex, wrong.answers if wrong else None if a.variant == "stub" else
-                                [truth_of(ex, build, p) for p in ex.predicts])
+                                [bank_model_passes(ex, build)[p[1:]] for p in ex.predicts])
         else:
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))
@@ -196,14 +189,16 @@ def grade(ex, a):
     return verdict_exit(kinds, a.expect, unnamed)
 
 
-def truth_of(ex, build, predict):
+def bank_model_passes(ex, build):
+    """{(kernel, access): passes} of the chapter's --bank-model, the first line of each."""
     program = os.path.join(build, os.path.dirname(ex.source), ex.program)
-    output, _ = run_program([program, "--bank-model"])
-    for line in output.split("\n"):
-        fields = line.split("\t")
-        if len(fields) > 4 and (fields[0], fields[1]) == predict[1:]:
-            return fields[4]
-    return "?"
+    output, code = run_program([program, "--bank-model"])
+    if code != 0:
+        sys.exit("grade.py: %s --bank-model exited %d: build the chapter first" % (program, code))
+    passes = {}
+    for row in filter(None, map(bank_model_row, output.split("\n"))):
+        passes.setdefault((row["kernel"], row["access"]), row["passes"])
+    return passes
 
 
 def verdict_exit(kinds, expect, unnamed=False):

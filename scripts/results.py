@@ -1,7 +1,9 @@
 """The lines the programs print for scripts, read in one place: RESULT and CEILING (common/report.h) and the
 CPU runner's FINDING lines (cpu_runner/runtime.c, CUDA_CPU_FINDINGS=machine), each `RECORD key=value ...`;
-and the note of a failing row of a program's table, which its RESULT line does not carry."""
+the note of a failing row of a program's table, which its RESULT line does not carry; and the rows of a
+program's --bank-model output."""
 RECORDS = ("RESULT", "CEILING", "FINDING")
+BANK_MODEL = ("kernel", "access", "op", "bytes", "passes", "weight", "picture", "lanes")  # --bank-model's columns
 
 
 def fields(line):
@@ -34,3 +36,14 @@ def failing_note(text, kernel):
     """The words after FAIL in the table row of KERNEL (report.h's row: the kernel's name first), or ""."""
     row = next((line for line in text.split("\n") if line.startswith(kernel + " ") and "FAIL" in line), "")
     return row.split("FAIL", 1)[1].strip() if row else ""
+
+
+def bank_model_row(line):
+    """A line of --bank-model output (tab-separated BANK_MODEL) as a dict; None for its comments, blank lines
+    and the libraries' rows (no model); ValueError for a line with fewer columns."""
+    fields = line.rstrip("\n").split("\t")
+    if line.startswith("#") or fields[0] == "library" or not line.strip():
+        return None
+    if len(fields) < len(BANK_MODEL):
+        raise ValueError("not a bank model line (%s): %s" % (", ".join(BANK_MODEL), line.strip()))
+    return dict(zip(BANK_MODEL, fields))

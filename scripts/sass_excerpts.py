@@ -38,8 +38,8 @@ def nvcc_version(build):
     found = re.search(r"^CMAKE_CUDA_COMPILER_VERSION:\w+=(\d+\.\d+)", text, re.M)
     if not found:  # older caches keep it elsewhere: ask the compiler the cache names
         compiler = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", text, re.M)
-        out = subprocess.run([compiler.group(1) if compiler else "nvcc", "--version"], capture_output=True,
-                             text=True).stdout if (compiler or shutil.which("nvcc")) else ""
+        compiler = compiler.group(1) if compiler else cuda_tool("nvcc")
+        out = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout if compiler else ""
         found = re.search(r"release (\d+\.\d+)", out)
     return found.group(1) if found else "unknown"
 

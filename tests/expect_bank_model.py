@@ -27,6 +27,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "scripts"))
+from results import bank_model_row  # noqa: E402
 
 
 def model(command):
@@ -34,14 +36,8 @@ def model(command):
     if run.returncode != 0:
         sys.exit("expect_bank_model: %s --bank-model exited %d: %s"
                  % (" ".join(command), run.returncode, run.stderr.strip()[:300]))
-    lines = []
-    for line in run.stdout.splitlines():
-        fields = line.split("\t")
-        if line.startswith("#") or fields[0] == "library" or len(fields) < 8:
-            continue
-        kernel, access, op, width, passes, weight = fields[:6]
-        lines.append((kernel, access, op, int(passes), int(weight)))
-    return lines
+    rows = filter(None, map(bank_model_row, run.stdout.splitlines()))
+    return [(r["kernel"], r["access"], r["op"], int(r["passes"]), int(r["weight"])) for r in rows]
 
 
 def per_instruction(lines, kernel, op):

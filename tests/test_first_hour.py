@@ -16,6 +16,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+import layout  # noqa: E402
+
 REPO = os.path.abspath(os.environ.get("FIRST_HOUR_REPO") or os.path.join(os.path.dirname(__file__), os.pardir))
 CMAKE = os.environ.get("FIRST_HOUR_CMAKE") or "cmake"
 HEADER_NVCC = re.compile(r"^ \*[ \t]*(nvcc .*)$", re.M)  # what builds_alone.sh's sed reads: the first such line
@@ -68,15 +71,8 @@ def run(command, **options):
 
 def chapters():
     """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
-    found = {}
-    for folder in sorted(os.listdir(REPO)):
-        if re.match(r"ch\d\d_", folder) and os.path.isdir(os.path.join(REPO, folder)):
-            for name in sorted(os.listdir(os.path.join(REPO, folder))):
-                line = HEADER_NVCC.search(read(os.path.join(REPO, folder, name))) if name.endswith(".cu") else None
-                if line:
-                    found[folder] = (name, line.group(1).rstrip())
-                    break
-    return found
+    return {folder: (program + ".cu", HEADER_NVCC.search(read(os.path.join(REPO, folder, program + ".cu"))).group(1)
+                     .rstrip()) for folder, program in zip(layout.CHAPTERS, layout.PROGRAMS)}
 
 
 def hand_build_block(readme):

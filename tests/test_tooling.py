@@ -446,8 +446,8 @@ class PlotOutputs(InTemporaryFolder):
         super().setUp()
         self.repo = os.path.join(self.folder, "repo")
         os.makedirs(os.path.join(self.repo, "scripts"))
-        with open(os.path.join(SCRIPTS, "plot.py")) as source:
-            write(os.path.join(self.repo, "scripts", "plot.py"), source.read())
+        for name in ("plot.py", "results.py"):
+            write(os.path.join(self.repo, "scripts", name), read(os.path.join(SCRIPTS, name)))
         write(os.path.join(self.repo, ".gitignore"), "/build*/\n__pycache__/\n")
         write(os.path.join(self.repo, "README.md"), PAGE)
         write(os.path.join(self.repo, "docs", "RESULTS.md"), PAGE)
@@ -562,8 +562,8 @@ class PlotOutputs(InTemporaryFolder):
         system = write(os.path.join(self.folder, "system_python"), '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' % (
             log, sys.executable), executable=True)
         pyenv = write(os.path.join(self.folder, "pyenv_python"), """#!/bin/sh
-exec %s -c 'import runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]; \
-runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
+exec %s -c 'import os, runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]; \
+sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
 """ % sys.executable, executable=True)
         done = subprocess.run([pyenv, os.path.join(self.repo, "scripts", "plot.py"), "docs/results/h100/sweep.csv"],
                               cwd=self.repo, capture_output=True, text=True, env=dict(os.environ, SYSTEM_PYTHON=system))
@@ -599,8 +599,7 @@ class Mutants(InTemporaryFolder):
              "unplanted\tprog_test\ts/nothing here/x/\t$PROGRAM",
              "useless_check\tprog_test\ts/value = 42/value = 40/\ttest -e no_such_file"]
 
-    @unittest.skipUnless(subprocess.run("command -v nvcc", shell=True, capture_output=True).returncode == 0,
-                         "nvcc is not installed")
+    @unittest.skipUnless(layout.cuda_tool("nvcc"), "nvcc is not installed")
     def test_verdicts(self):
         write(os.path.join(self.folder, "ch99_fake", "prog.cu"), self.SOURCE)
         write(os.path.join(self.folder, "ch99_fake", "mutants.tsv"), "\n".join(self.TABLE) + "\n")
