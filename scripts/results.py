@@ -1,7 +1,7 @@
 """The lines the programs print for scripts, read in one place: RESULT and CEILING (common/report.h) and the
 CPU runner's FINDING lines (cpu_runner/runtime.c, CUDA_CPU_FINDINGS=machine), each `RECORD key=value ...`;
-the note of a failing row of a program's table, which its RESULT line does not carry; and the rows of a
-program's --bank-model output."""
+the note of a failing row of a program's table, which its RESULT line does not carry; the rows of a
+program's --bank-model output and of scripts/bank_conflicts.sh's table."""
 RECORDS = ("RESULT", "CEILING", "FINDING")
 BANK_MODEL = ("kernel", "access", "op", "bytes", "passes", "weight", "picture", "lanes")  # --bank-model's columns
 
@@ -47,3 +47,10 @@ def bank_model_row(line):
     if len(fields) < len(BANK_MODEL):
         raise ValueError("not a bank model line (%s): %s" % (", ".join(BANK_MODEL), line.strip()))
     return dict(zip(BANK_MODEL, fields))
+
+
+def bank_conflicts_table(text):
+    """scripts/bank_conflicts.sh's table in TEXT: (its header's names, {kernel: {name: cell}})."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in text.split("\n")
+            if line.startswith("| ")]
+    return (rows[0], {cells[0]: dict(zip(rows[0], cells)) for cells in rows[2:]}) if rows else ([], {})

@@ -28,7 +28,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "scripts"))
-from results import bank_model_row  # noqa: E402
+from results import bank_conflicts_table, bank_model_row, number  # noqa: E402
 
 
 def model(command):
@@ -59,20 +59,12 @@ def measured(command):
         sys.exit("expect_bank_model --measured: bank_conflicts.sh exited %d: %s"
                  % (run.returncode, (run.stderr or run.stdout).strip()[-600:]))
     print(run.stdout)
-    rows = [line for line in run.stdout.splitlines() if line.startswith("| ")]
-    header = [cell.strip() for cell in rows[0].strip("|").split("|")] if rows else []
+    header, table = bank_conflicts_table(run.stdout)
     if "SASS per load" not in header:
         print("expect_bank_model --measured: skipped: this ncu has no SASS-level wavefront counter")
         sys.exit(77)
-    columns = {"ld": header.index("SASS per load"), "st": header.index("SASS per store")}
-    counts = {}
-    for row in rows[2:]:
-        cells = [cell.strip() for cell in row.strip("|").split("|")]
-        for op, column in columns.items():
-            try:
-                counts[(cells[0], op)] = float(cells[column])
-            except ValueError:
-                pass
+    counts = {(kernel, op): number(row["SASS per " + name]) for kernel, row in table.items()
+              for op, name in (("ld", "load"), ("st", "store")) if number(row["SASS per " + name]) is not None}
     disagreements = [line[2:] for line in run.stdout.splitlines() if line.startswith("- ") and "predicted" in line]
     return counts, disagreements
 

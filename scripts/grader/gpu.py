@@ -2,7 +2,7 @@
 import os
 import re
 
-from results import number, records
+from results import bank_conflicts_table, number, records
 
 from .build import build_gpu, tool
 from .source import solution
@@ -30,33 +30,24 @@ def sanitize(run, program, args, build):
     return notes
 
 
-NCU_METRICS = ["smsp__sass_inst_executed_op_shared_%s.sum", "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"]
-
-
-def wavefronts(program, args, kernel, build):
-    """Nsight Compute's passes per shared load and store of the kernel (SASS-level), or a reason."""
-    ncu = tool(build, "ncu")
-    if not ncu:
-        return None, "ncu not found: Nsight Compute not run | 没有 ncu：未运行 Nsight Compute"
-    metrics = ",".join(m % op for m in NCU_METRICS for op in ("ld", "st"))
-    output, code = run_program([ncu, "--csv", "--page", "raw", "--metrics", metrics, "--kernel-name",
-                                "regex:%s" % kernel, program, "--check"] + args, timeout=900)
+def wavefronts(program, args, kernel):
+    """Nsight Compute's SASS-level passes per shared load and store of the kernel (its instances together),
+    by scripts/bank_conflicts.sh, or a reason."""
+    output, code = run_program(["sh", os.path.join(ROOT, "scripts", "bank_conflicts.sh"), program, "--check"] + args,
+                               timeout=900)
     with open(program + ".ncu.txt", "w", encoding="utf-8") as f:
         f.write(output)
-    if "ERR_NVGPUCTRPERM" in output or code != 0:
-        return None, "Nsight Compute could not read the counters (exit %d) | Nsight Compute 读不到计数器" % code
-    rows = [r for r in output.split("\n") if r.startswith('"')]
-    header = [h.strip('"') for h in rows[0].split('","')] if rows else []
-    sums = {}
-    for row in rows[2:]:
-        for name, value in zip(header, [v.strip('"') for v in row.split('","')]):
-            if name.startswith("smsp__"):
-                sums[name] = sums.get(name, 0.0) + float(value.replace(",", "") or 0)
+    header, table = bank_conflicts_table(output)
+    if code != 0 or "SASS per load" not in header:
+        return None, "Nsight Compute counted nothing (bank_conflicts.sh exited %d: no ncu, no leave to read the " \
+            "counters, or no SASS-level count) | Nsight Compute 未能计数" % code
     per = {}
-    for op in ("ld", "st"):
-        count = sums.get(NCU_METRICS[0] % op, 0)
+    for op, name in (("ld", "load"), ("st", "store")):
+        rows = [row for found, row in table.items() if found == kernel or found.startswith(kernel + "<")]
+        count = sum(number(row["shared %ss" % name]) or 0 for row in rows)
         if count:
-            per[op] = sums.get(NCU_METRICS[1] % op, 0) / count
+            per[op] = sum((number(row["shared %ss" % name]) or 0) * (number(row["SASS per " + name]) or 0)
+                          for row in rows) / count
     return per, None
 
 
@@ -85,8 +76,8 @@ def grade_gpu(ex, function_text, shown, build):
     kernel = ex.function  # the kernel Nsight Compute profiles: the exercises about banks write a kernel
     reference, _ = build_gpu(ex, solution(ex), "exercises/variants/%s_%d_solution.cu" % (ex.program, ex.number), build)
     if ex.banks and reference:
-        mine, why = wavefronts(program, first, kernel, build)
-        theirs, _ = wavefronts(reference, first, kernel, build) if mine else (None, None)
+        mine, why = wavefronts(program, first, kernel)
+        theirs, _ = wavefronts(reference, first, kernel) if mine else (None, None)
         if mine and theirs:
             for op in sorted(mine):
                 worse = mine[op] > theirs.get(op, mine[op]) * 1.02
