@@ -195,7 +195,7 @@ say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release li
 # no GPU). A full CUDA toolkit has them beside nvcc; a minimal one does not: then
 # NVIDIA's own wheels from PyPI are unpacked into .tools/ of this checkout
 # (nothing is installed into any Python).
-if ! [ -x "$(dirname "$nvcc")/cuobjdump" ] && ! [ -x .tools/bin/cuobjdump ]; then
+if ! sh "$(dirname "$0")/cuda_tool.sh" cuobjdump "$nvcc" >/dev/null; then
     wheels=$(mktemp -d)
     if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" nvidia-cuda-cuobjdump \
         nvidia-cuda-nvdisasm >/dev/null 2>&1; then
