@@ -46,7 +46,6 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), o
 
 HEADLINE = {"dot": [2**26], "reduce": [10**8], "transpose": [4097**2, 8192**2, 10000**2]}  # n; others: every n
 LIBRARY = {"cub", "cublas", "geam"}
-L2_MB = {"H100": 52, "H200": 63}  # for CSVs without l2_mb: 50 and 60 MiB, in MB as the Device line prints them
 REQUIRED = ["device", "record", "example", "kernel", "type", "n", "gbps", "status"]
 NUMBERS = ["n", "bytes", "ms", "gbps", "pct_ceiling", "l2_mb"]
 CEILING_FIELDS = {"device", "l2_mb", "record", "example", "name", "type", "n", "size", "gbps"}  # more: in its label
@@ -219,7 +218,7 @@ def load(path):
     """A device: its rows, name, L2 size and, from the CSV's folder, its test summary and bank table."""
     rows, folder = read_csv(path), os.path.dirname(path) or "."
     name = rows[0]["device"]
-    l2 = number(rows[0].get("l2_mb", "")) or next((mb for key, mb in L2_MB.items() if key in name), None)
+    l2 = number(rows[0].get("l2_mb", ""))
     ctest, banks = os.path.join(folder, "ctest.log"), os.path.join(folder, "banks.txt")
     return {"csv": path, "folder": folder, "plots": folder, "rows": rows, "name": name, "l2_mb": l2,
             "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
