@@ -161,7 +161,7 @@ function(add_builds_alone_test target source)
     add_skipped_test(${target}_builds_alone host "its nvcc line links cuBLAS, which this toolkit lacks (NVIDIA's wheels)")
     return()
   endif()
-  add_nvcc_test(${target}_builds_alone host sh ${EXAMPLES_TEST_DIR}/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR}
+  add_nvcc_test(${target}_builds_alone host sh ${CMAKE_SOURCE_DIR}/scripts/builds_alone.sh ${CMAKE_CURRENT_SOURCE_DIR}
                 ${source} ${CMAKE_SOURCE_DIR}/common ${CMAKE_CUDA_COMPILER} ${CMAKE_CURRENT_BINARY_DIR}/builds_alone_cache)
 endfunction()
 
@@ -206,9 +206,9 @@ function(add_cpu_test name code)
 endfunction()
 
 # The compiled code as evidence, without a GPU: cuobjdump (and nvdisasm beside
-# it) from the CUDA toolkit, or the copies scripts/install_deps.sh puts in .tools/.
-find_program(EXAMPLES_CUOBJDUMP cuobjdump
-             HINTS ${CUDAToolkit_BIN_DIR} ${CMAKE_SOURCE_DIR}/.tools/bin NO_CACHE)
+# it), beside the build's nvcc first (scripts/cuda_tool.sh).
+execute_process(COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/cuda_tool.sh cuobjdump ${CMAKE_CUDA_COMPILER}
+                OUTPUT_VARIABLE EXAMPLES_CUOBJDUMP OUTPUT_STRIP_TRAILING_WHITESPACE)
 if(NOT EXAMPLES_CUOBJDUMP)
   set(EXAMPLES_CUOBJDUMP cuobjdump-not-found)
 endif()

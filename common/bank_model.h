@@ -4,8 +4,8 @@
  * 32 banks of 4 bytes (every GPU since Maxwell); word a / 4 lives in bank (a / 4) % 32, and a
  * pass serves one word per bank, 128 bytes. As the Programming Guide says: lanes touching one
  * word share a pass (also 1- and 2-byte accesses to its different bytes); n words in one bank
- * take n passes. Wide accesses (checked against SPEC.md, "Bank rules, measured"): the warp is
- * served in groups of 128 / width lanes (half-warps for 8 bytes, quarter-warps for 16), each
+ * take n passes. Wide accesses (checked against Nsight Compute, docs/results/h200/banks.txt): the
+ * warp is served in groups of 128 / width lanes (half-warps for 8 bytes, quarter-warps for 16), each
  * taking its most loaded bank's count of words, the groups' passes added; groups touching
  * exactly the same words are served once (one double for all lanes: 1 pass). Unmeasured
  * assumptions: groups with different words never share a pass; that exception for 16 bytes.

@@ -211,13 +211,37 @@ static void thread_text(unsigned thread, char *out, size_t size) {
         snprintf(out, size, "thread (%u,%u,%u)", thread % b.x, thread / b.x % b.y, thread / (b.x * b.y));
 }
 
+/* CUDA_CPU_FINDINGS=machine: each finding also as one line of key=value fields for a script (the grader),
+ * under the human lines: kind, file and line, block, the thread (and the other's), the other access's place,
+ * the address, the count. Unset: the learner's screen has the human lines alone. */
+static const char *const kind_keys[] = {
+    "race_read_after_write", "race_write_after_read", "race_write_after_write", "unwritten_read", "misaligned",
+    "invalid_access", "global_race_read_after_write", "global_race_write_after_read", "global_race_write_after_write",
+    "global_unwritten_read", "shared_out_of_bounds", "global_out_of_bounds", "host_touches_device", "stack_overflow",
+    "host_memory_in_kernel", "barrier_divergent", "barrier_exited", "warp_lane_exited", "warp_mask_leaves_out_caller"};
+_Static_assert(sizeof kind_keys == sizeof kind_names, "a key for every kind of finding");
+
+static void print_machine_finding(const finding *f, char *here, const char *there) {
+    if (f->file) snprintf(here, 1200, "%s:%d", f->file, f->line);
+    char other[1300];
+    if (f->other_file) snprintf(other, sizeof other, "%s:%d", f->other_file, f->other_line);
+    else snprintf(other, sizeof other, "%s", there[0] ? there : "-");
+    char *colon = strrchr(here, ':');
+    if (colon) *colon = 0;
+    printf("FINDING kind=%s file=%s line=%s block=%u,%u,%u thread=%u other=%s other_thread=%u other_block=%u,%u,%u "
+           "address=%#lx count=%ld\n", kind_keys[f->kind], here, colon ? colon + 1 : "0", f->block.x, f->block.y,
+           f->block.z, f->thread, other, f->other_thread, f->other_block.x, f->other_block.y, f->other_block.z,
+           (unsigned long)(f->kind == INVALID_ACCESS ? f->other_code : NULL), f->count);
+}
+
 /* Prints the launch's findings, each once with how often it happened. */
 static void report_findings(void) {
     if (finding_count == 0) return;
+    const char *machine = getenv("CUDA_CPU_FINDINGS");
     printf("CPU runner: %s, launched at %s:%d: what it found\n", launch_kernel, launch_file, launch_line);
     for (int i = 0; i < finding_count; ++i) {
         const finding *f = &findings[i];
-        char here[1200], there[1200], who[64], whom[64];
+        char here[1200] = "", there[1200] = "", who[64], whom[64];
         thread_text(f->thread, who, sizeof who);
         thread_text(f->other_thread, whom, sizeof whom);
         printf("CPU runner: %s\n", kind_names[f->kind]);
@@ -277,6 +301,7 @@ static void report_findings(void) {
             break;
         }
         printf(f->count > 1 ? " (%ld times in this launch)\n" : "\n", f->count);
+        if (machine && strcmp(machine, "machine") == 0) print_machine_finding(f, here, there);
     }
     if (findings_dropped) printf("CPU runner: and %ld more of other kinds or lines\n", findings_dropped);
     fflush(stdout);

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""The grader's own logic (scripts/grade.py), on small synthetic inputs; no build, no GPU.
+"""The grader's own logic (scripts/grade.py, scripts/grader/), on small synthetic inputs; no build, no GPU.
     python3 -m unittest discover -s exercises -p test_grade.py"""
 import os
+import re
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, "..", "scripts"), os.path.join(HERE, "..", "tests")]
+import check_predictions  # noqa: E402
 import grade  # noqa: E402
+from grader import screen, source, spec, verdicts  # noqa: E402
 
 KERNEL = '''#include "x.h"
 /* a comment with a { brace */
@@ -21,7 +25,7 @@ int main() { tree<float><<<1, 1>>>(0, 0); return 0; }
 '''
 
 
-def spec(text):
+def spec_file(text):
     folder = tempfile.mkdtemp()
     path = os.path.join(folder, "dot.spec")
     with open(path, "w", encoding="utf-8") as f:
@@ -46,13 +50,13 @@ class Specs(unittest.TestCase):
 
     def test_the_readme_tables_are_the_specs(self):
         for name, lang in (("README.md", "en"), ("README.zh-CN.md", "zh")):
-            text = grade.read(os.path.join(grade.SPECS, name))
+            text = source.read(os.path.join(spec.SPECS, name))
             block = text.split("<!-- exercises:begin -->\n")[1].split("\n<!-- exercises:end -->")[0]
-            self.assertEqual(block, grade.readme_table(lang), "exercises/%s: run scripts/grade.py --readme %s" % (
+            self.assertEqual(block, screen.readme_table(lang), "exercises/%s: run scripts/grade.py --readme %s" % (
                 name, lang))
 
     def test_a_good_spec(self):
-        ex = grade.parse_spec(spec(GOOD))[0]
+        ex = spec.parse_spec(spec_file(GOOD))[0]
         self.assertEqual((ex.function, ex.runs, ex.stub_kinds), ("dot_book", [["--kernel", "book"]], ["value"]))
         self.assertEqual((ex.wrongs[0].name, ex.wrongs[0].kinds, ex.wrongs[0].edits), ("w", ["race"], [["a", "b"]]))
 
@@ -63,49 +67,49 @@ class Specs(unittest.TestCase):
                           (GOOD.replace("wrong   w race\n", ""), "'edit' before any 'wrong'"),
                           (GOOD.replace("exercise 1", "exercise one"), "needs a number"),
                           (GOOD.replace("function dot_book\n", ""), "needs a function")]:
-            with self.assertRaises(grade.SpecError) as raised:
-                grade.parse_spec(spec(bad))
+            with self.assertRaises(spec.SpecError) as raised:
+                spec.parse_spec(spec_file(bad))
             self.assertIn(said, str(raised.exception))
 
     def test_unquote_keeps_a_regex_backslash(self):
-        self.assertEqual(grade.unquote(r'"a\nb\"c\(d\\e"'), 'a\nb"c\\(d\\e')
+        self.assertEqual(spec.unquote(r'"a\nb\"c\(d\\e"'), 'a\nb"c\\(d\\e')
 
 
 class Source(unittest.TestCase):
     def test_a_definition_not_a_call_with_its_head_lines_and_braces_in_comments_and_strings(self):
-        start, body, end = grade.find_function(KERNEL, "tree")
+        start, body, end = source.find_function(KERNEL, "tree")
         self.assertTrue(KERNEL[start:].startswith("template <typename real>"))
         self.assertTrue(KERNEL[:end].endswith("}\n}"))
         self.assertEqual(KERNEL[body], "{")
-        self.assertIsNone(grade.find_function(KERNEL, "missing"))
+        self.assertIsNone(source.find_function(KERNEL, "missing"))
 
     def test_an_edit_applies_exactly_once(self):
-        self.assertEqual(grade.apply_edits("a b", [["b", "c"]], "here"), "a c")
+        self.assertEqual(source.apply_edits("a b", [["b", "c"]], "here"), "a c")
         for text in ("a a", "b"):
-            with self.assertRaises(grade.SpecError):
-                grade.apply_edits(text, [["a", "x"]], "here")
+            with self.assertRaises(spec.SpecError):
+                source.apply_edits(text, [["a", "x"]], "here")
 
     def test_out_of_line_drops_static_and_inline_from_the_head_only(self):
         text = "static inline int f(int x) { static int n; return x + n; }"
-        self.assertEqual(grade.out_of_line(text, "f"), "int f(int x) { static int n; return x + n; }")
+        self.assertEqual(source.out_of_line(text, "f"), "int f(int x) { static int n; return x + n; }")
 
     def test_the_harness_keeps_every_line_and_declares_the_functions(self):
-        source = grade.read(os.path.join(grade.ROOT, "ch05_dot", "dot.cu"))
-        harness = grade.harness_text("dot")
-        self.assertEqual(harness.count("\n"), source.count("\n"))
+        text = source.read(os.path.join(grade.ROOT, "ch05_dot", "dot.cu"))
+        harness = source.harness_text("dot")
+        self.assertEqual(harness.count("\n"), text.count("\n"))
         self.assertIn("void dot_book(const real *a, const real *b, real *c, long long N);", harness)
 
     def test_the_learners_unit_numbers_their_lines_and_then_the_chapters_again(self):
-        ex = grade.exercise("dot", 1)
-        unit = grade.learner_unit(ex, grade.solution(ex), "exercises/mine/dot_1.cu", ["void dot_book<float>(x)"])
+        ex = spec.exercise("dot", 1)
+        unit = source.learner_unit(ex, source.solution(ex), "exercises/mine/dot_1.cu", ["void dot_book<float>(x)"])
         self.assertIn('#line 1 "%s"' % os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), unit)
-        source = grade.chapter_text(ex)
-        closing = source[:grade.find_function(source, "dot_book")[2]].count("\n") + 1
+        text = source.chapter_text(ex)
+        closing = text[:source.find_function(text, "dot_book")[2]].count("\n") + 1
         self.assertIn('#line %d "%s"' % (closing, os.path.join(grade.ROOT, "ch05_dot/dot.cu")), unit)
         self.assertTrue(unit.rstrip().endswith("template void dot_book<float>(x);"))
 
     def test_a_stub_blanks_its_lines_and_says_what_to_do(self):
-        stub = grade.stub_file(grade.exercise("dot", 1))
+        stub = source.stub_file(spec.exercise("dot", 1))
         self.assertIn("TODO (dot 1)", stub)
         self.assertNotIn("while (i != 0)", stub)
         self.assertIn("scripts/grade.py dot 1", stub)
@@ -114,58 +118,70 @@ class Source(unittest.TestCase):
 RACE = """CPU runner: dot_book, launched at ch05_dot/dot.cu:779: what it found
 CPU runner: race on shared memory: a thread reads what another thread wrote since the last barrier
   at exercises/mine/dot_1.cu:17: thread 1 of block (0,0,0); the other access at exercises/mine/dot_1.cu:17, thread 3
+FINDING kind=race_read_after_write file=exercises/mine/dot_1.cu line=17 block=0,0,0 thread=1 \
+other=exercises/mine/dot_1.cu:16 other_thread=3 other_block=0,0,0 address=0 count=1
+FINDING kind=barrier_exited file=a.cu line=26 block=0,0,0 thread=128 other=- other_thread=0 other_block=0,0,0 \
+address=0 count=256
+FINDING kind=global_out_of_bounds file=a.cu line=3 block=0,0,0 thread=1 other=- other_thread=0 other_block=0,0,0 \
+address=0 count=1
 RESULT example=dot kernel=book type=float n=1001 value=1 expected=2 rel_err=0.5 status=FAIL
 """
 
 
 class Output(unittest.TestCase):
-    def test_a_race_with_its_line_and_a_wrong_value_with_its_size(self):
-        run = grade.read_output(grade.Run([]), RACE, 1)
-        self.assertEqual(run.kinds, ["race", "value"])
-        self.assertIn("at exercises/mine/dot_1.cu:17", run.details[0][0])
-        self.assertIn("位置 exercises/mine/dot_1.cu:17：线程块 (0,0,0) 中的线程 1；另一次访问在", run.details[0][1])
-        self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[1][0])
-        self.assertIn("核函数 book，float，n = 1001：得到 1，应为 2", run.details[1][1])
-        self.assertEqual(grade.finding_zh("CPU runner: barrier not reached by every thread", "at a.cu:26, block (0,0,0): "
-                                          "128 thread(s) waited there, the others had exited (256 times in this launch)"),
-                         "有线程到不了的 __syncthreads()：一些线程在它之前已经退出\n      位置 a.cu:26，线程块 (0,0,0)：128 个"
-                         "线程在此等待，其余线程已经退出（本次启动中共 256 次）")
+    def test_the_runners_finding_lines_in_both_languages_and_a_wrong_value_with_its_size(self):
+        run = verdicts.read_output(verdicts.Run([]), RACE, 1)
+        self.assertEqual(run.kinds, ["race", "barrier", "value"])  # not a kind the grader judges: no verdict
+        self.assertEqual(run.details[0], (
+            "race on shared memory: a thread reads what another thread wrote since the last barrier\n      at "
+            "exercises/mine/dot_1.cu:17: thread 1 of block (0,0,0); the other access at exercises/mine/dot_1.cu:16, "
+            "thread 3", "共享内存竞争：一个线程读了另一个线程在上一次 __syncthreads() 之后写的数据\n      位置 "
+            "exercises/mine/dot_1.cu:17：线程块 (0,0,0) 中的线程 1；另一次访问在 exercises/mine/dot_1.cu:16，线程 3"))
+        self.assertEqual(run.details[1][1], "有线程到不了的 __syncthreads()：一些线程在它之前已经退出\n      位置 a.cu:26，"
+                                            "线程块 (0,0,0)：128 个线程在此等待，其余线程已经退出（本次启动中共 256 次）")
+        self.assertIn("kernel book, float, n = 1001: got 1, expected 2", run.details[2][0])
+        self.assertIn("核函数 book，float，n = 1001：得到 1，应为 2", run.details[2][1])
+
+    def test_every_kind_the_grader_judges_is_one_the_runner_prints(self):
+        runtime = source.read(os.path.join(grade.ROOT, "cpu_runner", "runtime.c"))
+        keys = re.search(r"kind_keys\[\] = \{(.*?)\};", runtime, re.S).group(1)
+        self.assertLessEqual(set(verdicts.FINDINGS), set(re.findall(r'"(\w+)"', keys)))
 
     def test_the_first_wrong_element_from_the_rows_note_in_both_languages(self):
         row = ("kernel shared float 2145 0 2145 1 0 - - -  FAIL  3 wrong, first wrong out[0][2]: got nan, "
                "expected 66, more words\nRESULT example=transpose kernel=shared type=float n=2145 value=0 "
                "expected=2145 status=FAIL\n").replace("kernel shared", "shared")
-        run = grade.read_output(grade.Run([]), row, 1)
+        run = verdicts.read_output(verdicts.Run([]), row, 1)
         self.assertTrue(run.first_wrong)
         self.assertEqual(run.details[0][0], "kernel shared, float, n = 2145: got 0, expected 2145; 3 wrong, more words")
         en, zh = run.details[1]
         self.assertEqual(en, "the first wrong element: out[0][2] is nan, should be 66 (NaN: often the poison the "
                              "output starts as, never written, or copied from shared memory no thread wrote)")
         self.assertTrue(zh.startswith("第一个出错的元素：out[0][2] 是 nan，应为 66（NaN"))
-        self.assertFalse(grade.read_output(grade.Run([]), RACE, 1).first_wrong)
-        counted = grade.read_output(grade.Run([]), row.replace("3 wrong,", "value: elements right, 3 wrong,"), 1)
+        self.assertFalse(verdicts.read_output(verdicts.Run([]), RACE, 1).first_wrong)
+        counted = verdicts.read_output(verdicts.Run([]), row.replace("3 wrong,", "value: elements right, 3 wrong,"), 1)
         self.assertEqual(counted.details[0][0], "kernel shared, float, n = 2145: elements right: 0, expected 2145; "
                                              "3 wrong, more words")
 
     def test_a_compile_error_whole_and_once(self):
         complaint = ("u.cpp: In function 'f':\nu.cpp:3:5: error: 'g' was not declared\n    3 |     g();\n"
                      "      |     ^\nu.cpp:4:9: error: expected expression\n")
-        text, same = grade.first_error(complaint)
+        text, same = verdicts.first_error(complaint)
         self.assertEqual(text, same)  # no " | " split into two languages
         self.assertIn("    3 |     g();", text)
         self.assertIn("^", text)
         self.assertNotIn("expected expression", text)  # the first error only
-        self.assertEqual(grade.say_lines("both", (text, text)), [text])
+        self.assertEqual(screen.say_lines("both", (text, text)), [text])
 
     def test_exit_codes(self):
-        self.assertEqual(grade.read_output(grade.Run([]), "all passed", 0).kinds, [])
-        self.assertEqual(grade.read_output(grade.Run([]), "CPU runner: deadlock in block (0,0,0)", 4).kinds,
+        self.assertEqual(verdicts.read_output(verdicts.Run([]), "all passed", 0).kinds, [])
+        self.assertEqual(verdicts.read_output(verdicts.Run([]), "CPU runner: deadlock in block (0,0,0)", 4).kinds,
                          ["deadlock"])
-        self.assertEqual(grade.read_output(grade.Run([]), "Checked: FAIL", 1).kinds, ["value"])
-        crash = grade.read_output(grade.Run([]), "", -11)
+        self.assertEqual(verdicts.read_output(verdicts.Run([]), "Checked: FAIL", 1).kinds, ["value"])
+        crash = verdicts.read_output(verdicts.Run([]), "", -11)
         self.assertEqual(crash.kinds, ["crash"])
         self.assertIn("signal 11", crash.details[0])
-        self.assertEqual(grade.read_output(grade.Run([]), "CUDA error: misaligned address", 3).kinds,
+        self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
                          ["misaligned", "crash"])
 
     def test_the_bank_file_per_line_only_the_learners_lines_and_a_misaligned_access_anywhere(self):
@@ -176,12 +192,12 @@ class Output(unittest.TestCase):
             f.write(row % ("0x10", 320, 10, 32, 0) + row % ("0x20", 10, 0, 1, 0) + row % ("0x30", 10, 0, 1, 3))
         mine = os.path.join(grade.ROOT, "exercises/mine/t_2.cu")
         places = {"0x10": mine + ":7", "0x20": mine + ":9 (discriminator 1)", "0x30": "/x/ch08_banks/banks.cu:151"}
-        saved, grade.addr2line = grade.addr2line, lambda program, codes: places
+        saved, verdicts.addr2line = verdicts.addr2line, lambda program, codes: places
         try:
-            run = grade.Run([])
-            table = grade.read_banks(run, "program", path, "exercises/mine/t_2.cu", True)
+            run = verdicts.Run([])
+            table = verdicts.read_banks(run, "program", path, "exercises/mine/t_2.cu", True)
         finally:
-            grade.addr2line = saved
+            verdicts.addr2line = saved
         self.assertEqual(run.kinds, ["misaligned", "banks"])
         self.assertIn("ch08_banks/banks.cu:151: 3 loads", run.details[0])
         self.assertEqual([en.split(":")[0] for en, _ in table], ["line 7, 1 load of 4 B", "line 9, 1 load of 4 B"])
@@ -210,7 +226,7 @@ class Output(unittest.TestCase):
             for name, text in (("README.md", en), ("README.zh-CN.md", en if zh is None else zh)):
                 with open(os.path.join(root, "ch01_demo", name), "w") as f:
                     f.write(text)
-            return grade.check_predictions(build, root)
+            return check_predictions.check_predictions(build, root, ["ch01_demo"])
 
         good = '<!-- predict: demo -- "k/acc=8" --> <!-- predict-run: demo -- exit=0 "ran ok" -->'
         self.assertEqual(pages(good), 0)
@@ -226,7 +242,7 @@ class Output(unittest.TestCase):
         with open(program, "w") as f:
             f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n"\n')
         os.chmod(program, 0o755)
-        ex = grade.Exercise("demo", "ch01_demo/demo.cu", 1)
+        ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
         ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
         import contextlib
         import io
@@ -241,10 +257,10 @@ class Output(unittest.TestCase):
         self.assertIn("FAIL: 1 of 3 wrong", shown.getvalue())
 
     def test_both_languages(self):
-        self.assertEqual(grade.say("zh", "yes | 是"), "是")
-        self.assertEqual(grade.say("both", ("yes", "是")), "yes / 是")
-        self.assertEqual(grade.say_lines("both", ("yes", "是")), ["yes", "是"])
-        self.assertEqual(grade.verdict_line(["value", "race"], "en"), "FAIL: a race on shared memory; a wrong value")
+        self.assertEqual(screen.say("zh", "yes | 是"), "是")
+        self.assertEqual(screen.say("both", ("yes", "是")), "yes / 是")
+        self.assertEqual(screen.say_lines("both", ("yes", "是")), ["yes", "是"])
+        self.assertEqual(screen.verdict_line(["value", "race"], "en"), "FAIL: a race on shared memory; a wrong value")
 
 
 if __name__ == "__main__":

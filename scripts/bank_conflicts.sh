@@ -29,7 +29,7 @@ if [ $# -lt 1 ] || [ ! -x "$1" ]; then
     echo "usage: bank_conflicts.sh PROGRAM [ARGS...] (PROGRAM: a built executable; got '${1:-}'; --help says more)" >&2
     exit 2
 fi
-ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -n 1)
+ncu=$(sh "$(dirname "$0")/cuda_tool.sh" ncu)
 if [ -z "$ncu" ] || ! nvidia-smi -L >/dev/null 2>&1; then
     echo "bank_conflicts.sh: needs Nsight Compute (ncu) and a GPU (ncu: ${ncu:-not found}): nothing measured" >&2
     exit 77
@@ -59,6 +59,7 @@ import csv, re, sys
 metrics, model_path = sys.argv[1].split(","), sys.argv[2]
 sys.path.insert(0, sys.argv[3])
 from plot import agrees  # the one tolerance: 2 % of the prediction, as in plot.py banks:agreement
+from results import bank_model_row
 lines = list(csv.reader(sys.stdin))  # a header, a units row, a row per launch
 if len(lines) < 3:
     sys.exit("bank_conflicts.sh: ncu measured no kernel")
@@ -70,13 +71,13 @@ for row in map(lambda r: dict(zip(header, r)), rows):
         sums[metric] += float(row[metric].replace(",", ""))
 predicted, library = {}, []  # (kernel, op) -> [passes x weight, weight]; (prefix, library name)
 for line in open(model_path, encoding="utf-8"):
-    fields = line.rstrip("\n").split("\t")
+    fields, row = line.rstrip("\n").split("\t"), bank_model_row(line)
     if fields[0] == "library" and len(fields) == 3:
         library.append((fields[1], fields[2]))
-    elif not line.startswith("#") and len(fields) >= 6:
-        entry = predicted.setdefault((fields[0], fields[2]), [0, 0])
-        entry[0] += int(fields[4]) * int(fields[5])
-        entry[1] += int(fields[5])
+    elif row:
+        entry = predicted.setdefault((row["kernel"], row["op"]), [0, 0])
+        entry[0] += int(row["passes"]) * int(row["weight"])
+        entry[1] += int(row["weight"])
 def label(name):
     for prefix, owner in library:
         if name.startswith(prefix):

@@ -1,11 +1,6 @@
-# Sourced by the scripts: puts nvcc on PATH when the toolkit is in its usual place, or where
-# scripts/install_deps.sh unpacked NVIDIA's wheels (.tools/cuda).
-if ! command -v nvcc >/dev/null; then
-    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin \
-        "$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.tools/cuda/bin"; do
-        if [ -x "$dir/nvcc" ]; then export PATH="$dir:$PATH"; break; fi
-    done
-fi
+# Sourced by the scripts: puts nvcc's folder on PATH, wherever scripts/cuda_tool.sh finds it (the toolkit's
+# usual place, or .tools/cuda where scripts/install_deps.sh unpacked NVIDIA's wheels).
+if nvcc=$(sh "$(dirname "${BASH_SOURCE[0]}")/cuda_tool.sh" nvcc); then export PATH="$(dirname "$nvcc"):$PATH"; fi
 BUILD_DIR=${BUILD_DIR:-build}
 EXAMPLES_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Warnings are errors in CI (CI=true): the collection builds cleanly.
@@ -37,7 +32,7 @@ configure_and_build() {
     phase_took build $((SECONDS - start))
 }
 
-# Every test of the build, then the closing lines (tests/ctest_summary.py): how
+# Every test of the build, then the closing lines (scripts/ctest_summary.py): how
 # many ran, why the others were skipped, and last "tests: N passed, N failed,
 # N skipped", the line the CI reads. Returns CTest's own exit status.
 run_test_suite() {
@@ -55,7 +50,7 @@ run_test_suite() {
     timing_line
     ctest --test-dir "$build" --show-only=json-v1 >"$build/ctest-tests.json" 2>/dev/null || true
     [ -s "$build/not_installed.txt" ] && cat "$build/not_installed.txt" # what install_deps could not install
-    python3 "$EXAMPLES_ROOT/tests/ctest_summary.py" "$junit" "$build/ctest-tests.json" ||
+    python3 "$EXAMPLES_ROOT/scripts/ctest_summary.py" "$junit" "$build/ctest-tests.json" ||
         echo "tests: no summary (CTest's own lines above say what ran); CTest exited $status"
     return "$status"
 }

@@ -59,7 +59,7 @@ fi
 # @ stands for the build folder; a section names the command as run from there.
 examples() {
     local sanitizer run
-    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    sanitizer=$(sh scripts/cuda_tool.sh compute-sanitizer || echo compute-sanitizer)
     while read -r run; do
         echo "=== ${run//@\//}"
         # shellcheck disable=SC2086

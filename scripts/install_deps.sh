@@ -141,16 +141,8 @@ fi
 # nothing installed into any Python, no root needed; else none: with the CUDA runtime's headers alone (the
 # small wheels) CMake builds only the CPU runner's programs, and every test that needs nvcc is skipped.
 # EXAMPLES_TOOLKIT_WHEELS=headers takes the headers alone (6 MB) even where the compiler could be had.
-nvcc=$(command -v nvcc || true)
-if [ -z "$nvcc" ]; then
-    for dir in /usr/local/cuda/bin /usr/local/cuda-13*/bin /usr/local/cuda-12*/bin "$PWD/.tools/cuda/bin"; do
-        if [ -x "$dir/nvcc" ]; then
-            nvcc=$dir/nvcc
-            say "nvcc found in $dir (not on PATH; the build scripts add it)"
-            break
-        fi
-    done
-fi
+nvcc=$(sh "$(dirname "$0")/cuda_tool.sh" nvcc) && [ "$nvcc" != "$(command -v nvcc)" ] &&
+    say "nvcc found in $(dirname "$nvcc") (not on PATH; the build scripts add it)"
 # unpack_cuda_wheels PACKAGE...: NVIDIA's wheels of CUDA 13 into .tools/cuda (one prefix: bin, include, lib, nvvm).
 unpack_cuda_wheels() {
     local wheels
@@ -203,7 +195,7 @@ say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release li
 # no GPU). A full CUDA toolkit has them beside nvcc; a minimal one does not: then
 # NVIDIA's own wheels from PyPI are unpacked into .tools/ of this checkout
 # (nothing is installed into any Python).
-if ! [ -x "$(dirname "$nvcc")/cuobjdump" ] && ! [ -x .tools/bin/cuobjdump ]; then
+if ! sh "$(dirname "$0")/cuda_tool.sh" cuobjdump "$nvcc" >/dev/null; then
     wheels=$(mktemp -d)
     if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" nvidia-cuda-cuobjdump \
         nvidia-cuda-nvdisasm >/dev/null 2>&1; then

@@ -2,56 +2,25 @@
 """Draws the plots and the tables of the docs from the sweep CSVs (scripts/sweep.py), one per device.
 
     python3 scripts/plot.py build/sweep.csv [MORE.csv ...] [--out DIR] [--force]
-
-Your own run: its plots (EXAMPLE_TYPE.png, drawn with matplotlib where installed) and a page with
-every table (RESULTS.md) go into DIR, by default build/plots/ of this checkout; nothing tracked is
-touched, and files already in DIR are replaced only with --force.
-
+        your own run: its plots and RESULTS.md into DIR (build/plots/); nothing tracked is touched, files
+        already in DIR replaced only with --force
     python3 scripts/plot.py --regenerate [CSV ...] [--readme PAGE]... [--results PAGE] [--check]
-
-The repository's own pages and committed plots, from every device's docs/results/DEVICE/sweep.csv
-(the default CSVs; given CSVs must include them all, unless --readme names the pages). Beside each
-CSV: its plots and, where present, the device's ctest.log, banks.txt (scripts/bank_conflicts.sh)
-and mutants.txt (scripts/mutants.sh). A plot carries, in its PNG text, a hash of what it was drawn
-from (its rows and the drawing code): a plot whose hash is already the one its data gives is left
-as it is, byte for byte, whatever matplotlib is installed, so regenerating twice leaves git clean.
---check writes nothing and exits 1 naming each file that regenerating would change.
-What lies between a pair of marker lines <!-- NAME:begin --> and
-<!-- NAME:end --> is rewritten, by NAME: results (every device's headline table; in --results a
-section per device with tests, plots and bank conflicts), results:summary (the book's kernel, our
-best and the library at the headline sizes), results:EXAMPLE (that example's rows), banks (every
-bank table), banks:PROGRAM (the tables of that program), banks:agreement (per device and run, how
-many of the tables' predicted rows the SASS-level and the hardware counts equal, within 2 %), run:SLUG (one run from examples.log, in a
-code block: SLUG is its command's words, paths cut to their last part, dashes dropped, joined by '-':
-run:banks, run:reduce-demo-squares), mutants (the mutant table; mutants:CHAPTER, its rows). Prose that interprets figures is written by hand,
-outside the markers.
-
-Chinese: every committed plot is drawn twice, EXAMPLE_TYPE.png and EXAMPLE_TYPE.zh-CN.png with its
-words in Chinese (in Fan's terms: docs/GLOSSARY.zh-CN.md), and a page PAGE.zh-CN.md gets the Chinese
-ones, and its generated blocks' own words (headers, marks, captions, the fixed lines of banks.txt and
-mutants.txt) in Chinese: the figures are the same, line for line, as tests/test_docs.py checks. The
-Chinese is drawn in WenQuanYi Micro Hei (Debian's and Ubuntu's fonts-wqy-microhei, which
-scripts/install_deps.sh installs; $PLOT_CJK_FONT names another file of it); without it the Chinese
-plots are skipped, saying so, and --bank-maps draws nothing (exit 77). A letter the font lacks stops
-the drawing: no picture shows an empty box.
-
+        the repository's pages (between <!-- NAME:begin --> and <!-- NAME:end --> lines) and committed
+        plots, from docs/results/DEVICE/ (sweep.csv, ctest.log, banks.txt, mutants.txt, examples.log);
+        --check writes nothing and exits 1 naming what would change
     PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks [--force]
+        the bank pictures the model names (a row per pass, each lane in its bank)
 
-draws, from a program's bank model (common/bank_model.h), each shared-memory access it names a
-picture for: FOLDER/PICTURE.png and FOLDER/PICTURE.zh-CN.png, the 32 banks across, a row per pass,
-each lane in its bank(s). A picture already there is kept when it shows the same (same hash, or the
-same pixels); one that differs is replaced only with --force. An access without a Chinese rule
-(ACCESS_CHINESE) stops it, naming the access (exit 2).
-
-Every option is checked before anything is read or drawn. Without matplotlib in this Python, the
-script runs itself again under the system's (/usr/bin/python3, or $SYSTEM_PYTHON) where that one
-has it (Debian's python3-matplotlib, which scripts/install_deps.sh installs); with none, tables are
-still written and plots skipped, saying so. Exit 0: done (or, with --check, nothing to change);
-1: --check found files to change; 2: a bad command line, a missing or malformed input (one line,
-FILE:LINE: problem for a malformed one), or an output that --force would be needed to replace;
-3: a page without its markers; 77: --bank-maps without matplotlib anywhere, or without the Chinese
-font. Nothing is written
-unless the exit is 0.
+NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], run:SLUG (one run of examples.log: its
+command's words, paths cut to their last part, dashes dropped, joined by '-'), mutants[:CHAPTER].
+A plot's PNG text holds a hash of its rows and the drawing code: one whose hash matches is kept byte
+for byte, so regenerating twice leaves git clean. Every plot and page is also drawn in Chinese
+(PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms, the same figures) in WenQuanYi Micro Hei
+($PLOT_CJK_FONT names another file of it); without the font the Chinese plots are skipped and
+--bank-maps exits 77. Without matplotlib it runs again under the system's Python ($SYSTEM_PYTHON or
+/usr/bin/python3) where that has it; with none, tables are written and plots skipped, saying so.
+Exit 0: done; 1: --check found changes; 2: a bad command line or input (one line, nothing written);
+3: a page without its markers; 77: --bank-maps without matplotlib or the Chinese font.
 """
 import argparse
 import contextlib
@@ -71,11 +40,12 @@ import subprocess
 import sys
 import warnings
 
+from results import BANK_MODEL, bank_model_row
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))  # the checkout
 
 HEADLINE = {"dot": [2**26], "reduce": [10**8], "transpose": [4097**2, 8192**2, 10000**2]}  # n; others: every n
 LIBRARY = {"cub", "cublas", "geam"}
-L2_MB = {"H100": 52, "H200": 63}  # for CSVs without l2_mb: 50 and 60 MiB, in MB as the Device line prints them
 REQUIRED = ["device", "record", "example", "kernel", "type", "n", "gbps", "status"]
 NUMBERS = ["n", "bytes", "ms", "gbps", "pct_ceiling", "l2_mb"]
 CEILING_FIELDS = {"device", "l2_mb", "record", "example", "name", "type", "n", "size", "gbps"}  # more: in its label
@@ -248,7 +218,7 @@ def load(path):
     """A device: its rows, name, L2 size and, from the CSV's folder, its test summary and bank table."""
     rows, folder = read_csv(path), os.path.dirname(path) or "."
     name = rows[0]["device"]
-    l2 = number(rows[0].get("l2_mb", "")) or next((mb for key, mb in L2_MB.items() if key in name), None)
+    l2 = number(rows[0].get("l2_mb", ""))
     ctest, banks = os.path.join(folder, "ctest.log"), os.path.join(folder, "banks.txt")
     return {"csv": path, "folder": folder, "plots": folder, "rows": rows, "name": name, "l2_mb": l2,
             "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
@@ -709,21 +679,20 @@ def read_bank_model(stream, source):
     bytes, passes, lanes), lanes a list of 32 (address, pass) or None. Exit 2 on a malformed line."""
     pictures = []
     for number, line in enumerate(stream, 1):
-        fields = line.rstrip("\n").split("\t")
-        if line.startswith("#") or fields[0] == "library" or not line.strip():
-            continue
         try:
-            kernel, access, op, width, passes, weight, picture, lanes = fields
-            lanes = [None if lane == "-" else tuple(map(int, lane.split(":"))) for lane in lanes.split(",")]
-            if len(lanes) != 32 or op not in ("ld", "st") or int(width) not in (1, 2, 4, 8, 16):
+            row = bank_model_row(line)
+            if not row:
+                continue
+            lanes = [None if lane == "-" else tuple(map(int, lane.split(":"))) for lane in row["lanes"].split(",")]
+            if len(lanes) != 32 or row["op"] not in ("ld", "st") or int(row["bytes"]) not in (1, 2, 4, 8, 16):
                 raise ValueError
         except ValueError:
-            reject(source, number, "not a bank model line (kernel, access, op, bytes, passes, weight, picture, "
-                   "32 lanes)")
-        if picture != "-":
-            if not re.match(r"^[a-z0-9_]+$", picture):
-                reject(source, number, "picture name '%s': use [a-z0-9_]" % picture)
-            pictures.append((picture, kernel, access, int(width), int(passes), lanes))
+            reject(source, number, "not a bank model line (%s, 32 lanes)" % ", ".join(BANK_MODEL[:-1]))
+        if row["picture"] != "-":
+            if not re.match(r"^[a-z0-9_]+$", row["picture"]):
+                reject(source, number, "picture name '%s': use [a-z0-9_]" % row["picture"])
+            pictures.append((row["picture"], row["kernel"], row["access"], int(row["bytes"]), int(row["passes"]),
+                             lanes))
     return pictures
 
 

@@ -5,7 +5,7 @@
 
 Between <!-- tests:without-gpu:begin --> and <!-- tests:without-gpu:end -->: the closing lines
 of the test command on a machine without a GPU where every host test runs and passes, worked
-out from BUILD's own list of tests (ctest --show-only=json-v1) by tests/ctest_summary.py, the
+out from BUILD's own list of tests (ctest --show-only=json-v1) by scripts/ctest_summary.py, the
 code that prints them after a real run. Between <!-- timings:begin --> and <!-- timings:end -->:
 how long the README's commands took: the lines those commands printed in
 scripts/time_test_command.sh's runs, kept in docs/results/timings.txt. Both blocks are program
@@ -24,11 +24,10 @@ import subprocess
 import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-sys.path.insert(0, os.path.join(TOP, "tests"))
 import ctest_summary  # noqa: E402  the closing lines' own code
+from layout import PROGRAMS  # noqa: E402
 from plot import OneLineParser  # noqa: E402  one line and exit 2 for a bad command line
 
-PROGRAMS = ["dot", "shared_bitmap", "banks", "reduce", "transpose", "shared_vs_global"]
 TIMINGS = os.path.join(TOP, "docs", "results", "timings.txt")
 NO_DRIVER = "no NVIDIA driver is installed (libcuda.so.1 is missing)"  # what CI's machine says
 TIMED = ["first run", "rerun", "examples"]  # the lines of timings.txt the README shows, in this order

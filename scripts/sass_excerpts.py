@@ -15,7 +15,7 @@ Chinese: the instructions are the same).
 --check: rewrite nothing; exit 1 when an excerpt differs from what the build gives (one line
 each), 77 when it cannot tell (no cuobjdump; a build by another nvcc than the one that wrote the
 excerpt; no sm_90 code in the build). Exit 2 on bad use. cuobjdump's answers are kept beside each
-program while the binary is the same (tests/cuobjdump_cache.py), so a rerun does not read it again.
+program while the binary is the same (scripts/cuobjdump_cache.py), so a rerun does not read it again.
 """
 import argparse
 import glob
@@ -25,8 +25,8 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests"))
-import cuobjdump_cache  # noqa: E402  answers kept beside the program while it is the same
+import cuobjdump_cache  # answers kept beside the program while it is the same
+from layout import cuda_tool
 
 MARKER = re.compile(r"^<!-- sass:(\w+):(\w+):([\w-]+):begin -->\n(.*?)^<!-- sass:\1:\2:\3:end -->$", re.S | re.M)
 ARCH = "sm_90"
@@ -38,8 +38,8 @@ def nvcc_version(build):
     found = re.search(r"^CMAKE_CUDA_COMPILER_VERSION:\w+=(\d+\.\d+)", text, re.M)
     if not found:  # older caches keep it elsewhere: ask the compiler the cache names
         compiler = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", text, re.M)
-        out = subprocess.run([compiler.group(1) if compiler else "nvcc", "--version"], capture_output=True,
-                             text=True).stdout if (compiler or shutil.which("nvcc")) else ""
+        compiler = compiler.group(1) if compiler else cuda_tool("nvcc")
+        out = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout if compiler else ""
         found = re.search(r"release (\d+\.\d+)", out)
     return found.group(1) if found else "unknown"
 
@@ -85,7 +85,7 @@ def excerpt(cuobjdump, build, program, function, ops, version, language="en"):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="compare, rewrite nothing")
-    parser.add_argument("--cuobjdump", default=shutil.which("cuobjdump") or "cuobjdump")
+    parser.add_argument("--cuobjdump", default=cuda_tool("cuobjdump") or "cuobjdump")
     parser.add_argument("build")
     parser.add_argument("pages", nargs="+")
     args = parser.parse_args(argv)

@@ -11,7 +11,6 @@ Every option is checked before the first run (one line, exit 2): the types, the 
 build folder and its programs, the output's folder; an existing output is replaced only with
 --force. The CSV goes into the build folder by default, never into the checkout's root.
 """
-import argparse
 import csv
 import os
 import re
@@ -19,6 +18,7 @@ import subprocess
 import sys
 
 from plot import OneLineParser  # one line and exit 2 for a bad command line, as plot.py and the programs do
+from results import records
 
 PROGRAMS = {"dot": "ch05_dot/dot", "reduce": "ch08_reduce/reduce", "transpose": "ch08_transpose/transpose"}
 BANKS = "ch08_banks/banks"  # run once with its defaults, when built
@@ -44,25 +44,13 @@ KNOWN = ["device", "l2_mb", "record", "example", "kernel", "name", "type", "n", 
 DEVICE = re.compile(r"^Device \d+: (?P<name>.+?), compute capability(?:.*?, L2 (?P<l2>[\d.]+) MB)?", re.M)
 
 
-def parse_line(line):
-    """A RESULT or CEILING line as a dict (None for other lines); old programs' pct_copy is pct_ceiling."""
-    words = line.split()
-    if not words or words[0] not in ("RESULT", "CEILING"):
-        return None
-    row = {"record": words[0]}
-    for word in words[1:]:
-        key, _, value = word.partition("=")
-        row["pct_ceiling" if key == "pct_copy" else key] = value
-    return row
-
-
 def parse_output(text, device, asked):
     """Rows of one run's output, each with the device (and L2 size) from its Device line; what
     the run was asked for fills the fields a line leaves out (a CEILING line has no type or n)."""
     match = DEVICE.search(text)
     if match:
         device = {"device": match["name"], "l2_mb": match["l2"] or ""}
-    rows = [{**device, **asked, **row} for row in map(parse_line, text.splitlines()) if row]
+    rows = [{**device, **asked, **row} for row in records(text)]
     return rows, device
 
 

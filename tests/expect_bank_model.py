@@ -27,6 +27,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "scripts"))
+from results import bank_conflicts_table, bank_model_row, number  # noqa: E402
 
 
 def model(command):
@@ -34,14 +36,8 @@ def model(command):
     if run.returncode != 0:
         sys.exit("expect_bank_model: %s --bank-model exited %d: %s"
                  % (" ".join(command), run.returncode, run.stderr.strip()[:300]))
-    lines = []
-    for line in run.stdout.splitlines():
-        fields = line.split("\t")
-        if line.startswith("#") or fields[0] == "library" or len(fields) < 8:
-            continue
-        kernel, access, op, width, passes, weight = fields[:6]
-        lines.append((kernel, access, op, int(passes), int(weight)))
-    return lines
+    rows = filter(None, map(bank_model_row, run.stdout.splitlines()))
+    return [(r["kernel"], r["access"], r["op"], int(r["passes"]), int(r["weight"])) for r in rows]
 
 
 def per_instruction(lines, kernel, op):
@@ -63,20 +59,12 @@ def measured(command):
         sys.exit("expect_bank_model --measured: bank_conflicts.sh exited %d: %s"
                  % (run.returncode, (run.stderr or run.stdout).strip()[-600:]))
     print(run.stdout)
-    rows = [line for line in run.stdout.splitlines() if line.startswith("| ")]
-    header = [cell.strip() for cell in rows[0].strip("|").split("|")] if rows else []
+    header, table = bank_conflicts_table(run.stdout)
     if "SASS per load" not in header:
         print("expect_bank_model --measured: skipped: this ncu has no SASS-level wavefront counter")
         sys.exit(77)
-    columns = {"ld": header.index("SASS per load"), "st": header.index("SASS per store")}
-    counts = {}
-    for row in rows[2:]:
-        cells = [cell.strip() for cell in row.strip("|").split("|")]
-        for op, column in columns.items():
-            try:
-                counts[(cells[0], op)] = float(cells[column])
-            except ValueError:
-                pass
+    counts = {(kernel, op): number(row["SASS per " + name]) for kernel, row in table.items()
+              for op, name in (("ld", "load"), ("st", "store")) if number(row["SASS per " + name]) is not None}
     disagreements = [line[2:] for line in run.stdout.splitlines() if line.startswith("- ") and "predicted" in line]
     return counts, disagreements
 

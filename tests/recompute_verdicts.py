@@ -17,21 +17,18 @@ the others, fails a test:
                                               kind of line of FILE: each must be found)
 Exit 0: every verdict follows from its figures; 1: what does not, one line each.
 """
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+from results import fields, number  # noqa: E402
 
 PASS_BY_REPORTING = {("shared_bitmap", "no_sync")}  # the race on purpose: it passes by counting wrong pixels
 MUCH_LOWER = 2.0  # shared_vs_global's LATENCY_RATIO_MUCH_LOWER
 REGISTER_LIKE = 1.5  # shared_vs_global's REGISTER_LIKE_RATIO
 HUNDRED = 100.0
-
-
-def number(text):
-    try:
-        return float(text)
-    except (TypeError, ValueError):
-        return None
 
 
 def close(printed, computed, decimals):
@@ -65,12 +62,11 @@ def quotient_holds(shown, a, b):
 def check_result_lines(lines):
     problems, ceilings = [], {}
     for i, line in enumerate(lines, 1):
-        if line.startswith("CEILING "):
-            fields = dict(f.split("=", 1) for f in line.split()[1:] if "=" in f)
-            ceilings[fields.get("name")] = number(fields.get("gbps"))
-        if not line.startswith("RESULT "):
+        f = fields(line) or {}
+        if f.get("record") == "CEILING":
+            ceilings[f.get("name")] = number(f.get("gbps"))
+        if f.get("record") != "RESULT":
             continue
-        f = dict(field.split("=", 1) for field in line.split()[1:] if "=" in field)
         where = f"line {i}: {f.get('example')} {f.get('kernel')} {f.get('type')} n={f.get('n')}"
         value, expected, rel_err, tolerance = (number(f.get(k)) for k in ("value", "expected", "rel_err", "tolerance"))
         if value is not None and expected is not None and rel_err is not None:

@@ -3,40 +3,24 @@
 
     res_usage.py CUOBJDUMP ARCH_LIMITS PROGRAM...
 
-CUOBJDUMP: cuobjdump (nvdisasm beside it). ARCH_LIMITS: the test_arch_limits
-program, the one door to tests/arch_limits.h's table and occupancy
-calculation. For each PROGRAM, for each architecture of its fatbinary
-(`cuobjdump -res-usage`, `cuobjdump -elf`) and each GPU architecture of the
-table that runs that code (sm_80 code runs on sm_86, 87 and 89 GPUs: the
-learner's RTX 30 and 40 cards; sm_120 code on sm_121), for each kernel:
-  - LOCAL (local arrays the compiler could not keep in registers) is 0, and
-    STACK (the stack frame: a register spill, STL/LDL at [R1], or a call the
-    compiler did not inline, like the slow path of sinf) is 0, but for the
-    kernels and architectures in LOCAL_ALLOWED and STACK_ALLOWED, each with
-    its reason;
-  - its static shared memory is at most 48 KiB (what a kernel may declare) and
-    at most the architecture's shared memory per SM;
-  - at least one block fits on an SM: registers x threads, shared memory and
-    warps, by arch_blocks_per_sm, with the block size the kernel declares in
-    __launch_bounds__ (EIATTR_MAX_THREADS in the ELF), else 1024 threads, the
-    worst case a launch may ask for.
-Static shared memory is the kernel's own: from sm_90 on, -res-usage's SHARED
-includes the 1 KiB the driver reserves for each block, which is subtracted
-(arch_blocks_per_sm adds it on every architecture from sm_80). Dynamic shared
-memory (extern __shared__) is the launch's, not the binary's: not counted.
-Prints a table, kernel by architecture, of registers / static shared bytes /
-blocks per SM at that block size and what limits them (t: threads, r:
-registers, s: shared memory, b: the architecture's most blocks; instances that
-differ only in an integer template argument share a row: ranges, and the
-fewest blocks), the kernels with a stack frame, then one line per failed
-check. Exit 0: every check holds; 1: one fails; 77: no cuobjdump.
+ARCH_LIMITS: the test_arch_limits program (tests/arch_limits.h's table and occupancy). For each
+architecture of each PROGRAM's fatbinary (cuobjdump -res-usage and -elf), each GPU that runs that
+code (sm_80 code on sm_86/87/89, sm_120 on sm_121) and each kernel: LOCAL and STACK are 0 (but for
+LOCAL_ALLOWED and STACK_ALLOWED, each with its reason); static shared memory is at most 48 KiB and the
+SM's (from sm_90 -res-usage's SHARED includes the driver's 1 KiB per block, taken off); a block of the
+size __launch_bounds__ declares (else 1024 threads) fits on an SM by arch_blocks_per_sm. Prints a
+table, kernel by architecture, of registers / static shared bytes / blocks per SM and their limit (t
+threads, r registers, s shared memory, b the most blocks; instances differing only in an integer
+template argument share a row), the kernels with a stack frame, then a line per failed check.
+Exit 0: every check holds; 1: one fails; 77: no cuobjdump.
 """
 import os
 import re
 import subprocess
 import sys
 
-import cuobjdump_cache  # beside this file
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+import cuobjdump_cache  # noqa: E402
 
 # Kernels allowed a stack frame, where, and why: (regex on the demangled name, regex on the
 # architecture, reason), each found in the kernel's SASS (cuobjdump -sass -arch ARCH -fun NAME).
@@ -58,7 +42,7 @@ LIMITER_LETTER = {"threads": "t", "registers": "r", "shared": "s", "blocks": "b"
 
 def run(command, cached=False):
     """COMMAND's output; CACHED: a cuobjdump command on a program, answered again from the program's
-    cache while the binary is the same (tests/cuobjdump_cache.py)."""
+    cache while the binary is the same (scripts/cuobjdump_cache.py)."""
     done = cuobjdump_cache.run(command, "res_usage") if cached else subprocess.run(command, capture_output=True,
                                                                                     text=True)
     if done.returncode != 0:

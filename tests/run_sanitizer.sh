@@ -11,13 +11,7 @@
 # broken device (the probe exits 3) fails the test.
 tool=$1 expect=$2 has_device=$3
 shift 3
-sanitizer=$(command -v compute-sanitizer || true)
-for candidate in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
-                 "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/compute-sanitizer"; do
-    [ -n "$sanitizer" ] && break
-    [ -x "$candidate" ] && sanitizer=$candidate
-done
-if [ -z "$sanitizer" ]; then
+if ! sanitizer=$(sh "$(dirname "$0")/../scripts/cuda_tool.sh" compute-sanitizer); then
     echo "compute-sanitizer is not installed: skipped"
     exit 77
 fi

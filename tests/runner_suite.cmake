@@ -4,7 +4,7 @@
 # program, label cpu: tests/runner_suite/check.py builds it once with scripts/cuda_on_cpu
 # --build-only and runs it in the four thread orders (forward, reverse, random:1, lockstep),
 # checking its exit code and that each expected finding names its line (none for a correct one).
-# On a GPU, scripts/sanitizer_table.py runs the same programs under compute-sanitizer.
+# On a GPU, tests/runner_suite/sanitizer_table.py runs the same programs under compute-sanitizer.
 get_filename_component(runner_suite_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 file(GLOB runner_suite_programs CONFIGURE_DEPENDS ${runner_suite_root}/tests/runner_suite/*.cu)
 foreach(program ${runner_suite_programs})

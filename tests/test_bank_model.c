@@ -1,8 +1,8 @@
 /* Unit tests of common/bank_model.h: hand-worked cases from the Programming
- * Guide's shared-memory section and SPEC.md's measured table (Nsight Compute,
- * wavefronts per warp-wide load, H200), the transpose's tile reads, partial
- * warps, lanes sharing words, and pseudo-random accesses against an
- * independent count. Bank of byte address a: (a / 4) % 32. */
+ * Guide's shared-memory section and the measured tables in
+ * docs/results/h200/banks.txt (Nsight Compute, wavefronts per warp-wide
+ * load), the transpose's tile reads, partial warps, lanes sharing words,
+ * and pseudo-random accesses against an independent count. Bank of byte address a: (a / 4) % 32. */
 #include "bank_model.h"
 #include "unit.h"
 

@@ -21,6 +21,10 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from grader.source import find_function  # noqa: E402  the grader's definition finder: comments and strings blanked
+from layout import CHAPTERS  # noqa: E402
+
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 MARKER = re.compile(r"<!-- ([\w:.,-]+):begin -->(.*?)<!-- \1:end -->", re.S)  # results, results:dot, run:banks
 
@@ -99,8 +103,6 @@ FRAME = re.compile(r"(\w+)(?:<(?:[^<>()]|\([^()]*\))*>)?\((?:[^()]|\([^()]*\))*\
 def quoted_line_problems(repo, document):
     """Excerpts that name a function and a line of a chapter's .cu where that line is no longer in that
     function: the code moved under a quoted excerpt (the lesson would send a reader to other code)."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-    from grade import find_function  # the grader's definition finder: comments and strings blanked
     text = open(os.path.join(repo, document), encoding="utf-8").read()
     problems = []
     for function, name, line in sorted(set(FRAME.findall(text))):
@@ -203,9 +205,7 @@ FIGURE = re.compile(r"<!-- figure: (.*?) -->", re.S)
 FIGURE_SOURCES = re.compile(r"docs/results/(h100|h200)/[^/]+")
 # Lessons whose unfolded prose must annotate every measured figure (a number with a unit of time,
 # bandwidth, share, ratio or cycles). The other chapters join once their figures are annotated.
-FIGURE_PAGES = {f"{chapter}/{page}" for chapter in ("ch05_dot", "ch05_shared_bitmap", "ch08_banks", "ch08_reduce",
-                                                    "ch08_shared_vs_global", "ch08_transpose")
-                for page in ("README.md", "README.zh-CN.md")}
+FIGURE_PAGES = {f"{chapter}/{page}" for chapter in CHAPTERS for page in ("README.md", "README.zh-CN.md")}
 NUMBER = re.compile(r"(?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][+-]?\d+)?(?:\s?万)?")  # 1,234 or 1234
 MEASURED = re.compile(r"(?<![\w.^/-])((?:\d{1,3}(?:,\d{3}(?!\d))+|\d+)(?:\.\d+)?)\s?万?\s?"
                       r"(?:(?:ms|µs|us|ns|GB/s|GiB/s|TB/s|cycles?)\b|微秒|毫秒|纳秒|%|倍|个?周期|[x×](?![\w.])(?!\s*[-+*/=^(\d]))")  # not 32 x 33, 32x + y, 255 × (

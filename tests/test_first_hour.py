@@ -17,6 +17,9 @@ import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+import layout  # noqa: E402
+
 REPO = os.path.abspath(os.environ.get("FIRST_HOUR_REPO") or os.path.join(os.path.dirname(__file__), os.pardir))
 CMAKE = os.environ.get("FIRST_HOUR_CMAKE") or "cmake"
 HEADER_NVCC = re.compile(r"^ \*[ \t]*(nvcc .*)$", re.M)  # what builds_alone.sh's sed reads: the first such line
@@ -69,15 +72,8 @@ def run(command, **options):
 
 def chapters():
     """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
-    found = {}
-    for folder in sorted(os.listdir(REPO)):
-        if re.match(r"ch\d\d_", folder) and os.path.isdir(os.path.join(REPO, folder)):
-            for name in sorted(os.listdir(os.path.join(REPO, folder))):
-                line = HEADER_NVCC.search(read(os.path.join(REPO, folder, name))) if name.endswith(".cu") else None
-                if line:
-                    found[folder] = (name, line.group(1).rstrip())
-                    break
-    return found
+    return {folder: (program + ".cu", HEADER_NVCC.search(read(os.path.join(REPO, folder, program + ".cu"))).group(1)
+                     .rstrip()) for folder, program in zip(layout.CHAPTERS, layout.PROGRAMS)}
 
 
 def hand_build_block(readme):
@@ -201,7 +197,7 @@ message(STATUS "stub: '${CMAKE_CUDA_ARCHITECTURES}'")
 
 
 class BuildsAloneCache(InTemporaryFolder):
-    """tests/builds_alone.sh (item 7): honest (the header's line, from a copy of the chapter's folder and
+    """scripts/builds_alone.sh (item 7): honest (the header's line, from a copy of the chapter's folder and
     common/ alone) and not redone while nothing it reads has changed."""
     SOURCE = "/* a fake chapter\n *   nvcc -O3 -I../common prog.cu -o prog\n */\nint main(void) { return 0; }\n"
 
@@ -216,7 +212,7 @@ class BuildsAloneCache(InTemporaryFolder):
         """Runs builds_alone.sh: (exit code, output, how many times nvcc compiled so far)."""
         arguments = [self.path("repo", "ch99_fake"), "prog.cu", self.path("repo", "common"), self.path("bin", "nvcc")]
         env = dict(os.environ, NVCC_LOG=self.log, **environment)
-        done = run(["sh", os.path.join(REPO, "tests", "builds_alone.sh")] + arguments +
+        done = run(["sh", os.path.join(REPO, "scripts", "builds_alone.sh")] + arguments +
                    ([self.path("cache")] if cache else []), cwd=cwd or self.folder, env=env)
         compiles = len(read(self.log).splitlines()) if os.path.exists(self.log) else 0
         return done.returncode, done.stdout + done.stderr, compiles
@@ -413,7 +409,7 @@ class TestsSummary(InTemporaryFolder):
     last a line the CI reads; the command's exit status stays CTest's."""
 
     def summary(self, junit=JUNIT, labels=LABELS):
-        done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), write(self.path("j.xml"), junit),
+        done = run([sys.executable, os.path.join(REPO, "scripts", "ctest_summary.py"), write(self.path("j.xml"), junit),
                     write(self.path("t.json"), labels)])
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout.splitlines()
@@ -449,7 +445,7 @@ class TestsSummary(InTemporaryFolder):
         self.assertEqual(lines[-1], "tests: 1 passed, 2 failed, 3 skipped")
 
     def test_an_unreadable_file_is_said_and_exits_2(self):
-        done = run([sys.executable, os.path.join(REPO, "tests", "ctest_summary.py"), self.path("none.xml")])
+        done = run([sys.executable, os.path.join(REPO, "scripts", "ctest_summary.py"), self.path("none.xml")])
         self.assertEqual(done.returncode, 2)
         self.assertIn("none.xml", done.stderr)
 

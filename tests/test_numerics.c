@@ -7,7 +7,7 @@ static float dot_periodic_a(long long i) { return (float)(i % DOT_PERIOD); }
 static float dot_periodic_b(long long i) { return (float)(DOT_PERIOD - 1 - i % DOT_PERIOD); }
 
 static void test_dot_closed_forms(void) {
-    /* The book's value for N = 33 * 1024 (SPEC.md). */
+    /* The book's value for N = 33 * 1024 (ch05_dot/README.md: exact 25723564731392). */
     CHECK(dot_book_closed_form(33792) == 25723564731392.0L);
     long long brute = 0;
     long double periodic = 0;
@@ -33,7 +33,7 @@ static void test_bounds(void) {
 }
 
 static void test_kahan(void) {
-    /* 1e8 additions of 1.23: naive float sticks at 2^25 = 33554432 (SPEC.md);
+    /* 1e8 additions of 1.23: naive float sticks at 2^25 = 33554432 (ch08_reduce/README.md);
      * a compensated double sum lands on 123000000 within double rounding. */
     float naive = 0;
     kahan_sum k = {0, 0};

@@ -64,9 +64,10 @@ every_verdict() {
     expect 1 synccheck "reports:Barrier error" true
     expect 1 memcheck nonsense true
 }
-sed 's/ --error-exitcode 99//' "$here/run_sanitizer.sh" >"$fake/weakened.sh"
-cmp -s "$here/run_sanitizer.sh" "$fake/weakened.sh" && { echo "FAIL: could not plant the weakening"; exit 1; }
-every_verdict "$fake/weakened.sh" >/dev/null
+mkdir "$fake/tests" "$fake/scripts" && cp "$here/../scripts/cuda_tool.sh" "$fake/scripts/" # the copy's lookup
+sed 's/ --error-exitcode 99//' "$here/run_sanitizer.sh" >"$fake/tests/weakened.sh"
+cmp -s "$here/run_sanitizer.sh" "$fake/tests/weakened.sh" && { echo "FAIL: could not plant the weakening"; exit 1; }
+every_verdict "$fake/tests/weakened.sh" >/dev/null
 [ "$failures" -gt 0 ] || { echo "FAIL: a wrapper without --error-exitcode gave every verdict right"; exit 1; }
 echo "a wrapper without --error-exitcode: $failures wrong verdicts, as it must"
 every_verdict "$here/run_sanitizer.sh"

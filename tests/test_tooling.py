@@ -14,7 +14,9 @@ from unittest import mock
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts")
 sys.path.insert(0, SCRIPTS)
+import layout  # noqa: E402
 import plot  # noqa: E402
+import results  # noqa: E402
 import sweep  # noqa: E402
 
 try:
@@ -92,14 +94,13 @@ class InTemporaryFolder(unittest.TestCase):
 
 
 class Sweep(InTemporaryFolder):
-    def test_result_and_ceiling_lines_parsed_generically(self):
-        old = sweep.parse_line("RESULT example=reduce kernel=static type=double n=100 ms=0.5 pct_copy=57 status=PASS")
-        self.assertEqual((old["pct_ceiling"], "pct_copy" in old), ("57", False))
-        new = sweep.parse_line("RESULT example=reduce kernel=static n=100 pct_ceiling=38 ceiling=read status=PASS")
+    def test_result_ceiling_and_finding_lines_parsed_generically(self):
+        new = results.fields("RESULT example=reduce kernel=static n=100 pct_ceiling=38 ceiling=read status=PASS")
         self.assertEqual((new["pct_ceiling"], new["ceiling"]), ("38", "read"))
-        self.assertEqual(sweep.parse_line("CEILING example=dot name=memcpy gbps=2990.1 l2=warm"),
+        self.assertEqual(results.fields("CEILING example=dot name=memcpy gbps=2990.1 l2=warm"),
                          {"record": "CEILING", "example": "dot", "name": "memcpy", "gbps": "2990.1", "l2": "warm"})
-        self.assertIsNone(sweep.parse_line("kernel  type  n  RESULT"))
+        self.assertIsNone(results.fields("kernel  type  n  RESULT"))
+        self.assertEqual([r["record"] for r in results.records("x\nFINDING kind=race\nRESULT n=1\n")], ["FINDING", "RESULT"])
 
     def test_device_and_what_the_run_asked_for_fill_each_row(self):
         text = H100 + "\nCEILING example=transpose name=memcpy gbps=2990\nRESULT example=transpose n=4 status=PASS"
@@ -445,8 +446,8 @@ class PlotOutputs(InTemporaryFolder):
         super().setUp()
         self.repo = os.path.join(self.folder, "repo")
         os.makedirs(os.path.join(self.repo, "scripts"))
-        with open(os.path.join(SCRIPTS, "plot.py")) as source:
-            write(os.path.join(self.repo, "scripts", "plot.py"), source.read())
+        for name in ("plot.py", "results.py"):
+            write(os.path.join(self.repo, "scripts", name), read(os.path.join(SCRIPTS, name)))
         write(os.path.join(self.repo, ".gitignore"), "/build*/\n__pycache__/\n")
         write(os.path.join(self.repo, "README.md"), PAGE)
         write(os.path.join(self.repo, "docs", "RESULTS.md"), PAGE)
@@ -561,8 +562,8 @@ class PlotOutputs(InTemporaryFolder):
         system = write(os.path.join(self.folder, "system_python"), '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' % (
             log, sys.executable), executable=True)
         pyenv = write(os.path.join(self.folder, "pyenv_python"), """#!/bin/sh
-exec %s -c 'import runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]; \
-runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
+exec %s -c 'import os, runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]; \
+sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
 """ % sys.executable, executable=True)
         done = subprocess.run([pyenv, os.path.join(self.repo, "scripts", "plot.py"), "docs/results/h100/sweep.csv"],
                               cwd=self.repo, capture_output=True, text=True, env=dict(os.environ, SYSTEM_PYTHON=system))
@@ -598,8 +599,7 @@ class Mutants(InTemporaryFolder):
              "unplanted\tprog_test\ts/nothing here/x/\t$PROGRAM",
              "useless_check\tprog_test\ts/value = 42/value = 40/\ttest -e no_such_file"]
 
-    @unittest.skipUnless(subprocess.run("command -v nvcc", shell=True, capture_output=True).returncode == 0,
-                         "nvcc is not installed")
+    @unittest.skipUnless(layout.cuda_tool("nvcc"), "nvcc is not installed")
     def test_verdicts(self):
         write(os.path.join(self.folder, "ch99_fake", "prog.cu"), self.SOURCE)
         write(os.path.join(self.folder, "ch99_fake", "mutants.tsv"), "\n".join(self.TABLE) + "\n")
@@ -1004,9 +1004,8 @@ class ReadmeFigures(InTemporaryFolder):
         super().setUp()
         self.page = write(os.path.join(self.folder, "README.md"), self.PAGE)
         write(os.path.join(self.folder, "timings.txt"), self.TIMINGS)
-        self.names = [(p + "_help", "host") for p in ("dot", "shared_bitmap", "banks", "reduce", "transpose",
-                                                      "shared_vs_global")] + [("dot_float", "gpu"), ("dot_memcheck",
-                                                                                                     "sanitizer")]
+        self.names = [(p + "_help", "host") for p in layout.PROGRAMS] + [("dot_float", "gpu"), ("dot_memcheck",
+                                                                                                  "sanitizer")]
         self.listing(self.names)
 
     def test_written_then_checked_then_stale_when_a_test_is_added(self):
@@ -1040,11 +1039,10 @@ class ReadmeFigures(InTemporaryFolder):
 
 
 class CuobjdumpCache(InTemporaryFolder):
-    """tests/cuobjdump_cache.py (res_usage.py, sass_excerpts.py): cuobjdump is asked once per command while the
+    """scripts/cuobjdump_cache.py (res_usage.py, sass_excerpts.py): cuobjdump is asked once per command while the
     binary is the same; a rebuilt binary is asked again; a failed command is never kept."""
 
     def test_asked_once_per_binary(self):
-        sys.path.insert(0, TESTS)
         import cuobjdump_cache
         log = os.path.join(self.folder, "calls")
         cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\necho "$*" >>%s\n[ "$1" = -bad ] && '

@@ -17,7 +17,7 @@ wrong one must exit with its code and print every expected finding: a line `CPU 
 whose report (that line and the indented lines under it) names `at tests/runner_suite/NAME.cu:LINE`
 (the access itself or, for a race, the other access of the pair). Findings beyond the expected ones
 are shown as notes, not failures. Exit 0 when every expectation held in every order, 1 otherwise,
-2 on bad usage. --log writes one JSON object per run (scripts/sanitizer_table.py reads it).
+2 on bad usage. --log writes one JSON object per run (tests/runner_suite/sanitizer_table.py reads it).
 Python 3 standard library only.
 """
 import argparse

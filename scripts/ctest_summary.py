@@ -3,7 +3,7 @@
 so that nobody reads a skip as a pass. Reads CTest's JUnit file (ctest --output-junit) and, for the
 labels, its test list (ctest --show-only=json-v1). Plain Python 3, no GPU.
 
-    python3 tests/ctest_summary.py JUNIT.xml [TESTS.json]
+    python3 scripts/ctest_summary.py JUNIT.xml [TESTS.json]
 
 Prints a line per other reason for a skip ("skipped: ..."), the failed tests ("failed: ..."), then
     ran 33 of 207 tests; 174 skipped: they need a CUDA GPU (labels gpu, large, sanitizer) and none was found (...)
@@ -113,7 +113,7 @@ def summary(tests, labels, left_out=()):
 
 def main(arguments):
     if not 1 <= len(arguments) <= 2:
-        print("usage: python3 tests/ctest_summary.py JUNIT.xml [TESTS.json]", file=sys.stderr)
+        print("usage: python3 scripts/ctest_summary.py JUNIT.xml [TESTS.json]", file=sys.stderr)
         return 2
     try:
         tests = read_junit(arguments[0])

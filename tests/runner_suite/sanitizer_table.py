@@ -2,8 +2,8 @@
 """The runner suite on a GPU: each program of tests/runner_suite/ under compute-sanitizer's four tools,
 beside what the CPU runner reports, as one Markdown table.
 
-    python3 scripts/sanitizer_table.py [--out TABLE.md] [--work DIR] [--arch sm_90] [--timeout 60]
-                                       [--runner-log LOG | --no-runner] [--jobs N] [--cpu-only | --dry-run]
+    python3 tests/runner_suite/sanitizer_table.py [--out TABLE.md] [--work DIR] [--arch sm_90] [--timeout 60]
+                                       [--runner-log LOG | --no-runner] [--jobs N] [--cpu-only]
                                        [--from-logs DIR] [NAME ...]
 
 On a machine with nvcc, compute-sanitizer and a GPU (no network needed; Python 3 standard library
@@ -18,7 +18,7 @@ only), for every suite program (or the NAMEs given):
   - writes the table: per program, each tool's error count with its kinds and lines (or "—"), the
     program's own run, the runner's findings, and the program's stated expectation.
 --cpu-only runs no GPU tool (their cells say "not run"): the runner's columns alone, for a machine
-without a GPU. --dry-run runs nothing and prints the commands it would run (the table's shape).
+without a GPU.
 --from-logs DIR renders the table from the WORK folder of an earlier run (NAME.T.txt files), with
 no GPU: run on the GPU machine, copy WORK back, render anywhere.
 """
@@ -31,12 +31,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SUITE_DIR = os.path.join(ROOT, "tests", "runner_suite")
-sys.path.insert(0, SUITE_DIR)
-import check  # noqa: E402  (tests/runner_suite/check.py: the expectations and the runner's output)
+SUITE_DIR = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(SUITE_DIR, "..", "..", "scripts"))
+import check  # noqa: E402  (check.py beside this file: the expectations and the runner's output)
+from layout import ROOT, cuda_tool  # noqa: E402
 
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 RUNS = ["plain"] + TOOLS
@@ -44,18 +43,7 @@ NOT_RUN = "not run"
 
 
 def find_tool(name, override=None):
-    if override:
-        return override
-    found = shutil.which(name)
-    if found:
-        return found
-    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if not home:
-            continue
-        for candidate in (os.path.join(home, "bin", name), os.path.join(home, name, name)):
-            if os.access(candidate, os.X_OK):
-                return candidate
-    return None
+    return override or cuda_tool(name)
 
 
 # ----- compute-sanitizer's output -----
@@ -114,11 +102,9 @@ def parse_sanitizer(text, program):
 
 
 def unfinished_cell(run):
-    """The cell of a run that did not run, ran dry or hung; None for a run that ended."""
+    """The cell of a run that did not run or hung; None for a run that ended."""
     if run is None:
         return NOT_RUN
-    if run.get("dry"):
-        return "(dry run)"
     if run["timed_out"]:
         return "hang (no end in %d s)" % run["timeout"]
     return None
@@ -170,11 +156,6 @@ def gpu_runs(name, args, nvcc, sanitizer):
     commands = {"plain": [exe]}
     for tool in TOOLS:
         commands[tool] = [sanitizer, "--tool", tool, exe]
-    if args.dry_run:
-        lines = ["would run: " + " ".join(build)]
-        lines += ["would run: timeout -k 10 %d %s" % (args.timeout, " ".join(commands[run])) for run in RUNS]
-        sys.stderr.write("\n".join(lines) + "\n")
-        return {run: {"dry": True} for run in RUNS}
     if args.from_logs:
         records = {}
         for run in RUNS:
@@ -205,7 +186,7 @@ def gpu_runs(name, args, nvcc, sanitizer):
 
 def runner_results(args, names):
     """{name: [check.py's records, one per order]} or None."""
-    if args.no_runner or args.dry_run:
+    if args.no_runner:
         return None
     log = args.runner_log
     if not log:
@@ -272,7 +253,6 @@ def main():
     parser.add_argument("--runner-log", help="check.py --log output to take the runner's results from")
     parser.add_argument("--no-runner", action="store_true", help="leave the runner's columns out")
     parser.add_argument("--cpu-only", action="store_true", help="no GPU tools: the runner's columns only")
-    parser.add_argument("--dry-run", action="store_true", help="run nothing; print the commands and the shape")
     parser.add_argument("--from-logs", help="a WORK folder of an earlier run: render its outputs")
     parser.add_argument("--into", action="append", default=[],
                         help="also put the table between <!-- sanitizer-table:begin --> and <!-- sanitizer-table:end "
@@ -291,7 +271,7 @@ def main():
     device = "no GPU tools run"
     if not args.cpu_only:
         nvcc, sanitizer = find_tool("nvcc", args.nvcc), find_tool("compute-sanitizer", args.sanitizer)
-        if not args.dry_run and not args.from_logs and not (nvcc and sanitizer):
+        if not args.from_logs and not (nvcc and sanitizer):
             sys.exit("sanitizer_table: nvcc or compute-sanitizer not found (CUDA_HOME, PATH); --cpu-only runs the "
                      "runner alone")
         nvcc, sanitizer = nvcc or "nvcc", sanitizer or "compute-sanitizer"
@@ -300,20 +280,18 @@ def main():
                 gpu[n] = records
         if args.from_logs:
             device = "outputs from %s" % args.from_logs
-        elif args.dry_run:
-            device = "dry run"
         elif shutil.which("nvidia-smi"):
             r = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
                                capture_output=True, text=True)
             device = r.stdout.strip().splitlines()[0] if r.stdout.strip() else "a GPU"
         version = subprocess.run([sanitizer, "--version"], capture_output=True, text=True) \
-            if not args.dry_run and not args.from_logs else None
+            if not args.from_logs else None
         if version and version.returncode == 0:
             device += ", " + version.stdout.strip().splitlines()[-1]
     runner = runner_results(args, names)
 
     out = io.StringIO()
-    out.write("<!-- written by scripts/sanitizer_table.py (%s, -arch=%s, timeout %d s per run) -->\n\n"
+    out.write("<!-- written by tests/runner_suite/sanitizer_table.py (%s, -arch=%s, timeout %d s per run) -->\n\n"
               % (device, args.arch, args.timeout))
     out.write("| program | expected on the runner | memcheck | racecheck | synccheck | initcheck | GPU run "
               "| CPU runner (4 orders) | as expected |\n")

@@ -1,9 +1,13 @@
 #!/bin/sh
-# builds_alone.sh CHAPTER_DIR SOURCE COMMON_DIR NVCC [CACHE_DIR]
-# Copies the chapter's folder and common/ (nothing else of the repository) into
-# an empty directory and runs, from the chapter's copy, exactly the nvcc line
-# that SOURCE's header comment gives (its first line starting with "nvcc ").
-# Skipped (77) when there is no nvcc.
+# builds_alone.sh CHAPTER_DIR SOURCE COMMON_DIR NVCC [CACHE_DIR] [OUT]
+# The one way a chapter is built outside CMake: copies the chapter's folder and
+# common/ (nothing else of the repository) into an empty directory and runs,
+# from the chapter's copy, exactly the nvcc line that SOURCE's header comment
+# gives (its first line starting with "nvcc "; its last with
+# BUILDS_ALONE_LINE=last). The chapters' *_builds_alone tests run it, and
+# scripts/grade.py builds a learner's copy of a chapter with it (OUT: where
+# the program goes; NVCC_APPEND_FLAGS adds nvcc options). Skipped (77) when
+# there is no nvcc.
 #
 # Unchanged work is not redone: a successful build leaves a stamp in CACHE_DIR
 # named by a hash of everything the build reads that can change here: the
@@ -13,13 +17,17 @@
 # same compilers before: the script says so and compiles nothing. CACHE_DIR
 # defaults to builds_alone_cache/ in the current folder when that is a CTest
 # build folder (it holds CTestTestfile.cmake); otherwise nothing is cached.
-chapter_dir=$1 source=$2 common_dir=$3 nvcc=$4 cache_dir=${5:-}
+chapter_dir=$1 source=$2 common_dir=$3 nvcc=$4 cache_dir=${5:-} out=${6:-}
 [ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
-command=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$chapter_dir/$source" | head -n 1)
+pick="head -n 1"
+[ "${BUILDS_ALONE_LINE:-first}" = last ] && pick="tail -n 1"
+command=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$chapter_dir/$source" | $pick)
 [ -n "$command" ] || { echo "FAIL: $source has no 'nvcc ...' line in its header comment"; exit 1; }
 chapter=$(basename "$chapter_dir")
 if [ -z "$cache_dir" ] && [ -f CTestTestfile.cmake ]; then cache_dir=builds_alone_cache; fi
+[ -z "$out" ] || cache_dir= # a build whose program is wanted is always built
 case $cache_dir in /* | "") ;; *) cache_dir=$PWD/$cache_dir ;; esac
+case $out in /* | "") ;; *) out=$PWD/$out ;; esac
 PATH="$(dirname "$nvcc"):$PATH"
 export PATH
 
@@ -64,6 +72,7 @@ echo "in $chapter/: $command"
 sh -c "$command" || { echo "FAIL: the header's command did not build $source"; exit 1; }
 binary=$(ls -t | head -n 1)
 echo "ok: built $binary"
+[ -z "$out" ] || cp "$binary" "$out" || exit 1
 if [ -n "$stamp" ]; then # only the newest build of a chapter is kept
     mkdir -p "$cache_dir" && rm -f "$stamps"-* && echo "built $binary" >"$stamp"
 fi

@@ -1,0 +1,1 @@
+"""scripts/grade.py's parts, one job each."""

@@ -1,0 +1,226 @@
+"""Source surgery: a function found in a chapter's C++ by name, the learner's function put in its place, the
+stub and the wrong answers made from the chapter's own function, the harness with the function declared only."""
+import os
+import re
+import sys
+
+from layout import ROOT
+
+from .spec import SPECS, SpecError, parse_spec
+
+
+STRIPPED = re.compile(r"\b(static|inline|__forceinline__)\s+")  # what an out-of-line copy drops
+
+
+def code_only(text):
+    """The text with comments, strings and character literals blanked (same length, same lines)."""
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        two = text[i:i + 2]
+        end = None
+        if two == "//":
+            end = text.find("\n", i)
+        elif two == "/*":
+            end = text.find("*/", i + 2) + 2
+        elif text[i] in "\"'":
+            j = i + 1
+            while j < n and text[j] != text[i]:
+                j += 2 if text[j] == "\\" else 1
+            end = j + 1
+        if end is None:
+            i += 1
+            continue
+        end = n if end <= 0 else end
+        for j in range(i, min(end, n)):
+            if out[j] != "\n":
+                out[j] = " "
+        i = end
+    return "".join(out)
+
+
+def find_function(text, name):
+    """(start, body, end) offsets of the definition of `name` in text: its first line's start (the
+    template line included), its body's '{', and one past its closing '}'; None if not defined."""
+    code = code_only(text)
+    for m in re.finditer(r"\b%s\s*\(" % re.escape(name), code):
+        depth, i = 0, m.end() - 1
+        while i < len(code):  # the parameter list
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        j = i + 1
+        while j < len(code) and code[j] in " \t\n":
+            j += 1
+        if j >= len(code) or code[j] != "{":
+            continue  # a call or a declaration
+        start = code.rfind("\n", 0, m.start()) + 1
+        while start > 0:  # the lines of its head above: template <...>, __global__ void ...
+            above = code.rfind("\n", 0, start - 1) + 1
+            line = code[above:start - 1].strip()
+            if not line or line.endswith((";", "}", "{")) or line.startswith("#"):
+                break
+            start = above
+        depth, k = 0, j
+        while k < len(code):
+            depth += {"{": 1, "}": -1}.get(code[k], 0)
+            if depth == 0:
+                return start, j, k + 1
+            k += 1
+    return None
+
+
+def function_of(text, name, where):
+    found = find_function(text, name)
+    if not found:
+        raise SpecError("%s: no definition of %s" % (where, name))
+    return found
+
+
+def apply_edits(text, edits, where):
+    for old, new in edits:
+        if text.count(old) != 1:
+            raise SpecError("%s: the text to replace occurs %d times, want once: %r" % (where, text.count(old), old))
+        text = text.replace(old, new)
+    return text
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def chapter_text(ex):
+    return read(os.path.join(ROOT, ex.source))
+
+
+def solution(ex):
+    text = chapter_text(ex)
+    start, _, end = function_of(text, ex.function, ex.source)
+    return apply_edits(text[start:end], ex.solution_edits, "%s: solution_edit" % ex.name)
+
+
+def stub_function(ex, lang="both"):
+    """The function the learner starts from: the chapter's (or stub_from's, renamed), its blanked lines
+    replaced by a TODO comment."""
+    text = chapter_text(ex)
+    start, _, end = function_of(text, ex.stub_from or ex.function, ex.source)
+    body = text[start:end]  # the chapter's own: an exercise with solution edits starts from the chapter
+    if ex.stub_from:
+        body = re.sub(r"\b%s\b" % re.escape(ex.stub_from), ex.function, body, count=1)
+    lines = body.split("\n")
+    for blank in ex.blanks:
+        first, last = blank[:2]
+        a = next((i for i, line in enumerate(lines) if re.search(first, line)), None)
+        b = next((i for i in range(a or 0, len(lines)) if re.search(last, lines[i])), None) if a is not None else None
+        if a is None or b is None:
+            raise SpecError("%s: blank %r .. %r: not found in %s" % (ex.name, first, last, ex.function))
+        indent = re.match(r"\s*", lines[a]).group(0)
+        todo = {"en": "see the comment at the top of this file.", "zh": "见本文件开头的注释。"}
+        todo["both"] = todo["en"] + " / " + todo["zh"]
+        lines[a:b + 1] = [indent + "/* TODO (%s): %s */" % (ex.name, todo[lang])] + [
+            indent + line for line in blank[2:3]]
+    return "\n".join(lines)
+
+
+def wrapped(paragraph, prefix):
+    return "\n".join(prefix + line for line in paragraph)
+
+
+def stub_file(ex, lang="both"):
+    """The learner's starting file: what to do, in the language asked (both by default), then the function."""
+    english = ["/* Exercise %s: %s" % (ex.name, ex.title["en"]), " *", wrapped(ex.todo["en"], " * "), " *",
+               " * Grade it:  scripts/grade.py %s %d" % (ex.program, ex.number),
+               " * It replaces %s in %s; nothing else there changes. exercises/README.md says more." % (
+                   ex.function, ex.source)]
+    chinese = ["/* 练习 %s：%s" % (ex.name, ex.title["zh"]), " *", wrapped(ex.todo["zh"], " * "), " *",
+               " * 评分：  scripts/grade.py %s %d --lang zh" % (ex.program, ex.number),
+               " * 它替换 %s 中的 %s，其余不变。详见 exercises/README.zh-CN.md。" % (ex.source, ex.function)]
+    header = {"en": english, "zh": chinese, "both": english + [" *"] + [" * " + l[3:] if l.startswith("/* ") else l
+                                                                      for l in chinese]}[lang]
+    return "\n".join(header) + " */\n" + stub_function(ex, lang) + "\n"
+
+
+def predict_file(ex, answers=None, lang="both"):
+    english = ["# Exercise %s: %s" % (ex.name, ex.title["en"]), wrapped(ex.todo["en"], "# "),
+               "# Grade it:  scripts/grade.py %s %d" % (ex.program, ex.number)]
+    chinese = ["# 练习 %s：%s" % (ex.name, ex.title["zh"]), wrapped(ex.todo["zh"], "# "),
+               "# 评分：  scripts/grade.py %s %d --lang zh" % (ex.program, ex.number)]
+    lines = {"en": english, "zh": chinese, "both": english + chinese}[lang]
+    for i, (label, _, _) in enumerate(ex.predicts):
+        lines.append("%s = %s" % (label, answers[i] if answers else "?"))
+    return "\n".join(lines) + "\n"
+
+
+def variant_text(ex, variant):
+    """(text, shown name) of the function to grade: solution, stub, or wrong:NAME."""
+    if variant == "solution":
+        return solution(ex), ("the chapter's %s%s" % (ex.function, " with the lesson's change" * bool(
+            ex.solution_edits)), "本章的 %s%s" % (ex.function, "（按课文改动）" * bool(ex.solution_edits)))
+    if variant == "stub":
+        return stub_file(ex), ("the stub", "初始文件")
+    name = variant.split(":", 1)[1]
+    wrong = next((w for w in ex.wrongs if w.name == name), None)
+    if not wrong:
+        raise SpecError("%s: no wrong answer '%s'" % (ex.name, name))
+    base = stub_function(ex) if wrong.base == "stub" else solution(ex)
+    why_en, _, why_zh = wrong.why.partition(" | ")
+    return apply_edits(base, wrong.edits, "%s: wrong %s" % (ex.name, name)), (
+        "wrong answer %s: %s" % (name, why_en), "错误答案 %s：%s" % (name, why_zh or why_en))
+
+
+def out_of_line(text, name):
+    """The function's head without static / inline / __forceinline__: defined in one translation unit,
+    called from another."""
+    start, body, _ = function_of(text, name, name)
+    return text[:start] + STRIPPED.sub("", text[start:body]) + text[body:]
+
+
+def chapter_functions(program):
+    exercises = parse_spec(os.path.join(SPECS, program + ".spec"))
+    return exercises[0].source, sorted({ex.function for ex in exercises if ex.function})
+
+
+def harness_text(program):
+    """The chapter's .cu, every exercise function reduced to its declaration (same lines)."""
+    source, functions = chapter_functions(program)
+    text = read(os.path.join(ROOT, source))
+    for name in functions:
+        start, body, end = function_of(text, name, source)
+        head = STRIPPED.sub("", text[start:body]).rstrip() + ";"
+        text = text[:start] + head + "\n" * (text[start:end].count("\n") - head.count("\n")) + text[end:]
+    return text
+
+
+def rewrite_for_cpu(text, shown):
+    sys.path.insert(0, os.path.join(ROOT, "cpu_runner"))
+    import source as cpu_source  # cpu_runner/source.py: launches and extern __shared__, line for line
+    return '#line 1 "%s"\n' % shown + cpu_source.rewrite(text)
+
+
+def learner_unit(ex, function_text, shown, instantiations):
+    """The learner's translation unit: the chapter down to its last exercise function, the function
+    graded replaced by the learner's (with #line: findings name the learner's file and line), the
+    others the chapter's, then the explicit instantiations the harness calls."""
+    text = chapter_text(ex)
+    _, functions = chapter_functions(ex.program)
+    cut = max(function_of(text, name, ex.source)[2] for name in functions)
+    start, _, end = function_of(text, ex.function, ex.source)
+    before, after = text[:start], text[end:cut]
+    for name in functions:
+        if name != ex.function:
+            before = out_of_line(before, name) if find_function(before, name) else before
+            after = out_of_line(after, name) if find_function(after, name) else after
+    resume = text[:end].count("\n") + 1  # the line of the chapter's closing brace
+    unit = (before + '#line 1 "%s"\n' % os.path.join(ROOT, shown) + out_of_line(function_text, ex.function) +
+            '\n#line %d "%s"\n' % (resume, os.path.join(ROOT, ex.source)) + after + "\n" +
+            "".join("template %s;\n" % i for i in instantiations))
+    return rewrite_for_cpu(unit, os.path.join(ROOT, ex.source))
+
+
+def whole_source(ex, function_text, shown):
+    """The chapter's .cu with the function replaced (a #line before and after it)."""
+    text = chapter_text(ex)
+    start, _, end = function_of(text, ex.function, ex.source)
+    return (text[:start] + '#line 1 "%s"\n' % os.path.join(ROOT, shown) + function_text +
+            '\n#line %d "%s"\n' % (text[:end].count("\n") + 1, os.path.join(ROOT, ex.source)) + text[end:])
