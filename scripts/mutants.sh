@@ -7,8 +7,8 @@
 # A sed script written "common/FILE::SCRIPT" is planted in common/FILE instead (a bug in the
 # shared code, such as the last-block pattern's fence). $CUOBJDUMP names cuobjdump for checks
 # that read the compiled code (tests/expect_sass.sh).
-# The chapter folder and common/ are copied alone and built with the nvcc line of the
-# source's header (plus -arch=native): once as they are (the control), once per mutant with
+# The chapter folder and common/ are copied alone and built by scripts/builds_alone.sh with the
+# header's last nvcc line (no window; plus -arch=native): once as they are (the control), once per mutant with
 # its sed script applied (it must change the file, or the table is wrong). Every check runs
 # first on the control, where it must pass: a check that fails without the bug proves
 # nothing. Then on the mutant, with $PROGRAM set to the mutant program and $TESTS to the
@@ -57,8 +57,8 @@ if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
     exit
 fi
 nvidia-smi -L >/dev/null 2>&1 || { echo "mutants: no GPU visible: the checks cannot run" >&2; exit 77; }
-cuobjdump=$(command -v cuobjdump || echo "$(dirname "$(command -v nvcc)")/cuobjdump")
-[ -x "$cuobjdump" ] || cuobjdump=$here/.tools/bin/cuobjdump
+nvcc=$("$here/scripts/cuda_tool.sh" nvcc) || { echo "mutants: no nvcc: the mutants cannot be built" >&2; exit 77; }
+cuobjdump=$("$here/scripts/cuda_tool.sh" cuobjdump "$nvcc")
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
@@ -73,12 +73,12 @@ wanted() {
     esac
 }
 
-# build_copy CHAPTER SOURCE BUILD_COMMAND FOLDER [SED_SCRIPT...]: the chapter and common/ copied
+# build_copy CHAPTER SOURCE FOLDER [SED_SCRIPT...]: the chapter and common/ copied
 # into FOLDER, the scripts planted one after the other, built there. Prints nothing; exit 3 if
 # a script changed nothing, 4 if the copy does not build (the first error in FOLDER/build.log).
 build_copy() {
-    local chapter=$1 source_file=$2 build=$3 folder=$4 script target
-    shift 4
+    local chapter=$1 source_file=$2 folder=$3 script target
+    shift 3
     mkdir -p "$folder" && cp -R "$root/$chapter" "$folder/$chapter" && cp -R "$root/common" "$folder/common"
     for script in "$@"; do
         [ -n "$script" ] || continue
@@ -88,7 +88,9 @@ build_copy() {
         sed -i -e "$script" "$folder/$target"
         cmp -s "$folder/before" "$folder/$target" && return 3
     done
-    (cd "$folder/$chapter" && eval "$build -arch=native" >"$folder/build.log" 2>&1) || return 4
+    BUILDS_ALONE_LINE=last NVCC_APPEND_FLAGS="${NVCC_APPEND_FLAGS:+$NVCC_APPEND_FLAGS }-arch=native" \
+        sh "$here/scripts/builds_alone.sh" "$folder/$chapter" "$source_file" "$folder/common" "$nvcc" "" \
+        "$folder/$chapter/${source_file%.cu}" >"$folder/build.log" 2>&1 || return 4
 }
 
 # run_check FOLDER CHAPTER SOURCE CHECK [serial]: the check's exit code against that copy's
@@ -102,10 +104,10 @@ run_check() {
 
 # one_mutant ...: writes one table row to $results.
 one_mutant() {
-    local chapter=$1 source_file=$2 build=$3 name=$4 test=$5 script=$6 check=$7 serial=$8 work verdict status=- control
+    local chapter=$1 source_file=$2 name=$3 test=$4 script=$5 check=$6 serial=$7 work verdict status=- control
     local start=$SECONDS
     work=$(mktemp -d)
-    build_copy "$chapter" "$source_file" "$build" "$work" "$script"
+    build_copy "$chapter" "$source_file" "$work" "$script"
     case $? in
     3) verdict="NOT PLANTED (the sed script changed nothing)" ;;
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
@@ -129,7 +131,7 @@ one_mutant() {
 # one_weakening CHAPTER SOURCE BUILD NAME MUTANT WEAKENING: the weakened check with the mutant it
 # must let through, in one copy; writes one table row to $results.
 one_weakening() {
-    local chapter=$1 source_file=$2 build=$3 name=$4 mutant=$5 weakening=$6 work verdict status=- row
+    local chapter=$1 source_file=$2 name=$3 mutant=$4 weakening=$5 work verdict status=- row
     row=$(awk -F'\t' -v m="$mutant" '$1 == m' "$root/$chapter/mutants.tsv")
     if [ -z "$row" ]; then
         echo "| $chapter | weakened: $name | NOT SHOWN (no mutant $mutant in mutants.tsv) | - |" >"$results/$chapter.weakened.$name"
@@ -138,7 +140,7 @@ one_weakening() {
     local script check serial
     script=$(echo "$row" | cut -f3) check=$(echo "$row" | cut -f4) serial=$(echo "$row" | cut -f5)
     work=$(mktemp -d)
-    build_copy "$chapter" "$source_file" "$build" "$work" "$weakening" "$script"
+    build_copy "$chapter" "$source_file" "$work" "$weakening" "$script"
     case $? in
     3) verdict="NOT PLANTED (a sed script changed nothing)" ;;
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
@@ -155,15 +157,12 @@ one_weakening() {
     rm -rf "$work"
 }
 
-declare -A builds sources
+declare -A sources
 for chapter in "${chapters[@]}"; do
     source_file=$(cd "$root/$chapter" && ls ./*.cu | head -n 1)
     sources[$chapter]=${source_file#./}
-    # The header's first nvcc line, or the next one where freeglut (-lglut) is not installed.
-    builds[$chapter]=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$root/$chapter/${sources[$chapter]}" |
-        { ldconfig -p | grep 'libglut\.so ' >/dev/null && cat || grep -v -- '-lglut'; } | head -n 1)
     wait_for_a_slot
-    build_copy "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$results/control.$chapter" &
+    build_copy "$chapter" "${sources[$chapter]}" "$results/control.$chapter" &
 done
 wait
 # The controls: each distinct check once on the unmutated program (in its own copy: some
@@ -193,15 +192,14 @@ for chapter in "${chapters[@]}"; do
         case $name in '' | '#'*) continue ;; esac
         wanted "$serial" || continue
         wait_for_a_slot
-        one_mutant "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$test" "$script" "$check" \
-            "$serial" &
+        one_mutant "$chapter" "${sources[$chapter]}" "$name" "$test" "$script" "$check" "$serial" &
     done <"$root/$chapter/mutants.tsv"
     [ -e "$root/$chapter/weakened.tsv" ] || continue
     while IFS=$'\t' read -r name mutant weakening; do
         case $name in '' | '#'*) continue ;; esac
         wanted "$(awk -F'\t' -v m="$mutant" '$1 == m { print $5 }' "$root/$chapter/mutants.tsv")" || continue
         wait_for_a_slot
-        one_weakening "$chapter" "${sources[$chapter]}" "${builds[$chapter]}" "$name" "$mutant" "$weakening" &
+        one_weakening "$chapter" "${sources[$chapter]}" "$name" "$mutant" "$weakening" &
     done <"$root/$chapter/weakened.tsv"
 done
 wait
