@@ -288,11 +288,14 @@ def plot(plt, device, example, type_name, results, ceilings, path, key, language
         axes.axvspan(min(int(r["n"]) for r in results), device["l2_mb"] * 1e6 / statistics.median(moved),
                      color="tab:blue", alpha=0.12, label=words["l2"].format(mb=device["l2_mb"]))
     cold = [r for r in results if r.get("l2") == "cold"]  # --cold-l2 runs: a cross beside the warm line
-    for kernel in dict.fromkeys(r["kernel"] for r in results):
+    for index, kernel in enumerate(dict.fromkeys(r["kernel"] for r in results)):
         points = sorted((int(r["n"]), float(r["gbps"])) for r in results if r["kernel"] == kernel and r not in cold)
         library, partials = kernel in LIBRARY, any(r.get("scope") == "partials" for r in results if r["kernel"] == kernel)
-        line, = axes.plot(*zip(*points), marker="o", markersize=3, linewidth=3 if library else 1.3,
-                          color="black" if library else None,
+        # Ten colours: from the eleventh kernel on, a colour comes back, dashed and with square markers.
+        again = index >= 10 and not library
+        line, = axes.plot(*zip(*points), marker="s" if again else "o", linestyle="--" if again else "-",
+                          markersize=4 if again else 3, linewidth=3 if library else 1.3,
+                          color="black" if library else "C%d" % (index % 10),
                           label=kernel + (words["library"] if library else words["partials"] if partials else ""))
         crosses = [(int(r["n"]), float(r["gbps"])) for r in cold if r["kernel"] == kernel]
         if crosses:
