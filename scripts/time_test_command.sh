@@ -1,40 +1,46 @@
 #!/usr/bin/env bash
-# Times the README's commands as a newcomer meets them, for the README's table of times:
-# in a fresh clone of this checkout's HEAD (a temporary folder), bash scripts/run_tests.sh
-# (the first run: dependencies, configure, the whole build, every test), the same again with
-# nothing changed (the rerun), then bash scripts/run_examples.sh. Each prints its own timing
-# line; those lines, the first run's closing lines and the machine (cores, CPU, the load
-# average before and after: other work on the machine slows every figure) go to FILE, by
-# default docs/results/timings.txt, which scripts/readme_figures.py turns into the tables.
+# Times the README's two commands as a newcomer meets them, for the README's table of times.
+# In a fresh clone of this checkout's HEAD, in the README's order: bash scripts/run_examples.sh
+# (dependencies, configure, the build, every example), then bash scripts/run_tests.sh (the tests'
+# part of the build, every test), then run_tests.sh again with nothing changed (the rerun). In a
+# second fresh clone, the other order: run_tests.sh first, then run_examples.sh. Each command prints
+# its own timing line; those lines, the first test run's closing lines and the machine (cores, CPU,
+# the load average before and after: other work on the machine slows every figure) go to FILE, by
+# default docs/results/timings.txt, which scripts/readme_figures.py turns into the README's block.
 #   bash scripts/time_test_command.sh [FILE]
-# Takes as long as the three commands (about half an hour on 2 cores).
+# Takes as long as the five commands (about half an hour on 2 cores).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=$(cd "$(dirname "${1:-docs/results/timings.txt}")" && pwd)/$(basename "${1:-docs/results/timings.txt}")
-clone=$(mktemp -d)
-trap 'rm -rf "$clone"' EXIT
-git clone --quiet . "$clone/repo" || exit 1
-cd "$clone/repo" || exit 1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 load() { cut -d ' ' -f 1-3 /proc/loadavg; }
 before=$(load)
-timing() { grep -E "^$1: [0-9]+ (min|s)" "$2" | tail -n 1; }
-bash scripts/run_tests.sh >"$clone/first.log" 2>&1
-first=$?
-bash scripts/run_tests.sh >"$clone/rerun.log" 2>&1
-rerun=$?
-bash scripts/run_examples.sh >"$clone/examples.log" 2>&1
-examples=$?
+commit=$(git rev-parse --short HEAD) # both clones check out this commit, whatever HEAD becomes meanwhile
+failed=0
+# run KEY CLONE SCRIPT: the script in that clone (cloned on first use); KEY's timing line to $work/KEY.
+run() {
+    [ -d "$work/$2" ] || { git clone --quiet --no-checkout . "$work/$2" && git -C "$work/$2" checkout --quiet "$commit"; } ||
+        exit 1
+    (cd "$work/$2" && bash "scripts/$3" >"$work/$1.log" 2>&1)
+    local status=$?
+    [ "$status" -eq 0 ] || failed=1
+    echo "$1: $(grep -E "^$3: [0-9]+ (min|s)" "$work/$1.log" | tail -n 1) [exit $status]" | sed 's/ \[exit 0\]$//' >"$work/$1"
+}
+run "examples first" readme_order run_examples.sh
+run "tests next" readme_order run_tests.sh
+run "tests rerun" readme_order run_tests.sh
+run "tests first" other_order run_tests.sh
+run "examples next" other_order run_examples.sh
 {
-    echo "# $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD), $(nproc) cores ($(grep -m 1 'model name' /proc/cpuinfo |
+    echo "# $(date -u +%Y-%m-%d), commit $commit, $(nproc) cores ($(grep -m 1 'model name' /proc/cpuinfo |
         sed 's/.*: //')), $(. /etc/os-release && echo "$PRETTY_NAME"), $(nvidia-smi -L 2>/dev/null | head -n 1 || true)$(
         nvidia-smi -L >/dev/null 2>&1 || echo "no GPU"); load average $before before, $(load) after"
-    echo "first run: $(timing run_tests.sh "$clone/first.log") [exit $first]" | sed 's/ \[exit 0\]$//'
-    echo "rerun: $(timing run_tests.sh "$clone/rerun.log") [exit $rerun]" | sed 's/ \[exit 0\]$//'
-    echo "examples: $(timing run_examples.sh "$clone/examples.log") [exit $examples]" | sed 's/ \[exit 0\]$//'
-    echo "summary of the first run:"
-    grep -E "^(not installed: |skipped: |failed: |ran [0-9]+ of |tests: [0-9]+ passed)" "$clone/first.log"
-    echo "summary of the rerun:"
-    grep -E "^(ran [0-9]+ of |tests: [0-9]+ passed)" "$clone/rerun.log"
+    cat "$work/examples first" "$work/tests next" "$work/tests rerun" "$work/tests first" "$work/examples next"
+    echo "summary of the first test run (after the examples):"
+    grep -E "^(not installed: |skipped: |failed: |ran [0-9]+ of |tests: [0-9]+ passed)" "$work/tests next.log"
+    echo "summary of the test run in the other order:"
+    grep -E "^(ran [0-9]+ of |tests: [0-9]+ passed)" "$work/tests first.log"
 } >"$out"
 cat "$out"
-[ "$first" -eq 0 ] && [ "$rerun" -eq 0 ] && [ "$examples" -eq 0 ]
+exit "$failed"
