@@ -127,11 +127,22 @@ endfunction()
 
 # add_large_test(<name> <target> args...): a size past 2^31 elements. Skipped
 # (77) without a GPU, and with a clear line where the GPU has too little memory.
+# They are the suite's longest tests, so ctest starts them first (COST); each
+# holds one of three locks in turn, so that at most three run at once: their
+# copies (up to 34 GB each) fit an 80 GB GPU and a 128 GB host beside the rest.
 function(add_large_test name target)
   add_test(NAME ${name}
            COMMAND sh ${EXAMPLES_TEST_DIR}/expect_exit.sh 0 --skip-on-exit 2 "GiB of (device|host) memory|out of host memory"
                    $<TARGET_FILE:${target}> ${ARGN})
-  set_tests_properties(${name} PROPERTIES LABELS large SKIP_RETURN_CODE 77 TIMEOUT 900)
+  get_property(count GLOBAL PROPERTY EXAMPLES_LARGE_TESTS)
+  if(NOT count)
+    set(count 0)
+  endif()
+  math(EXPR lock "${count} % 3")
+  math(EXPR count "${count} + 1")
+  set_property(GLOBAL PROPERTY EXAMPLES_LARGE_TESTS ${count})
+  set_tests_properties(${name} PROPERTIES LABELS large SKIP_RETURN_CODE 77 TIMEOUT 900 COST 1000
+                                          RESOURCE_LOCK large_memory_${lock})
 endfunction()
 
 # add_bad_input_tests(<target> "<args of case 1>" "<args of case 2>" ...): one
