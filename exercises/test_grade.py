@@ -212,6 +212,10 @@ class Output(unittest.TestCase):
         self.assertEqual(grade.verdict_exit(["value"], "value"), 0)
         self.assertEqual(grade.verdict_exit(["value"], "value", unnamed=True), 1)  # no first wrong element shown
         self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed=True), 0)
+        # Two kinds expected: both must be found, one alone is not the verdict the test names.
+        self.assertEqual(grade.verdict_exit(["value", "banks"], "value,banks"), 0)
+        self.assertEqual(grade.verdict_exit(["banks"], "value,banks"), 1)
+        self.assertEqual(grade.verdict_exit(["value"], "value,banks"), 1)
 
     def test_the_predictions_hold_and_a_wrong_one_fails(self):
         root, build = tempfile.mkdtemp(), tempfile.mkdtemp()

@@ -20,11 +20,21 @@ where the model slipped with it. KERNEL/ACCESS checks are the model's alone (ncu
 kernel). A check of KERNEL<double> (or <float>) that the run did not launch is measured on
 a second run with --type double (or float). Exit 77 (skipped, with the reason) without a GPU, ncu, the SASS-level counter, or
 leave to read the GPU's counters.
+
+    expect_bank_model.py --observed PROGRAM [ARGS...]
+
+holds the model against the CPU runner instead (no GPU): PROGRAM is the chapter's CPU twin linked with
+exercises/cpu_banks.c, which sees every shared-memory access of a `PROGRAM ARGS --check` run and puts the
+warps' instructions back together. For every kernel of the run's --type (float by default) and each of ld
+and st, the warp instructions and their passes, added over the launch, must be the model's (its weights,
+and passes times weights), exactly: an edge tile's lanes counted wrong change the count even where they
+leave the average as it was. A kernel the runner saw that the model does not list fails too.
 """
 import os
 import re
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "scripts"))
@@ -69,9 +79,68 @@ def measured(command):
     return counts, disagreements
 
 
+OBSERVED = re.compile(r"^code \S+ op (ld|st) bytes \d+ warps (\d+) passes (\d+) .*\bkernel (\S+)")
+
+
+def observed(command):
+    """{(kernel, op): [warp instructions, passes]} the runner saw in `command --check`, a template's <real>
+    named by the run's --type; and the kernels it saw that are not templates (the book's program's)."""
+    element = command[command.index("--type") + 1] if "--type" in command[:-1] else "float"
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "banks.txt")
+        run = subprocess.run(command + ["--check"], env=dict(os.environ, EXERCISE_BANKS_FILE=path),
+                             capture_output=True, text=True, timeout=300)
+        if run.returncode != 0:
+            sys.exit("expect_bank_model --observed: %s --check exited %d: %s"
+                     % (" ".join(command), run.returncode, (run.stdout + run.stderr).strip()[-600:]))
+        text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    if "dropped" in text or not text:
+        sys.exit("expect_bank_model --observed: %s counted %s: is it built with exercises/cpu_banks.c?"
+                 % (command[0], "too many accesses (dropped)" if text else "nothing"))
+    totals, plain = {}, set()
+    for line in text.splitlines():
+        m = OBSERVED.match(line)
+        if not m:
+            continue
+        op, warps, passes, kernel = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        if "<real>" not in kernel:
+            plain.add(kernel)
+            continue
+        total = totals.setdefault((kernel.replace("<real>", "<%s>" % element), op), [0, 0])
+        total[0] += warps
+        total[1] += passes
+    return element, totals, plain
+
+
+def main_observed(command):
+    if not command:
+        print(__doc__, file=sys.stderr)
+        return 2
+    element, seen, plain = observed(command)
+    modelled = {}
+    for kernel, _, op, passes, weight in model(command):
+        if kernel.endswith("<%s>" % element):
+            total = modelled.setdefault((kernel, op), [0, 0])
+            total[0] += weight
+            total[1] += passes * weight
+    failed = 0
+    for key in sorted(set(seen) | set(modelled)):
+        model_says, runner_says = modelled.get(key, [0, 0]), seen.get(key, [0, 0])
+        if model_says != runner_says:
+            failed += 1
+            print("FAIL %s:%s: the model says %d warp instructions, %d passes; the runner saw %d, %d"
+                  % (key + tuple(model_says) + tuple(runner_says)))
+    if not failed:
+        print("bank model = the runner's observation: %d kernel instructions (ld, st) of <%s>, warp for warp%s"
+              % (len(modelled), element, " (not modelled: %s)" % ", ".join(sorted(plain)) if plain else ""))
+    return 1 if failed else 0
+
+
 def main(argv):
     if argv and argv[0] == "--measured":
         return main_measured(argv[1:])
+    if argv and argv[0] == "--observed":
+        return main_observed(argv[1:])
     if "--" not in argv or argv.index("--") == 0 or argv.index("--") == len(argv) - 1:
         print(__doc__, file=sys.stderr)
         return 2

@@ -9,12 +9,17 @@ the others, fails a test:
   CEILING line of that name;
 - shared_vs_global's tables and verdict: SM GHz = cycles / ns; per SM = GB/s / the
   SMs of the device line; every ratio of the verdict from the table's figures; each
-  YES or NO from the program's own thresholds.
+  YES or NO from the program's own thresholds;
+- and a figure from all the data it claims: a read's B/clock counts the cycles of its
+  longest block, which lasts the kernel's time but for the launch, so per SM / B/clock
+  (the cycles over the kernel's ms) is the walks' SM clock, less at most 5 % and
+  10 us of its RESULT line's ms. The cycles of one block (or of some) fall short.
 
     recompute_verdicts.py FILE...            (a program's output, or examples.log)
     recompute_verdicts.py --run PROGRAM ARGS (runs it; its exit 77 is passed on)
     recompute_verdicts.py --self-test FILE   (plants a wrong figure or verdict in each
-                                              kind of line of FILE: each must be found)
+                                              kind of line of FILE: each must be found;
+                                              some just past the slack, a few times over it)
 Exit 0: every verdict follows from its figures; 1: what does not, one line each.
 """
 import os
@@ -29,6 +34,8 @@ PASS_BY_REPORTING = {("shared_bitmap", "no_sync")}  # the race on purpose: it pa
 MUCH_LOWER = 2.0  # shared_vs_global's LATENCY_RATIO_MUCH_LOWER
 REGISTER_LIKE = 1.5  # shared_vs_global's REGISTER_LIKE_RATIO
 HUNDRED = 100.0
+COVER_SLACK, LAUNCH_US = 0.05, 10.0  # the longest block's cycles: the kernel's time less its launch
+READ_KERNELS = (("shared memory", "bandwidth_shared"), ("global, L2", "bandwidth_l2"), ("global, DRAM", "bandwidth_dram"))
 
 
 def close(printed, computed, decimals):
@@ -156,6 +163,7 @@ def check_shared_vs_global(lines):
             if sms and not quotient_holds(per_sm, gbps, (sms, 0)):
                 problems.append(f"{where}: {label}: {per_sm[0]} GB/s per SM, but {gbps[0]} / {sms} SMs gives "
                                 f"{gbps[0] / sms:.2f}")
+        problems += [f"{where}: {problem}" for problem in blocks_cover_kernels(t, results_after(lines, start))]
         c = {k: (find(t["latency"], p) or [None])[0] for k, p in
              (("shared", "shared memory"), ("l1", "global, L1"), ("l2", "global, L2 hit"),
               ("dram", "global, DRAM"), ("fma", "register"))}
@@ -205,6 +213,43 @@ def check_shared_vs_global(lines):
     return problems
 
 
+def results_after(lines, start):
+    """{kernel: ms} of the shared_vs_global RESULT lines after line `start`, up to the next run."""
+    ms = {}
+    for line in lines[start + 1:]:
+        if line.startswith("Latency: one thread"):
+            break
+        f = fields(line) or {}
+        if f.get("record") == "RESULT" and f.get("example") == "shared_vs_global" and number(f.get("ms")):
+            ms[f.get("kernel")] = number(f["ms"])
+    return ms
+
+
+def blocks_cover_kernels(t, ms):
+    """Each read's B/clock from its longest block's cycles: per SM / B/clock, the cycles over the kernel's time,
+    is the walks' SM clock but for the launch (within COVER_SLACK and LAUNCH_US of the kernel's ms), never more."""
+    clocks = [ghz for _, _, ghz in t["latency"].values() if ghz]
+    if not clocks:
+        return []
+    slowest, fastest = min(c[0] - c[1] for c in clocks), max(c[0] + c[1] for c in clocks)
+    problems = []
+    for prefix, kernel in READ_KERNELS:
+        figures = find(t["bandwidth"], prefix)
+        if not figures or kernel not in ms or figures[2][0] - figures[2][1] <= 0:
+            continue
+        (per_sm, h), (per_clock, k) = figures[1], figures[2]
+        low, high = (per_sm - h) / (per_clock + k), (per_sm + h) / (per_clock - k)
+        least = slowest * (1 - COVER_SLACK - LAUNCH_US / (1000 * ms[kernel]))
+        if high < least:
+            problems.append(f"{kernel}: {per_clock} B/clock counts {per_sm / per_clock:.2f} GHz over its "
+                            f"{ms[kernel]} ms, the SM {slowest:.2f}: its cycles do not cover the kernel (one "
+                            "block's, not the longest?)")
+        elif low > fastest * 1.02:
+            problems.append(f"{kernel}: {per_clock} B/clock counts {per_sm / per_clock:.2f} GHz over its "
+                            f"{ms[kernel]} ms, the SM {fastest:.2f}: cycles longer than the kernel")
+    return problems
+
+
 def check(lines):
     return check_result_lines(lines) + check_shared_vs_global(lines)
 
@@ -236,12 +281,27 @@ def self_test(path):
         "latency vs L2": (r"(\), )([\d.]+)( times less than an L2 hit)", r"\g<1>99.9\3"),
         "shared vs FMA": (r"(lasts as long as )([\d.]+)", r"\g<1>0.5"),
         "bandwidth vs DRAM": (r"(    and )([\d.]+)( times DRAM's)", r"\g<1>999.0\3"),
+        "do not cover the kernel": (r"^(  shared memory \(a .* tile per block\)\s+[\d.]+\s+[\d.]+\s+)(\d+)\.",
+                                    lambda m: m.group(1) + str(int(m.group(2)) * 2) + "."),
+        "longer than the kernel": (r"^(  global, DRAM \(.*read once\)\s+[\d.]+\s+[\d.]+\s+)(\d+)\.",
+                                   lambda m: m.group(1) + str(int(m.group(2)) // 2) + "."),
         "'hundred times faster'": (r"(上百倍快\): )NO:", r"\1YES:"),
         "'as fast as registers'": (r"(堪比寄存器\): )NO:", r"\1YES:"),
         "'much lower latency'": (r"(than global memory\": )YES:", r"\1NO:"),
     }
+    # Just past each slack (a few times over it, under ten times): found only while the slack is as tight as stated.
+    near = {
+        "rel_err=": (r"(RESULT .*rel_err=)([1-9][\d.]*e-\d+)( )", lambda m: m.group(1) +
+                     "%.3g" % (float(m.group(2)) * 1.03) + m.group(3)),
+        "but bytes / ms": (r"(RESULT .*gbps=)(\d+\.\d)( )", lambda m: m.group(1) + "%.1f" % (float(m.group(2)) * 1.02) +
+                           m.group(3)),
+        "latency vs L2:": (r"(\), )([\d.]+)( times less than an L2 hit)", lambda m: m.group(1) +
+                           "%.1f" % (float(m.group(2)) + 0.2) + m.group(3)),
+        "cover the kernel": (r"^(  global, L2 \(.*read by every block\)\s+[\d.]+\s+[\d.]+\s+)([\d.]+)$",
+                             lambda m: m.group(1) + "%.1f" % (float(m.group(2)) * 1.15)),
+    }
     failed = 0
-    for expected, (pattern, replace) in plants.items():
+    for expected, (pattern, replace) in list(plants.items()) + list(near.items()):
         planted = plant(pattern, replace)
         if planted is None:
             print(f"self-test: could not plant '{expected}' in {path}")
@@ -252,7 +312,7 @@ def self_test(path):
             print(f"self-test: planted '{expected}', not found (found: {found[:3]})")
             failed = 1
     if not failed:
-        print(f"self-test: each of {len(plants)} planted wrong figures and verdicts was found in {path}")
+        print(f"self-test: each of {len(plants) + len(near)} planted wrong figures and verdicts was found in {path}")
     return failed
 
 

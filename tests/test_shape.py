@@ -188,6 +188,11 @@ def self_test(repo):
         "belongs under tests": lambda c: open(os.path.join(c, "common", "arch_limits.h"), "w").close(),
         "the harness is": lambda c: rewrite(c, "common/cli.h", lambda t: t + "\n" * MAX_HARNESS),
     }
+    # Each GPU with results of its own, named alone (no other figure beside it): the name is a figure too.
+    for gpu in sorted(f.upper() for f in os.listdir(os.path.join(repo, "docs", "results")) if re.match(r"[a-z]+\d+$", f)):
+        line = f"/* as on the {gpu} */"
+        plants[f"a measured figure in a comment above the divider: {line}"] = \
+            lambda c, line=line: rewrite(c, first, lambda t: above_main(t, line))
     failed = 0
     for expected, edit in plants.items():
         found = planted(edit)

@@ -480,6 +480,17 @@ class PlotOutputs(InTemporaryFolder):
         self.assertEqual((again.returncode, len(again.stderr.splitlines())), (2, 1), again.stderr)
         self.assertIn("build/plots/RESULTS.md already there", again.stderr)
         self.assertIn("--force replaces", again.stderr)
+        # The plots are the run's too: with RESULTS.md gone, a plot already there is still not replaced.
+        plots = sorted(os.path.join(folder, name) for folder, _, names in os.walk(os.path.join(self.repo, "build"))
+                       for name in names if name.endswith(".png"))
+        if plots:  # drawn: matplotlib here, or under the system's Python
+            os.remove(os.path.join(self.repo, "build", "plots", "RESULTS.md"))
+            drawn = [read_bytes(path) for path in plots]
+            again = self.plot("docs/results/h100/sweep.csv")
+            self.assertEqual((again.returncode, len(again.stderr.splitlines())), (2, 1), again.stderr)
+            self.assertRegex(again.stderr, r"build/plots/\S+\.png already there.*: --force replaces")
+            self.assertEqual([read_bytes(path) for path in plots], drawn)
+            self.assertFalse(os.path.exists(os.path.join(self.repo, "build", "plots", "RESULTS.md")))
         self.assertEqual(self.plot("docs/results/h100/sweep.csv", "--force").returncode, 0)
 
     def test_regenerate_rewrites_the_pages_from_every_device_only(self):
