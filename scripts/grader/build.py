@@ -57,7 +57,7 @@ def build_cpu(ex, function_text, shown, build):
     flags += ["-I" + d for d in cfg["includes"]] + ["-D" + d for d in cfg["defines"]]
     program, wraps = ex.program + "_cpu", ["-Wl,--wrap=" + symbol for symbol in cfg["wraps"]]
     steps = [cfg["compiler"] + flags + ["-c", "unit.cpp", "-o", "unit.o"],
-             cfg["compiler"] + cfg["flags"] + cfg["harness"] + ["unit.o"] + cfg["counter"] + wraps +
+             cfg["compiler"] + cfg["flags"] + cfg["harness"] + ["unit.o"] + wraps +
              ["-Wl,--allow-multiple-definition", "-o", program] + cfg["link"]]
     return cached_build(build, "%s_%d" % (ex.program, ex.number), "unit.cpp", unit, steps, program)
 
