@@ -99,35 +99,28 @@ static code_totals *totals_of(const access_record *r) {
     return t;
 }
 
-static int by_start(const void *x, const void *y) {
-    const uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* Global memory: the distinct sectors the lanes' bytes touch; *ideal, the sectors their distinct bytes
- * would fill from a sector's start. */
+ * would fill from a sector's start. One width per code address: lane i's bytes are [start, start + width). */
 static long long sectors(const access_record *group, unsigned lanes, long long *ideal) {
-    uintptr_t start[32], touched[32 * 2];
-    unsigned distinct = 0;
-    for (unsigned i = 0; i < lanes; ++i) {
-        start[i] = group[i].address;
-        for (uintptr_t s = group[i].address / SECTOR; s <= (group[i].address + group[i].bytes - 1) / SECTOR; ++s) {
-            unsigned j = 0;
-            while (j < distinct && touched[j] != s)
-                ++j;
-            if (j == distinct) touched[distinct++] = s;
-        }
+    uintptr_t start[32];
+    for (unsigned i = 0; i < lanes; ++i) { /* by address: insertion, since a coalesced warp comes sorted */
+        unsigned j = i;
+        for (; j > 0 && start[j - 1] > group[i].address; --j)
+            start[j] = start[j - 1];
+        start[j] = group[i].address;
     }
-    qsort(start, lanes, sizeof *start, by_start); /* one width per code address: each lane's [start, start + width) */
-    const unsigned width = group[0].bytes;
-    uintptr_t bytes = 0, end = 0;
-    for (unsigned i = 0; i < lanes; ++i) {
-        const uintptr_t from = i && end > start[i] ? end : start[i];
-        bytes += start[i] + width - from; /* sorted, one width: start[i] + width >= end */
+    const uintptr_t width = group[0].bytes;
+    uintptr_t bytes = 0, end = 0, uncounted = 0; /* the bytes before end, and the sectors before uncounted, counted */
+    long long touched = 0;
+    for (unsigned i = 0; i < lanes; ++i) { /* sorted and of one width: the ends are sorted too */
+        const uintptr_t first = start[i] / SECTOR, last = (start[i] + width - 1) / SECTOR;
+        bytes += start[i] + width - (i && end > start[i] ? end : start[i]);
         end = start[i] + width;
+        const uintptr_t from = i && uncounted > first ? uncounted : first;
+        if (from <= last) touched += (long long)(last - from + 1), uncounted = last + 1;
     }
     *ideal = (long long)((bytes + SECTOR - 1) / SECTOR);
-    return distinct;
+    return touched;
 }
 
 /* Shared memory: the bank model's passes; *ideal, one per 32 distinct words. -1: not counted. */
