@@ -59,6 +59,8 @@ class Specs(unittest.TestCase):
         ex = spec.parse_spec(spec_file(GOOD))[0]
         self.assertEqual((ex.function, ex.runs, ex.stub_kinds), ("dot_book", [["--kernel", "book"]], ["value"]))
         self.assertEqual((ex.wrongs[0].name, ex.wrongs[0].kinds, ex.wrongs[0].edits), ("w", ["race"], [["a", "b"]]))
+        self.assertIsNone(ex.coalescing)  # not graded unless the spec says so
+        self.assertEqual(spec.parse_spec(spec_file(GOOD.replace("stub ", "coalescing 1.5\nstub ")))[0].coalescing, 1.5)
 
     def test_malformed_lines_are_named(self):
         for bad, said in [(GOOD.replace("stub    value", "stub    slow"), "unknown kind 'slow'"),
@@ -66,7 +68,8 @@ class Specs(unittest.TestCase):
                           (GOOD.replace('edit    "a" "b"', 'edit    "a"'), "want 2 quoted strings"),
                           (GOOD.replace("wrong   w race\n", ""), "'edit' before any 'wrong'"),
                           (GOOD.replace("exercise 1", "exercise one"), "needs a number"),
-                          (GOOD.replace("function dot_book\n", ""), "needs a function")]:
+                          (GOOD.replace("function dot_book\n", ""), "needs a function"),
+                          (GOOD.replace("stub    value", "coalescing yes\nstub    value"), "'coalescing' takes the sectors")]:
             with self.assertRaises(spec.SpecError) as raised:
                 spec.parse_spec(spec_file(bad))
             self.assertIn(said, str(raised.exception))
