@@ -32,13 +32,20 @@
 #define MAX_THREADS 1024
 #define MAX_RECORDS (1 << 22) /* accesses kept per block; more are counted as dropped */
 #define SECTOR 32
+#define SEEN 128 /* the load and store addresses a thread passes between two barriers, told apart; more: dropped */
 
 typedef struct {
     const void *code;
     uintptr_t address;
-    unsigned thread, sync, order, k;
+    unsigned thread, sync, k;
     unsigned char bytes, is_write, is_global;
 } access_record;
+
+typedef struct { /* a thread's accesses at one code address since its last barrier */
+    const void *code;
+    unsigned count;
+    unsigned char is_global;
+} seen_code;
 
 typedef struct { /* one code address's totals over the launch */
     const void *code;
@@ -50,6 +57,8 @@ int cuda_cpu_accesses_on;
 static FILE *out;
 static access_record *records;
 static unsigned record_count, syncs[MAX_THREADS];
+static seen_code (*seen)[SEEN];
+static unsigned char seen_count[MAX_THREADS];
 static long long dropped;
 static code_totals *totals;
 static int total_count, total_capacity;
@@ -62,15 +71,6 @@ static unsigned me(void) {
 
 static int same_place(const access_record *a, const access_record *b) {
     return a->code == b->code && a->is_global == b->is_global;
-}
-
-static int by_thread(const void *x, const void *y) { /* code, memory, thread, sync, then the order they came */
-    const access_record *a = x, *b = y;
-    if (a->code != b->code) return a->code < b->code ? -1 : 1;
-    if (a->is_global != b->is_global) return a->is_global < b->is_global ? -1 : 1;
-    if (a->thread != b->thread) return a->thread < b->thread ? -1 : 1;
-    if (a->sync != b->sync) return a->sync < b->sync ? -1 : 1;
-    return a->order < b->order ? -1 : a->order > b->order;
 }
 
 static int by_instruction(const void *x, const void *y) { /* code, memory, warp, sync, k, lane */
@@ -159,12 +159,8 @@ static void count_instruction(const access_record *group, unsigned lanes) {
 /* The block is over: its accesses, regrouped into warp instructions. */
 void cuda_cpu_accesses_block_done(void) {
     memset(syncs, 0, sizeof syncs);
+    memset(seen_count, 0, sizeof seen_count);
     if (!record_count) return;
-    qsort(records, record_count, sizeof *records, by_thread);
-    for (unsigned i = 0; i < record_count; ++i) {
-        const access_record *p = i ? &records[i - 1] : NULL, *r = &records[i];
-        records[i].k = p && same_place(p, r) && p->thread == r->thread && p->sync == r->sync ? p->k + 1 : 0;
-    }
     qsort(records, record_count, sizeof *records, by_instruction);
     for (unsigned first = 0, last; first < record_count; first = last) {
         const access_record *f = &records[first];
@@ -182,15 +178,29 @@ void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const vo
         ++dropped;
         return;
     }
-    const unsigned thread = me();
-    records[record_count] = (access_record){code,        (uintptr_t)address,        thread,
-                                            syncs[thread % MAX_THREADS], record_count, 0,
-                                            (unsigned char)bytes, (unsigned char)is_write, (unsigned char)is_global};
-    ++record_count;
+    const unsigned thread = me() % MAX_THREADS;
+    seen_code *mine = seen[thread], *s = mine; /* k: how many times before this thread was here since its barrier */
+    while (s < mine + seen_count[thread] && (s->code != code || s->is_global != is_global))
+        ++s;
+    if (s == mine + seen_count[thread]) {
+        if (seen_count[thread] == SEEN) {
+            ++dropped;
+            return;
+        }
+        *s = (seen_code){code, 0, (unsigned char)is_global};
+        ++seen_count[thread];
+    }
+    records[record_count++] = (access_record){code,     (uintptr_t)address,   thread,
+                                              syncs[thread], s->count++, (unsigned char)bytes,
+                                              (unsigned char)is_write, (unsigned char)is_global};
 }
 
 /* A barrier or a warp operation: what this thread does next is a later instruction. */
-void cuda_cpu_accesses_sync(void) { ++syncs[me() % MAX_THREADS]; }
+void cuda_cpu_accesses_sync(void) {
+    const unsigned thread = me() % MAX_THREADS;
+    ++syncs[thread];
+    seen_count[thread] = 0;
+}
 
 /* A launch begins: the first opens FILE. */
 void cuda_cpu_accesses_launch(void) {
@@ -201,7 +211,8 @@ void cuda_cpu_accesses_launch(void) {
     if (!path || !*path) return;
     out = strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
     records = malloc(sizeof *records * MAX_RECORDS);
-    if (!out || !records) {
+    seen = malloc(sizeof *seen * MAX_THREADS);
+    if (!out || !records || !seen) {
         fprintf(stderr, "CPU runner: CUDA_CPU_ACCESSES=%s: cannot write it; the accesses are not counted\n", path);
         return;
     }
