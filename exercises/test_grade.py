@@ -192,7 +192,7 @@ class Output(unittest.TestCase):
         path = os.path.join(tempfile.mkdtemp(), "accesses.txt")
         line = "code %s space %s op %s bytes %d warps %d passes %d ideal %d conflicted %d max %d misaligned %d kernel k<a, b>\n"
         with open(path, "w") as f:
-            f.write("".join(line % row for row in rows))
+            f.write("".join(line % row if isinstance(row, tuple) else row for row in rows))
         saved, verdicts.addr2line = verdicts.addr2line, lambda program, codes: places
         try:
             run = verdicts.Run([])
@@ -231,6 +231,8 @@ class Output(unittest.TestCase):
         self.assertEqual(self.accesses([read], places, False, 1)[0].kinds, [])
         self.assertEqual(self.accesses([read[:5] + (51,) + read[6:]], places, False, 1)[0].kinds, ["coalescing"])
         self.assertEqual(self.accesses([read], places, False, 0)[0].kinds, ["coalescing"])
+        # Accesses the runner could not keep are said, not silently left out of the counts.
+        self.assertIn("7 accesses of k<a, b> not counted", self.accesses(["dropped 7 kernel k<a, b>\n"], places, False)[1][0][0])
 
     def test_what_a_test_expects(self):
         self.assertEqual(grade.verdict_exit([], "PASS"), 0)

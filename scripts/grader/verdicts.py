@@ -167,7 +167,10 @@ def read_accesses(run, program, path, shown, conflict_free, coalescing=None, row
             row[name] += int(f[name])
         row["max"] = max(row["max"], int(f["max"]))
         row["codes"].add(f["code"])
-    table = []
+    table = [("%s accesses of %s not counted: more than the runner keeps per block, or per thread between barriers"
+              % (words[1], " ".join(words[3:])), "%s 次 %s 的访问未计入：超过了运行器每个线程块（或每个线程在两次同步之间）"
+              "能记录的数目" % (words[1], " ".join(words[3:])))
+             for words in (line.split() for line in lines) if len(words) > 3 and words[0] == "dropped"]
     for (line, space, op, width), row in sorted(rows.items()):
         n, load, mean, ideal = len(row["codes"]), op == "ld", row["passes"] / row["warps"], row["ideal"] / row["warps"]
         if space == "global":
