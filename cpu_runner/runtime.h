@@ -91,7 +91,7 @@ const char *cuda_cpu_order_name(void); /* "forward", "reverse", "random:SEED" or
 extern int cuda_cpu_accesses_on;
 void cuda_cpu_accesses_launch(void); /* a launch begins (the first opens FILE) */
 void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const void *code, int is_global);
-void cuda_cpu_accesses_sync(void); /* the running thread passed a barrier, a __syncwarp or a shuffle */
+void cuda_cpu_accesses_sync(void); /* the running thread waits at a barrier or a warp operation */
 void cuda_cpu_accesses_block_done(void);
 void cuda_cpu_accesses_launch_done(const char *kernel);
 #endif

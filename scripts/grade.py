@@ -43,15 +43,15 @@ def grade_cpu(ex, function_text, shown, build):
         return [run], []
     runs, table, accesses = [], [], {}
     for args in ex.runs:
-        banks = os.path.join(os.path.dirname(program), "accesses.%d.txt" % os.getpid())
+        counted = os.path.join(os.path.dirname(program), "accesses.%d.txt" % os.getpid())
         # A kernel spinning 20 s in one block never ends: the runner stops it then (its own limit is 120 s).
-        env = dict(os.environ, CUDA_CPU_ACCESSES=banks, CUDA_CPU_FINDINGS="machine",
+        env = dict(os.environ, CUDA_CPU_ACCESSES=counted, CUDA_CPU_FINDINGS="machine",
                    CUDA_CPU_SPIN_LIMIT_S=os.environ.get("CUDA_CPU_SPIN_LIMIT_S", "20"))
         output, code = run_program([program, "--cpu", "--check"] + args, env)
         run = read_output(Run(args), output.replace(ROOT + "/", ""), code)
-        table = read_accesses(run, program, banks, shown, ex.banks, ex.coalescing, accesses)
-        if os.path.exists(banks):
-            os.remove(banks)
+        table = read_accesses(run, program, counted, shown, ex.banks, ex.coalescing, accesses)
+        if os.path.exists(counted):
+            os.remove(counted)
         runs.append(run)
         if run.kinds:
             break

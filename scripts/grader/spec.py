@@ -26,7 +26,7 @@ class Exercise:
         self.function = self.stub_from = None
         self.blanks, self.runs, self.times, self.solution_edits, self.wrongs = [], [], [], [], []
         self.stub_kinds, self.banks, self.predicts = [], False, []
-        self.coalescing = None  # the sectors per request a global access may take over its ideal
+        self.coalescing = None  # the sectors per warp instruction a global access may take over its ideal
 
     @property
     def name(self):
