@@ -986,13 +986,22 @@ static void aligned_access(void *address, size_t size, int is_write, const void 
     access_memory(address, size, is_write, code, 0);
 }
 
+/* A kernel's load or store instruction (not an atomic, not a memcpy's range): counted warp by warp
+ * (warp_accesses.c), shared or global, then checked. */
+static void instruction(void *address, size_t size, int is_write, const void *code, int aligned) {
+    if (cuda_cpu_accesses_on && in_kernel && !in_hook && (is_shared(address) || is_global(address)))
+        cuda_cpu_access(address, (unsigned)size, is_write, code, !is_shared(address));
+    if (aligned) aligned_access(address, size, is_write, code);
+    else access_memory(address, size, is_write, code, 0);
+}
+
 /* The hooks gcc's -fsanitize=thread calls (--param tsan-instrument-func-entry-exit=0 leaves out the
  * function entries). */
 #define HOOKS(n)                                                                                                       \
-    void __tsan_read##n(void *a) { aligned_access(a, n, 0, __builtin_return_address(0)); }                          \
-    void __tsan_write##n(void *a) { aligned_access(a, n, 1, __builtin_return_address(0)); }                         \
-    void __tsan_unaligned_read##n(void *a) { access_memory(a, n, 0, __builtin_return_address(0), 0); }              \
-    void __tsan_unaligned_write##n(void *a) { access_memory(a, n, 1, __builtin_return_address(0), 0); }
+    void __tsan_read##n(void *a) { instruction(a, n, 0, __builtin_return_address(0), 1); }                          \
+    void __tsan_write##n(void *a) { instruction(a, n, 1, __builtin_return_address(0), 1); }                         \
+    void __tsan_unaligned_read##n(void *a) { instruction(a, n, 0, __builtin_return_address(0), 0); }                \
+    void __tsan_unaligned_write##n(void *a) { instruction(a, n, 1, __builtin_return_address(0), 0); }
 HOOKS(1)
 HOOKS(2)
 HOOKS(4)
@@ -1046,6 +1055,7 @@ static void switch_to(int thread) {
 }
 
 static void wait_here(enum state state, const char *file, int line) {
+    if (cuda_cpu_accesses_on) cuda_cpu_accesses_sync(); /* a barrier or a warp operation: what follows is a later instruction */
     cuda_thread *t = &threads[current];
     t->state = state;
     t->file = file;
@@ -1585,6 +1595,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
         sigaction(SIGABRT, &fault, NULL);
     }
     shared_arena_init();
+    cuda_cpu_accesses_launch();
     shared_variables[0].size = dynamic_bytes; /* past it: out of bounds */
     launch_first_block = block_serial + 1;
     launch_body = body;
@@ -1607,6 +1618,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
             for (unsigned x = 0; x < grid.x; ++x) {
                 cuda_cpu_blockIdx = (uint3){x, y, z};
                 run_block();
+                if (cuda_cpu_accesses_on) cuda_cpu_accesses_block_done();
                 alarm(spin_limit);
                 const unsigned long long done = block_serial - launch_first_block + 1;
                 if (done % 64 == 0 && cuda_cpu_clock64() - shown > PROGRESS_SECONDS * 1000000000LL) {
@@ -1621,6 +1633,7 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
     free(released);
     released = NULL;
     stats.seconds += (double)(cuda_cpu_clock64() - start) / 1e9;
+    if (cuda_cpu_accesses_on) cuda_cpu_accesses_launch_done(kernel);
     report_findings();
 }
 

@@ -85,6 +85,17 @@ int cuda_cpu_printf_at(int line, const char *format, ...) __attribute__((format(
 
 const char *cuda_cpu_order_name(void); /* "forward", "reverse", "random:SEED" or "lockstep" */
 
+#ifdef CUDA_CPU_RUNTIME_SOURCE
+/* warp_accesses.c: each warp instruction's shared and global accesses, rebuilt from its lanes, counted
+ * (CUDA_CPU_ACCESSES=FILE); runtime.c calls these while cuda_cpu_accesses_on. */
+extern int cuda_cpu_accesses_on;
+void cuda_cpu_accesses_launch(void); /* a launch begins (the first opens FILE) */
+void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const void *code, int is_global);
+void cuda_cpu_accesses_sync(void); /* the running thread waits at a barrier or a warp operation */
+void cuda_cpu_accesses_block_done(void);
+void cuda_cpu_accesses_launch_done(const char *kernel);
+#endif
+
 #ifdef CUDA_CPU_RUNTIME_SOURCE /* the runner's own copies are not the program's accesses (flags.txt: wrap) */
 #include <string.h>
 void *__real_memcpy(void *to, const void *from, size_t size);

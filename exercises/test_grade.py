@@ -59,6 +59,8 @@ class Specs(unittest.TestCase):
         ex = spec.parse_spec(spec_file(GOOD))[0]
         self.assertEqual((ex.function, ex.runs, ex.stub_kinds), ("dot_book", [["--kernel", "book"]], ["value"]))
         self.assertEqual((ex.wrongs[0].name, ex.wrongs[0].kinds, ex.wrongs[0].edits), ("w", ["race"], [["a", "b"]]))
+        self.assertIsNone(ex.coalescing)  # not graded unless the spec says so
+        self.assertEqual(spec.parse_spec(spec_file(GOOD.replace("stub ", "coalescing 1.5\nstub ")))[0].coalescing, 1.5)
 
     def test_malformed_lines_are_named(self):
         for bad, said in [(GOOD.replace("stub    value", "stub    slow"), "unknown kind 'slow'"),
@@ -66,7 +68,8 @@ class Specs(unittest.TestCase):
                           (GOOD.replace('edit    "a" "b"', 'edit    "a"'), "want 2 quoted strings"),
                           (GOOD.replace("wrong   w race\n", ""), "'edit' before any 'wrong'"),
                           (GOOD.replace("exercise 1", "exercise one"), "needs a number"),
-                          (GOOD.replace("function dot_book\n", ""), "needs a function")]:
+                          (GOOD.replace("function dot_book\n", ""), "needs a function"),
+                          (GOOD.replace("stub    value", "coalescing yes\nstub    value"), "'coalescing' takes the sectors")]:
             with self.assertRaises(spec.SpecError) as raised:
                 spec.parse_spec(spec_file(bad))
             self.assertIn(said, str(raised.exception))
@@ -184,24 +187,52 @@ class Output(unittest.TestCase):
         self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
                          ["misaligned", "crash"])
 
-    def test_the_bank_file_per_line_only_the_learners_lines_and_a_misaligned_access_anywhere(self):
-        folder = tempfile.mkdtemp()
-        path = os.path.join(folder, "banks.txt")
-        row = "code %s op ld bytes 4 warps 10 passes %d ideal 10 conflicted %d max %d misaligned %d kernel k\n"
+    def accesses(self, rows, places, conflict_free, coalescing=None):
+        """read_accesses on a file of the runner's lines (cpu_runner/warp_accesses.c), addr2line's answers given."""
+        path = os.path.join(tempfile.mkdtemp(), "accesses.txt")
+        line = "code %s space %s op %s bytes %d warps %d passes %d ideal %d conflicted %d max %d misaligned %d kernel k<a, b>\n"
         with open(path, "w") as f:
-            f.write(row % ("0x10", 320, 10, 32, 0) + row % ("0x20", 10, 0, 1, 0) + row % ("0x30", 10, 0, 1, 3))
-        mine = os.path.join(grade.ROOT, "exercises/mine/t_2.cu")
-        places = {"0x10": mine + ":7", "0x20": mine + ":9 (discriminator 1)", "0x30": "/x/ch08_banks/banks.cu:151"}
+            f.write("".join(line % row if isinstance(row, tuple) else row for row in rows))
         saved, verdicts.addr2line = verdicts.addr2line, lambda program, codes: places
         try:
             run = verdicts.Run([])
-            table = verdicts.read_banks(run, "program", path, "exercises/mine/t_2.cu", True)
+            return run, verdicts.read_accesses(run, "program", path, "exercises/mine/t_2.cu", conflict_free, coalescing)
         finally:
             verdicts.addr2line = saved
-        self.assertEqual(run.kinds, ["misaligned", "banks"])
+
+    def test_the_accesses_file_per_line_only_the_learners_lines_and_a_misaligned_access_anywhere(self):
+        mine = os.path.join(grade.ROOT, "exercises/mine/t_2.cu")
+        places = {"0x10": mine + ":7", "0x20": mine + ":9 (discriminator 1)", "0x30": "/x/ch08_banks/banks.cu:151",
+                  "0x40": mine + ":9"}
+        run, table = self.accesses([("0x10", "shared", "ld", 4, 10, 320, 10, 10, 32, 0),
+                                    ("0x20", "shared", "ld", 4, 10, 10, 10, 0, 1, 0),
+                                    ("0x30", "shared", "ld", 4, 10, 10, 10, 0, 1, 3),
+                                    ("0x40", "global", "st", 4, 10, 320, 40, 10, 32, 2)], places, True)
+        self.assertEqual(run.kinds, ["misaligned", "banks"])  # the global line: no coalescing graded here
         self.assertIn("ch08_banks/banks.cu:151: 3 loads", run.details[0])
-        self.assertEqual([en.split(":")[0] for en, _ in table], ["line 7, 1 load of 4 B", "line 9, 1 load of 4 B"])
+        self.assertEqual([en.split(":")[0] for en, _ in table], ["line 7, 1 shared load of 4 B",
+                                                                 "line 9, 1 shared load of 4 B"])
         self.assertIn("32.00 passes per warp instruction (1.00 without conflicts)", table[0][0])
+
+    def test_a_global_access_past_the_allowance_is_uncoalesced_with_its_line_and_sectors(self):
+        mine = os.path.join(grade.ROOT, "exercises/mine/t_2.cu")
+        places = {"0x10": mine + ":7", "0x20": mine + ":11"}
+        read = ("0x10", "global", "ld", 4, 10, 50, 40, 10, 5, 0)  # a row off its sectors: one more each, allowed
+        run, table = self.accesses([read, ("0x20", "global", "st", 4, 10, 320, 40, 10, 32, 0)], places, False, 1)
+        self.assertEqual(run.kinds, ["coalescing"])
+        en, zh = run.details[0]
+        self.assertTrue(en.startswith("line 11, 1 global store of 4 B: 32.00 sectors of 32 B per warp instruction, "
+                                      "where a coalesced one takes 4.00 (1 more allowed"), en)
+        self.assertTrue(zh.startswith("第 11 行，1 条 4 字节全局内存写：每条线程束指令平均 32.00 个 32 字节扇区，合并访问只需 "
+                                      "4.00 个"), zh)
+        self.assertEqual(len(table), 2)
+        self.assertIn("5.00 sectors of 32 B per warp instruction (4.00 if contiguous and aligned), 5 at most", table[0][0])
+        # Exactly at the allowance passes; a hair over it, or the same read with none allowed, does not.
+        self.assertEqual(self.accesses([read], places, False, 1)[0].kinds, [])
+        self.assertEqual(self.accesses([read[:5] + (51,) + read[6:]], places, False, 1)[0].kinds, ["coalescing"])
+        self.assertEqual(self.accesses([read], places, False, 0)[0].kinds, ["coalescing"])
+        # Accesses the runner could not keep are said, not silently left out of the counts.
+        self.assertIn("7 accesses of k<a, b> not counted", self.accesses(["dropped 7 kernel k<a, b>\n"], places, False)[1][0][0])
 
     def test_what_a_test_expects(self):
         self.assertEqual(grade.verdict_exit([], "PASS"), 0)

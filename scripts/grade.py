@@ -27,7 +27,7 @@ from grader.screen import WORDS, readme_table, report, say, verdict_line
 from grader.source import (find_function, harness_text, chapter_functions, predict_file, read, rewrite_for_cpu,
                            stub_file, variant_text)
 from grader.spec import SpecError, all_exercises, exercise
-from grader.verdicts import Run, first_error, read_banks, read_output, run_program
+from grader.verdicts import Run, first_error, read_accesses, read_output, run_program
 from layout import ROOT
 from results import bank_model_row
 
@@ -43,15 +43,15 @@ def grade_cpu(ex, function_text, shown, build):
         return [run], []
     runs, table, accesses = [], [], {}
     for args in ex.runs:
-        banks = os.path.join(os.path.dirname(program), "banks.%d.txt" % os.getpid())
+        counted = os.path.join(os.path.dirname(program), "accesses.%d.txt" % os.getpid())
         # A kernel spinning 20 s in one block never ends: the runner stops it then (its own limit is 120 s).
-        env = dict(os.environ, EXERCISE_BANKS_FILE=banks, CUDA_CPU_FINDINGS="machine",
+        env = dict(os.environ, CUDA_CPU_ACCESSES=counted, CUDA_CPU_FINDINGS="machine",
                    CUDA_CPU_SPIN_LIMIT_S=os.environ.get("CUDA_CPU_SPIN_LIMIT_S", "20"))
         output, code = run_program([program, "--cpu", "--check"] + args, env)
         run = read_output(Run(args), output.replace(ROOT + "/", ""), code)
-        table = read_banks(run, program, banks, shown, ex.banks, accesses)
-        if os.path.exists(banks):
-            os.remove(banks)
+        table = read_accesses(run, program, counted, shown, ex.banks, ex.coalescing, accesses)
+        if os.path.exists(counted):
+            os.remove(counted)
         runs.append(run)
         if run.kinds:
             break
@@ -168,10 +168,11 @@ def grade(ex, a):
         if config(build, ex.program):
             runs, table = grade_cpu(ex, text, shown_file, build)
             unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
-            if not ex.banks and any(run.kinds for run in runs):
-                table = []  # one screen: the passes matter here only when the exercise is about them
-            kinds += report(runs, table, [], a.lang, "on the CPU runner: the chapter's own checks, every shared-memory "
-                                                     "access watched | 在 CPU 运行器上：本章自带的检查，监视每次共享内存访问")
+            if not ex.banks and ex.coalescing is None and any(run.kinds for run in runs):
+                table = []  # one screen: the counts matter here only when the exercise is about them
+            kinds += report(runs, table, [], a.lang, "on the CPU runner: the chapter's own checks, every shared- and "
+                                                     "global-memory access watched | 在 CPU 运行器上：本章自带的检查，"
+                                                     "监视每次共享内存和全局内存访问")
             graded = True
         if not a.cpu and tool(build, "nvcc") and has_gpu(build):
             runs, notes = grade_gpu(ex, text, shown_file, build)

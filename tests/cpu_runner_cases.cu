@@ -236,6 +236,19 @@ __global__ void big_local(int *out) {
     out[threadIdx.x] = big[threadIdx.x * 3];
 }
 
+/* What each warp instruction's accesses cost (CUDA_CPU_ACCESSES, cpu_runner/warp_accesses.c), launched
+ * with 48 threads: a full warp and a half one. Coalesced: 4 + 2 sectors of 32 bytes; strided by 32 ints:
+ * a sector per lane, 32 + 16; one int on: the warps' bytes start 4 bytes into a sector, 5 + 3. */
+__global__ void coalesced_reads(const int *in, int *out) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void strided_reads(const int *in, int *out) { out[threadIdx.x] = in[threadIdx.x * 32]; }
+__global__ void offset_reads(const int *in, int *out) { out[threadIdx.x] = in[threadIdx.x + 1]; }
+/* Shared memory, the same mechanism: every other word, 2 passes for the full warp, 1 for the half. */
+__global__ void spread_shared(int *out) {
+    __shared__ int s_spread[96];
+    s_spread[2 * threadIdx.x] = threadIdx.x;
+    out[threadIdx.x] = s_spread[2 * threadIdx.x];
+}
+
 static int *device_ints(int count, int fill) {
     int *host = (int *)malloc(count * sizeof(int)), *device;
     for (int i = 0; i < count; ++i)
@@ -364,6 +377,17 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "bad_launch") == 0) {
         tree_sum<<<1, 1025>>>(in, out);
         printf("launch: %s\n", cudaGetErrorName(cudaGetLastError()));
+    } else if (strcmp(which, "sectors") == 0) {
+        int *wide = device_ints(2048, -1);
+        coalesced_reads<<<1, 48>>>(wide, out);
+        print_ints("coalesced", out, 3);
+        strided_reads<<<1, 48>>>(wide, out);
+        print_ints("strided", out, 3);
+        offset_reads<<<1, 48>>>(wide, out);
+        print_ints("offset", out, 3);
+        spread_shared<<<1, 48>>>(out);
+        print_ints("spread", out, 3);
+        cudaFree(wide);
     } else {
         fprintf(stderr, "cpu_runner_cases: unknown case '%s'\n", which);
         return 2;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Plants each bug of cpu_runner/mutants.tsv in a copy of cpu_runner/runtime.c, links the CPU
-# runner's cases (tests/cpu_runner_cases.cu, already compiled by the build) with it, and runs the
+# Plants each bug of cpu_runner/mutants.tsv in a copy of cpu_runner/runtime.c (or of the file its
+# fourth column names: warp_accesses.c), links the CPU runner's cases (tests/cpu_runner_cases.cu, already compiled by the build) with it, and runs the
 # row's check, which must fail: a runner with that bug would pass its tests otherwise. Every check
 # first runs against the runner as it is (the control), where it must pass.
 #   bash tests/cpu_runner_mutants.sh CASES_OBJECT LIBRARIES_OBJECT HOST_API_OBJECT CUDA_INCLUDE_DIR
@@ -12,21 +12,27 @@ link_flags=$(sed -n -e 's/^wrap: /-Wl,--wrap=/p' -e 's/^link: //p' "$here/cpu_ru
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TESTS=$here/tests
-build() { # build RUNTIME_C OUTPUT
-    gcc -std=gnu11 -O2 -g -c -DCUDA_CPU_RUNTIME_SOURCE -I"$here/cpu_runner" -I"$cuda_include" "$1" -o "$work/runtime.o" &&
-        g++ "$cases_object" "$work/runtime.o" "$libraries_object" "$host_api_object" $link_flags -o "$2"
+mkdir "$work/cpu_runner" && ln -s "$here/common" "$work/common" # warp_accesses.c includes ../common/bank_model.h
+build() { # build FOLDER OUTPUT: FOLDER's runtime.c and warp_accesses.c
+    for source in runtime warp_accesses; do
+        gcc -std=gnu11 -O2 -g -c -DCUDA_CPU_RUNTIME_SOURCE -I"$here/cpu_runner" -I"$cuda_include" "$1/$source.c" \
+            -o "$work/$source.o" || return 1
+    done
+    g++ "$cases_object" "$work/runtime.o" "$work/warp_accesses.o" "$libraries_object" "$host_api_object" $link_flags -o "$2"
 }
-build "$here/cpu_runner/runtime.c" "$work/control" || { echo "the control does not build"; exit 1; }
+build "$here/cpu_runner" "$work/control" || { echo "the control does not build"; exit 1; }
 failed=0 count=0
-while IFS=$'\t' read -r name script check; do
+while IFS=$'\t' read -r name script check file; do
     case $name in '' | '#'*) continue ;; esac
+    file=${file:-runtime.c}
     count=$((count + 1))
     if ! CASES=$work/control sh -c "$check" >"$work/out" 2>&1; then
         echo "CONTROL FAILS: $name: $check"; sed 's/^/  /' "$work/out" | head -20; failed=1; continue
     fi
-    sed -e "$script" "$here/cpu_runner/runtime.c" >"$work/mutant.c"
-    if cmp -s "$here/cpu_runner/runtime.c" "$work/mutant.c"; then echo "NOT PLANTED: $name"; failed=1; continue; fi
-    if ! build "$work/mutant.c" "$work/mutant" 2>"$work/build.log"; then
+    cp "$here/cpu_runner/runtime.c" "$here/cpu_runner/warp_accesses.c" "$work/cpu_runner/"
+    sed -e "$script" "$here/cpu_runner/$file" >"$work/cpu_runner/$file"
+    if cmp -s "$here/cpu_runner/$file" "$work/cpu_runner/$file"; then echo "NOT PLANTED: $name"; failed=1; continue; fi
+    if ! build "$work/cpu_runner" "$work/mutant" 2>"$work/build.log"; then
         echo "DOES NOT BUILD: $name"; head -5 "$work/build.log"; failed=1; continue
     fi
     if CASES=$work/mutant timeout 60 sh -c "$check" >"$work/out" 2>&1; then

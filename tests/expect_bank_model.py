@@ -23,9 +23,9 @@ leave to read the GPU's counters.
 
     expect_bank_model.py --observed PROGRAM [ARGS...]
 
-holds the model against the CPU runner instead (no GPU): PROGRAM is the chapter's CPU twin linked with
-exercises/cpu_banks.c, which sees every shared-memory access of a `PROGRAM ARGS --check` run and puts the
-warps' instructions back together. For every kernel of the run's --type (float by default) and each of ld
+holds the model against the CPU runner instead (no GPU): PROGRAM is the chapter's CPU twin, run as
+`PROGRAM ARGS --check` with CUDA_CPU_ACCESSES set, so that cpu_runner/warp_accesses.c sees every
+shared-memory access and puts the warps' instructions back together. For every kernel of the run's --type (float by default) and each of ld
 and st, the warp instructions and their passes, added over the launch, must be the model's (its weights,
 and passes times weights), exactly: an edge tile's lanes counted wrong change the count even where they
 leave the average as it was. A kernel the runner saw that the model does not list fails too.
@@ -79,7 +79,7 @@ def measured(command):
     return counts, disagreements
 
 
-OBSERVED = re.compile(r"^code \S+ op (ld|st) bytes \d+ warps (\d+) passes (\d+) .*\bkernel (\S+)")
+OBSERVED = re.compile(r"^code \S+ space shared op (ld|st) bytes \d+ warps (\d+) passes (\d+) .*\bkernel (\S+)")
 
 
 def observed(command):
@@ -88,14 +88,14 @@ def observed(command):
     element = command[command.index("--type") + 1] if "--type" in command[:-1] else "float"
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "banks.txt")
-        run = subprocess.run(command + ["--check"], env=dict(os.environ, EXERCISE_BANKS_FILE=path),
+        run = subprocess.run(command + ["--check"], env=dict(os.environ, CUDA_CPU_ACCESSES=path),
                              capture_output=True, text=True, timeout=300)
         if run.returncode != 0:
             sys.exit("expect_bank_model --observed: %s --check exited %d: %s"
                      % (" ".join(command), run.returncode, (run.stdout + run.stderr).strip()[-600:]))
         text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
     if "dropped" in text or not text:
-        sys.exit("expect_bank_model --observed: %s counted %s: is it built with exercises/cpu_banks.c?"
+        sys.exit("expect_bank_model --observed: %s counted %s: is it a CPU twin (cpu_runner/warp_accesses.c counts)?"
                  % (command[0], "too many accesses (dropped)" if text else "nothing"))
     totals, plain = {}, set()
     for line in text.splitlines():

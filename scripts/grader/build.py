@@ -51,13 +51,11 @@ def build_cpu(ex, function_text, shown, build):
     unit = learner_unit(ex, function_text, shown, instantiations(cfg, functions))
     # The learner's warnings are not errors. DWARF 4: binutils 2.40's addr2line names the translation
     # unit, not the #line file, for some lines of DWARF 5 (the runner names a race's line by it).
-    # -fno-tree-sra: a uint4 or double2 copied whole stays one 16-byte access (the GPU's LDS.128),
-    # not four 4-byte ones, for the bank model; it changes no arithmetic.
-    flags = [f for f in cfg["flags"] + cfg["options"] if not f.startswith("-Werror")] + ["-gdwarf-4", "-fno-tree-sra"]
+    flags = [f for f in cfg["flags"] + cfg["options"] if not f.startswith("-Werror")] + ["-gdwarf-4"]
     flags += ["-I" + d for d in cfg["includes"]] + ["-D" + d for d in cfg["defines"]]
     program, wraps = ex.program + "_cpu", ["-Wl,--wrap=" + symbol for symbol in cfg["wraps"]]
     steps = [cfg["compiler"] + flags + ["-c", "unit.cpp", "-o", "unit.o"],
-             cfg["compiler"] + cfg["flags"] + cfg["harness"] + ["unit.o"] + cfg["counter"] + wraps +
+             cfg["compiler"] + cfg["flags"] + cfg["harness"] + ["unit.o"] + wraps +
              ["-Wl,--allow-multiple-definition", "-o", program] + cfg["link"]]
     return cached_build(build, "%s_%d" % (ex.program, ex.number), "unit.cpp", unit, steps, program)
 

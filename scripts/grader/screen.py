@@ -13,6 +13,7 @@ WORDS = {  # each verdict's words: English | Chinese
     "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（GPU 上内核会出错终止）",
     "value": "a wrong value | 结果错误",
     "banks": "bank conflicts | bank 冲突",
+    "coalescing": "an uncoalesced global-memory access | 全局内存的非合并访问",
     "pass": "PASS: every check holds | 通过：所有检查均通过",
 }
 
@@ -45,7 +46,8 @@ def report(runs, table, notes, lang, where):
             for line in say_lines(lang, detail):
                 print("      " + line)
     if table:
-        print("  %s" % say(lang, "your shared-memory accesses, by the bank model | 你的共享内存访问（bank 模型）"))
+        print("  %s" % say(lang, "your memory accesses, counted warp instruction by warp instruction | "
+                                 "你的内存访问，按线程束指令统计"))
     for row in table + notes:
         for line in say_lines(lang, row):
             print("    " + line)

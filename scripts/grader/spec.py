@@ -9,7 +9,7 @@ from layout import PROGRAMS, ROOT
 SPECS = os.path.join(ROOT, "exercises")
 
 
-KINDS = ["compile", "crash", "deadlock", "barrier", "race", "unwritten", "misaligned", "value", "banks"]
+KINDS = ["compile", "crash", "deadlock", "barrier", "race", "unwritten", "misaligned", "value", "banks", "coalescing"]
 
 
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -26,6 +26,7 @@ class Exercise:
         self.function = self.stub_from = None
         self.blanks, self.runs, self.times, self.solution_edits, self.wrongs = [], [], [], [], []
         self.stub_kinds, self.banks, self.predicts = [], False, []
+        self.coalescing = None  # the sectors per warp instruction a global access may take over its ideal
 
     @property
     def name(self):
@@ -96,6 +97,10 @@ def parse_spec(path):
             if rest != "conflict-free":
                 raise SpecError("%s: 'banks' takes conflict-free" % where)
             ex.banks = True
+        elif key == "coalescing":
+            if not re.fullmatch(r"\d+(\.\d+)?", rest):
+                raise SpecError("%s: 'coalescing' takes the sectors per request allowed over the ideal (a number)" % where)
+            ex.coalescing = float(rest)
         elif key == "solution_edit":
             ex.solution_edits.append(strings(rest, (2,), where))
         elif key == "stub":

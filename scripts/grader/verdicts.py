@@ -1,4 +1,4 @@
-"""A run read into verdicts: the CPU runner's FINDING lines, the RESULT lines, the exit code, the bank counts."""
+"""A run read into verdicts: the CPU runner's FINDING lines, the RESULT lines, the exit code, the counted accesses."""
 import os
 import re
 import subprocess
@@ -138,38 +138,62 @@ def addr2line(program, offsets):
     return dict(zip(offsets, out))
 
 
-def read_banks(run, program, path, shown, conflict_free, rows=None):
-    """The learner's shared-memory accesses, per line, load or store and width, from the file
-    exercises/cpu_banks.c wrote, added to rows (the runs before: a float run's and a double run's lines
-    both show); a misaligned access anywhere is a finding."""
+def read_accesses(run, program, path, shown, conflict_free, coalescing=None, rows=None):
+    """The learner's accesses per line, memory, load or store and width, from the file the runner's
+    cpu_runner/warp_accesses.c wrote, added to rows (the runs before: a float run's and a double run's
+    lines both show): shared ones by the bank model, global ones (where the exercise grades coalescing,
+    coalescing the sectors per request allowed over the ideal) by their 32-byte sectors. A misaligned
+    access anywhere is a finding."""
     rows = {} if rows is None else rows
     lines = read(path).split("\n") if os.path.exists(path) else []
     codes = sorted({line.split()[1] for line in lines if line.startswith("code ")})
     places = addr2line(program, codes)
     for line in lines:
-        words = line.split()
-        if len(words) < 20 or words[0] != "code":
+        words = line.split()  # the kernel's name last: it may hold spaces
+        if len(words) < 22 or words[0] != "code":
             continue
-        f = dict(zip(words[0:20:2], words[1:20:2]))
+        f = dict(zip(words[0:22:2], words[1:22:2]))
         place = places.get(f["code"], "?").split(" ")[0]
-        if int(f["misaligned"]):
+        if int(f["misaligned"]) and f["space"] == "shared":  # the runner reports a global one itself
             run.add("misaligned", "%s: %s %s of %s bytes at an address not a multiple of %s" % (
                 short(place), f["misaligned"], "loads" if f["op"] == "ld" else "stores", f["bytes"], f["bytes"]))
         if not place.startswith(os.path.join(ROOT, shown) + ":") or not int(f["warps"]):
             continue
-        key = (int(place.rsplit(":", 1)[1]), f["op"], int(f["bytes"]))
-        row = rows.setdefault(key, dict.fromkeys(["warps", "passes", "ideal", "conflicted", "max", "codes"], 0))
+        if f["space"] == "global" and coalescing is None:
+            continue
+        key = (int(place.rsplit(":", 1)[1]), f["space"], f["op"], int(f["bytes"]))
+        row = rows.setdefault(key, dict(warps=0, passes=0, ideal=0, conflicted=0, max=0, codes=set()))
         for name in ("warps", "passes", "ideal", "conflicted"):
             row[name] += int(f[name])
         row["max"] = max(row["max"], int(f["max"]))
-        row["codes"] = len({f["code"]} | set(row.get("seen", ())))
-        row["seen"] = set(row.get("seen", ())) | {f["code"]}
-    table = []
-    for (line, op, width), row in sorted(rows.items()):
-        n, load = row["codes"], op == "ld"
-        what = "%d %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
-        zh_what = "%d 条 %d 字节%s" % (n, width, "读" if load else "写")
-        mean, ideal = row["passes"] / row["warps"], row["ideal"] / row["warps"]
+        row["codes"].add(f["code"])
+    table = [("%s accesses of %s not counted: more than the runner keeps per block, or per thread between barriers"
+              % (words[1], " ".join(words[3:])), "%s 次 %s 的访问未计入：超过了运行器每个线程块（或每个线程在两次同步之间）"
+              "能记录的数目" % (words[1], " ".join(words[3:])))
+             for words in (line.split() for line in lines) if len(words) > 3 and words[0] == "dropped"]
+    for (line, space, op, width), row in sorted(rows.items()):
+        n, load, mean, ideal = len(row["codes"]), op == "ld", row["passes"] / row["warps"], row["ideal"] / row["warps"]
+        if space == "global":
+            what = "%d global %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
+            zh_what = "%d 条 %d 字节全局内存%s" % (n, width, "读" if load else "写")
+            table.append((
+                "line %d, %s: %.2f sectors of 32 B per warp instruction (%.2f if contiguous and aligned), %d at most"
+                % (line, what, mean, ideal, row["max"]),
+                "第 %d 行，%s：每条线程束指令平均 %.2f 个 32 字节扇区（连续且对齐时 %.2f 个），最多 %d 个" % (
+                    line, zh_what, mean, ideal, row["max"])))
+            if mean > ideal + coalescing:
+                run.add("coalescing", (
+                    "line %d, %s: %.2f sectors of 32 B per warp instruction, where a coalesced one takes %.2f%s; "
+                    "neighbouring lanes (threadIdx.x and threadIdx.x + 1) should touch neighbouring elements" % (
+                        line, what, mean, ideal, " (%g more allowed: a row that starts inside a sector)" % coalescing
+                        if coalescing else ""),
+                    "第 %d 行，%s：每条线程束指令平均 %.2f 个 32 字节扇区，合并访问只需 %.2f 个%s；相邻的线程"
+                    "（threadIdx.x 与 threadIdx.x + 1）应访问相邻的元素" % (
+                        line, zh_what, mean, ideal, "（允许多 %g 个：一行的起点可能不在扇区边界上）" % coalescing
+                        if coalescing else "")))
+            continue
+        what = "%d shared %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
+        zh_what = "%d 条 %d 字节共享内存%s" % (n, width, "读" if load else "写")
         table.append((
             "line %d, %s: %.2f passes per warp instruction (%.2f without conflicts), %d at most; %s" % (
                 line, what, mean, ideal, row["max"], "%d of %d conflicted" % (row["conflicted"], row["warps"])

@@ -1,0 +1,238 @@
+/* Each warp instruction's accesses, rebuilt from its lanes: the bank model of shared memory and the
+ * 32-byte sectors of global memory, from the real addresses of the real kernel. runtime.c calls in here
+ * from its load and store hooks, where a thread waits (a barrier, __syncwarp, a shuffle or a vote) and
+ * after each block and launch, with CUDA_CPU_ACCESSES=FILE set (-: standard output); never otherwise.
+ *
+ * The runner runs one CUDA thread at a time; a GPU runs a warp's instruction for its 32 lanes at
+ * once. So the accesses are put back together: the k-th time lane t of warp w executes the access
+ * at one code address, after its n-th barrier (or warp operation), is one warp-wide
+ * instruction with the k-th of every other lane of w after their n-th. Per code address (one source
+ * line, one load or store) and memory, FILE gets after each launch a line:
+ *   code OFFSET space shared|global op ld|st bytes B warps N passes P ideal I conflicted C max M misaligned K kernel NAME
+ * OFFSET: the return address minus one, from the program's load address (addr2line's input);
+ * warps: the warp instructions (Nsight Compute's requests); passes: what they took in all, and ideal
+ * what the same bytes would take at best; conflicted: the instructions that took more than their
+ * ideal; max: the most one took; misaligned: lane accesses whose address is not a multiple of their
+ * size (a GPU stops the kernel there: misaligned address).
+ *   shared: passes are common/bank_model.h's, from the lanes' byte addresses (Nsight's wavefronts);
+ *           ideal is one per 32 distinct words.
+ *   global: passes are the distinct 32-byte sectors the lanes' bytes touch (Nsight's
+ *           l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st); ideal is the sectors the same bytes would
+ *           need if contiguous and aligned, one per 32 distinct bytes. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/bank_model.h" /* the bank rule the chapters and the lessons use */
+#include "runtime.h"
+
+#define MAX_THREADS 1024
+#define MAX_RECORDS (1 << 22) /* accesses kept per block; more are counted as dropped */
+#define SECTOR 32
+#define SEEN 128 /* the load and store addresses a thread passes between two barriers, told apart; more: dropped */
+
+typedef struct {
+    const void *code;
+    uintptr_t address;
+    unsigned thread, sync, k;
+    unsigned char bytes, is_write, is_global;
+} access_record;
+
+typedef struct { /* a thread's accesses at one code address since its last barrier */
+    const void *code;
+    unsigned count;
+    unsigned char is_global;
+} seen_code;
+
+typedef struct { /* one code address's totals over the launch */
+    const void *code;
+    unsigned char bytes, is_write, is_global;
+    long long warps, passes, ideal, conflicted, max, misaligned;
+} code_totals;
+
+int cuda_cpu_accesses_on;
+static FILE *out;
+static access_record *records;
+static unsigned record_count, syncs[MAX_THREADS];
+static seen_code (*seen)[SEEN];
+static unsigned char seen_count[MAX_THREADS];
+static long long dropped;
+static code_totals *totals;
+static int total_count, total_capacity;
+
+static unsigned me(void) {
+    const dim3 b = cuda_cpu_blockDim;
+    const uint3 t = cuda_cpu_threadIdx;
+    return t.x + b.x * (t.y + b.y * t.z);
+}
+
+static int same_place(const access_record *a, const access_record *b) {
+    return a->code == b->code && a->is_global == b->is_global;
+}
+
+static int by_instruction(const void *x, const void *y) { /* code, memory, warp, sync, k, lane */
+    const access_record *a = x, *b = y;
+    if (a->code != b->code) return a->code < b->code ? -1 : 1;
+    if (a->is_global != b->is_global) return a->is_global < b->is_global ? -1 : 1;
+    if (a->thread / 32 != b->thread / 32) return a->thread / 32 < b->thread / 32 ? -1 : 1;
+    if (a->sync != b->sync) return a->sync < b->sync ? -1 : 1;
+    if (a->k != b->k) return a->k < b->k ? -1 : 1;
+    return a->thread < b->thread ? -1 : a->thread > b->thread;
+}
+
+static code_totals *totals_of(const access_record *r) {
+    for (int i = 0; i < total_count; ++i)
+        if (totals[i].code == r->code && totals[i].is_global == r->is_global && totals[i].is_write == r->is_write &&
+            totals[i].bytes == r->bytes)
+            return &totals[i];
+    if (total_count == total_capacity) {
+        total_capacity = total_capacity ? 2 * total_capacity : 64;
+        totals = realloc(totals, sizeof *totals * (size_t)total_capacity);
+        if (!totals) abort();
+    }
+    code_totals *t = &totals[total_count++];
+    memset(t, 0, sizeof *t);
+    t->code = r->code, t->bytes = r->bytes, t->is_write = r->is_write, t->is_global = r->is_global;
+    return t;
+}
+
+/* Global memory: the distinct sectors the lanes' bytes touch; *ideal, the sectors their distinct bytes
+ * would fill from a sector's start. One width per code address: lane i's bytes are [start, start + width). */
+static long long sectors(const access_record *group, unsigned lanes, long long *ideal) {
+    uintptr_t start[32];
+    for (unsigned i = 0; i < lanes; ++i) { /* by address: insertion, since a coalesced warp comes sorted */
+        unsigned j = i;
+        for (; j > 0 && start[j - 1] > group[i].address; --j)
+            start[j] = start[j - 1];
+        start[j] = group[i].address;
+    }
+    const uintptr_t width = group[0].bytes;
+    uintptr_t bytes = 0, end = 0, uncounted = 0; /* the bytes before end, and the sectors before uncounted, counted */
+    long long touched = 0;
+    for (unsigned i = 0; i < lanes; ++i) { /* sorted and of one width: the ends are sorted too */
+        const uintptr_t first = start[i] / SECTOR, last = (start[i] + width - 1) / SECTOR;
+        bytes += start[i] + width - (i && end > start[i] ? end : start[i]);
+        end = start[i] + width;
+        const uintptr_t from = i && uncounted > first ? uncounted : first;
+        if (from <= last) touched += (long long)(last - from + 1), uncounted = last + 1;
+    }
+    *ideal = (long long)((bytes + SECTOR - 1) / SECTOR);
+    return touched;
+}
+
+/* Shared memory: the bank model's passes; *ideal, one per 32 distinct words. -1: not counted. */
+static long long passes(const access_record *group, unsigned lanes, long long *ideal) {
+    unsigned address[32] = {0}, active = 0, words[32 * 5], distinct = 0;
+    for (unsigned i = 0; i < lanes; ++i) {
+        const unsigned lane = group[i].thread % 32;
+        address[lane] = (unsigned)group[i].address;
+        active |= 1u << lane;
+        for (unsigned w = address[lane] / 4; w <= (address[lane] + group[i].bytes - 1) / 4; ++w) {
+            unsigned j = 0;
+            while (j < distinct && words[j] != w)
+                ++j;
+            if (j == distinct && distinct < sizeof words / sizeof *words) words[distinct++] = w;
+        }
+    }
+    *ideal = (distinct + 31) / 32;
+    return bank_passes(address, active, group[0].bytes);
+}
+
+/* One warp instruction: group[0 .. lanes), one per active lane. */
+static void count_instruction(const access_record *group, unsigned lanes) {
+    code_totals *t = totals_of(&group[0]);
+    for (unsigned i = 0; i < lanes; ++i)
+        if (group[i].bytes > 1 && group[i].address % group[i].bytes) ++t->misaligned;
+    long long ideal;
+    const long long took = group[0].is_global ? sectors(group, lanes, &ideal) : passes(group, lanes, &ideal);
+    if (took < 0) return; /* misaligned (counted above) or a width the bank model does not know */
+    ++t->warps;
+    t->passes += took;
+    t->ideal += ideal;
+    t->conflicted += took > ideal;
+    if (took > t->max) t->max = took;
+}
+
+/* The block is over: its accesses, regrouped into warp instructions. */
+void cuda_cpu_accesses_block_done(void) {
+    memset(syncs, 0, sizeof syncs);
+    memset(seen_count, 0, sizeof seen_count);
+    if (!record_count) return;
+    qsort(records, record_count, sizeof *records, by_instruction);
+    for (unsigned first = 0, last; first < record_count; first = last) {
+        const access_record *f = &records[first];
+        for (last = first + 1; last < record_count; ++last) {
+            const access_record *r = &records[last];
+            if (!same_place(r, f) || r->thread / 32 != f->thread / 32 || r->sync != f->sync || r->k != f->k) break;
+        }
+        count_instruction(f, last - first);
+    }
+    record_count = 0;
+}
+
+void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const void *code, int is_global) {
+    if (record_count == MAX_RECORDS) {
+        ++dropped;
+        return;
+    }
+    const unsigned thread = me() % MAX_THREADS;
+    seen_code *mine = seen[thread], *s = mine; /* k: how many times before this thread was here since its barrier */
+    while (s < mine + seen_count[thread] && (s->code != code || s->is_global != is_global))
+        ++s;
+    if (s == mine + seen_count[thread]) {
+        if (seen_count[thread] == SEEN) {
+            ++dropped;
+            return;
+        }
+        *s = (seen_code){code, 0, (unsigned char)is_global};
+        ++seen_count[thread];
+    }
+    records[record_count++] = (access_record){code,     (uintptr_t)address,   thread,
+                                              syncs[thread], s->count++, (unsigned char)bytes,
+                                              (unsigned char)is_write, (unsigned char)is_global};
+}
+
+/* A barrier or a warp operation: what this thread does next is a later instruction. */
+void cuda_cpu_accesses_sync(void) {
+    const unsigned thread = me() % MAX_THREADS;
+    ++syncs[thread];
+    seen_count[thread] = 0;
+}
+
+/* A launch begins: the first opens FILE. */
+void cuda_cpu_accesses_launch(void) {
+    static int opened;
+    if (opened) return;
+    opened = 1;
+    const char *path = getenv("CUDA_CPU_ACCESSES");
+    if (!path || !*path) return;
+    out = strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
+    records = malloc(sizeof *records * MAX_RECORDS);
+    seen = malloc(sizeof *seen * MAX_THREADS);
+    if (!out || !records || !seen) {
+        fprintf(stderr, "CPU runner: CUDA_CPU_ACCESSES=%s: cannot write it; the accesses are not counted\n", path);
+        return;
+    }
+    cuda_cpu_accesses_on = 1;
+}
+
+/* The launch is over: its totals, a line per code address. */
+void cuda_cpu_accesses_launch_done(const char *kernel) {
+    cuda_cpu_accesses_block_done();
+    for (int i = 0; i < total_count; ++i) {
+        const code_totals *t = &totals[i];
+        Dl_info info;
+        const char *base = dladdr(t->code, &info) && info.dli_fbase ? (const char *)info.dli_fbase : NULL;
+        fprintf(out, "code %#lx space %s op %s bytes %d warps %lld passes %lld ideal %lld conflicted %lld max %lld "
+                     "misaligned %lld kernel %s\n",
+                base ? (unsigned long)((const char *)t->code - base - 1) : 0UL, t->is_global ? "global" : "shared",
+                t->is_write ? "st" : "ld", t->bytes, t->warps, t->passes, t->ideal, t->conflicted, t->max,
+                t->misaligned, kernel);
+    }
+    if (dropped) fprintf(out, "dropped %lld kernel %s\n", dropped, kernel);
+    fflush(out);
+    total_count = 0, dropped = 0;
+}
