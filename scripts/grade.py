@@ -65,20 +65,39 @@ def grade_predict(ex, text, build, lang):
                  if "=" in l and not l.lstrip().startswith("#"))
     print("%s: %s" % (ex.name, say(lang, ex.title["en"] + " | " + ex.title["zh"])))
     wrong = 0
+    numbers = {}  # label: the learner's number, "2" of "2", "２", "2 次", "2 passes"
+    for label, _, _ in ex.predicts:
+        given[label] = given.get(label, given.get(ex.label_zh.get(label, label), "?"))
+        number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", given[label]))
+        numbers[label] = number.group(1) if number else None
     for label, kernel, access in ex.predicts:
         truth, mine = passes.get((kernel, access)), given.get(label, "?")
         if truth is None:
             sys.exit("grade.py: %s --bank-model has no line %s / %s" % (ex.program, kernel, access))
-        number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", mine))  # "2", "２", "2 次", "2 passes"
-        ok = bool(number) and number.group(1) == truth
+        ok = numbers[label] == truth
         wrong += not ok
         # The answer only once predicted: an untouched "?" (or no number) says so instead of giving it away.
-        print("  %s %-28s %s %s" % ("ok  " if ok else "FAIL", label, mine, "" if ok else say(lang, (
-            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if number else
+        shown = ex.label_zh.get(label, label) if lang == "zh" else label  # padded by its width on a screen: 2 a Chinese character
+        print("  %s %s %s %s" % ("ok  " if ok else "FAIL", shown + " " * (28 - len(shown.encode("gbk"))), mine, "" if ok else say(lang, (
+            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if numbers[label] else
             "(no number yet: predict it, then grade) | （还没有填数：先预测，再评分）")))
+        if not ok and numbers[label]:
+            why = misconception(ex, numbers, label)
+            if why:
+                print("       %s" % say(lang, ("a common reason for %s: %s" % (numbers[label], why.partition(" | ")[0]),
+                                             "填 %s 的常见原因：%s" % (numbers[label], why.partition(" | ")[2]))))
     print(say(lang, WORDS["pass"]) if not wrong else say(lang, "FAIL: %d of %d wrong | 未通过：%d 个中有 %d 个不对" % (
         wrong, len(ex.predicts), len(ex.predicts), wrong)))
     return ["value"] if wrong else []
+
+
+def misconception(ex, numbers, label):
+    """The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
+    agrees with most of the learner's numbers; None when no known wrong answer gives it."""
+    labels = [p[0] for p in ex.predicts]
+    giving = [w for w in ex.wrongs if w.answers and w.answers[labels.index(label)] == numbers[label]]
+    agree = lambda w: sum(numbers[l] == a for l, a in zip(labels, w.answers))
+    return max(giving, key=agree).why if giving else None
 
 
 def main(argv):
