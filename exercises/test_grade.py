@@ -303,6 +303,16 @@ class Output(unittest.TestCase):
         self.assertIn("填 7 的常见原因：误解", shown.getvalue())
         self.assertEqual(shown.getvalue().count("常见原因"), 1)  # 3 is no known wrong answer's
 
+    def test_a_wrong_prediction_is_told_why_from_the_models_lanes(self):
+        lanes = lambda stride, width: ",".join("%d:0" % (t * stride * width) for t in range(32))
+        row = {"bytes": "4", "passes": "2", "lanes": lanes(2, 4)}
+        self.assertEqual(grade.bank_why(row)[0], "word = byte address / 4, bank = word % 32: the warp's 32 words fill "
+                                                 "bank 0 with 2 of them, so 2 passes")
+        self.assertIn("32 个不同的 bank：1 次", grade.bank_why(dict(row, passes="1", lanes=lanes(3, 4)))[1])
+        self.assertIn("2 x 2 passes", grade.bank_why({"bytes": "8", "passes": "4", "lanes": lanes(2, 8)})[0])
+        self.assertIn("broadcast", grade.bank_why(dict(row, passes="1", lanes=lanes(0, 4)))[0])
+        self.assertIsNone(grade.bank_why(dict(row, passes="3")))  # not the model's count: nothing said
+
     def test_both_languages(self):
         self.assertEqual(screen.say("zh", "yes | 是"), "是")
         self.assertEqual(screen.say("both", ("yes", "是")), "yes / 是")
