@@ -165,7 +165,8 @@ typedef struct {
     FILE *out;
     int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
-    int skipped;   /* the runner's count of skipped kernels when the table was begun */
+    int skipped;          /* the runner's count of skipped kernels when the table was begun */
+    int findings_before;  /* the runner found something since the last table's last row: every row fails */
     result_row rows[REPORT_MAX_ROWS];
 } report;
 
@@ -176,6 +177,8 @@ static inline void report_begin(report *r, const char *example, FILE *out) {
     r->cold_l2 = 0;
     r->count = 0;
     r->skipped = REPORT_RUNNER_SKIPPED();
+    r->findings_before = REPORT_RUNNER_FINDINGS() > report_findings_blamed_;
+    report_findings_blamed_ = REPORT_RUNNER_FINDINGS();
     fprintf(out, "%-18s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
             "rel_err", "tolerance", "ms", "GB/s", "%ceil", "status");
 }
@@ -187,12 +190,12 @@ static inline const char *report_field_(char *buffer, size_t size, const char *f
 }
 
 /* Prints the row as a table line and keeps it for report_end(). A row fails, its note says so, when the CPU
- * runner found a race or a barrier error since the last row (or, for the first, since the program began: a
- * chapter may launch before its table). */
+ * runner found a race or a barrier error since the last row; every row, when it found one before the table
+ * began (a chapter may launch every kernel first, then check: which row's kernel it was is not known). */
 static inline void report_add(report *r, const result_row *checked) {
     result_row copy = *checked, *row = &copy;
     const long findings = REPORT_RUNNER_FINDINGS();
-    if (findings > report_findings_blamed_) {
+    if (findings > report_findings_blamed_ || r->findings_before) {
         row_note(row, "%s", row->pass ? REPORT_FINDINGS_ONLY_NOTE : REPORT_FINDINGS_NOTE);
         row->pass = 0;
         report_findings_blamed_ = findings;
