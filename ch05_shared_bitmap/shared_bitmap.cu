@@ -256,8 +256,8 @@ static int check_image(const cpu_bitmap *image, const cpu_bitmap *reference, int
     } else {
         /* The racy kernel passes by reporting: the pixels the race spoils are chance, no verdict. */
         row.pass = 1;
-        const char *found_by = ON_CPU_RUNNER ? "(the CPU runner's findings above)" : "(expected: racecheck finds it)";
-        row_note(&row, "race: %s pixels wrong %s", wrong_text, wrong ? found_by : "on this run, which proves nothing");
+        const char *found_by = ON_CPU_RUNNER ? "" : " (expected: racecheck finds it)"; /* report.h: the findings */
+        row_note(&row, "race: %s pixels wrong%s", wrong_text, wrong ? found_by : " on this run, which proves nothing");
     }
     report_add(&rep, &row);
     printf("\n");

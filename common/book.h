@@ -29,7 +29,8 @@ enum exit_code {
     EXIT_CUDA_ERROR = 3,      /* a CUDA call failed: the GPU or its driver is there but broken */
     EXIT_DEADLOCK = 4,        /* a deliberately wrong kernel hung its block (ch05_dot --kernel barrier_deadlock) */
     EXIT_IMAGE_NOT_SAVED = 5, /* the result was right, but the image could not be saved (a wrong result wins: 1) */
-    EXIT_NO_DEVICE = 77       /* no CUDA device, or no driver at all: CTest reads it as "skipped" */
+    EXIT_NO_DEVICE = 77       /* no CUDA device, or no driver at all, or on the CPU runner only kernels it cannot
+                                 run (a library's: report.h): CTest reads it as "skipped" */
 };
 
 // ---------------------------------------------------------------------------

@@ -142,11 +142,31 @@ static inline void report_ceiling(FILE *out, const char *example, const char *na
 
 #define REPORT_MAX_ROWS 64
 
+/* On the CPU runner (cpu_runner/cuda_on_cpu.h) a race or a barrier error it found fails the run (exit 1)
+ * whatever the values, and a kernel it cannot run (a library's) is said and skipped: the report counts
+ * both, so that no row says PASS over a finding and no run of skipped kernels alone says it passed. */
+#ifndef REPORT_RUNNER_FINDINGS
+#ifdef CUDA_CPU_RUNNER
+#define REPORT_RUNNER_FINDINGS() cuda_cpu_findings_total()
+#define REPORT_RUNNER_SKIPPED() cpu_runner_skipped
+#else
+#define REPORT_RUNNER_FINDINGS() 0L
+#define REPORT_RUNNER_SKIPPED() 0
+#endif
+#endif
+/* The words a row's note gets for findings during its launches; scripts/grader/verdicts.py reads them. */
+#define REPORT_FINDINGS_NOTE "the CPU runner's findings above"
+#define REPORT_FINDINGS_ONLY_NOTE "its check passed, but the CPU runner's findings above fail it"
+static long report_findings_blamed_; /* the runner's findings a row of this run failed for already */
+#define REPORT_EXIT_SKIPPED 77 /* CTest's skip: every kernel asked for was one the runner cannot run */
+
 typedef struct {
     const char *example;
     FILE *out;
     int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
+    int skipped;          /* the runner's count of skipped kernels when the table was begun */
+    int findings_before;  /* the runner found something since the last table's last row: every row fails */
     result_row rows[REPORT_MAX_ROWS];
 } report;
 
@@ -156,6 +176,9 @@ static inline void report_begin(report *r, const char *example, FILE *out) {
     r->out = out;
     r->cold_l2 = 0;
     r->count = 0;
+    r->skipped = REPORT_RUNNER_SKIPPED();
+    r->findings_before = REPORT_RUNNER_FINDINGS() > report_findings_blamed_;
+    report_findings_blamed_ = REPORT_RUNNER_FINDINGS();
     fprintf(out, "%-18s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
             "rel_err", "tolerance", "ms", "GB/s", "%ceil", "status");
 }
@@ -166,8 +189,17 @@ static inline const char *report_field_(char *buffer, size_t size, const char *f
     return buffer;
 }
 
-/* Prints the row as a table line and keeps it for report_end(). */
-static inline void report_add(report *r, const result_row *row) {
+/* Prints the row as a table line and keeps it for report_end(). A row fails, its note says so, when the CPU
+ * runner found a race or a barrier error since the last row; every row, when it found one before the table
+ * began (a chapter may launch every kernel first, then check: which row's kernel it was is not known). */
+static inline void report_add(report *r, const result_row *checked) {
+    result_row copy = *checked, *row = &copy;
+    const long findings = REPORT_RUNNER_FINDINGS();
+    if (findings > report_findings_blamed_ || r->findings_before) {
+        row_note(row, "%s", row->pass ? REPORT_FINDINGS_ONLY_NOTE : REPORT_FINDINGS_NOTE);
+        row->pass = 0;
+        report_findings_blamed_ = findings;
+    }
     char value[32], expected[32], rel_err[32], tolerance[32], ms[32], gbps[32], pct[32];
     fprintf(
         r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s%s\n", row->kernel, row->type ? row->type : "-",
@@ -204,7 +236,9 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
 }
 
-/* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1. */
+/* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1; 77 (book.h's
+ * EXIT_NO_DEVICE: CTest's skip) when there is no row because the CPU runner skipped every kernel asked
+ * for (it said why above). */
 static inline int report_end(report *r) {
     int failures = 0;
     fprintf(r->out, "\n");
@@ -212,12 +246,19 @@ static inline int report_end(report *r) {
         report_write_result_line(r->out, r->example, &r->rows[i], r->cold_l2);
         failures += !r->rows[i].pass;
     }
+    const long findings = REPORT_RUNNER_FINDINGS(); /* in this run: any fails it (the runner exits 1) */
     if (failures)
         fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
+    else if (findings > 0)
+        fprintf(r->out, "%d checks passed, but the CPU runner's findings above fail the run\n", r->count);
+    else if (r->count == 0 && REPORT_RUNNER_SKIPPED() > r->skipped)
+        fprintf(r->out, "none of the kernels asked for ran: the CPU runner cannot run them (why above): exit %d\n",
+                REPORT_EXIT_SKIPPED);
     else
         fprintf(r->out, "all %d checks passed\n", r->count);
     fflush(r->out);
-    return failures ? 1 : 0;
+    if (failures || findings > 0) return 1;
+    return r->count == 0 && REPORT_RUNNER_SKIPPED() > r->skipped ? REPORT_EXIT_SKIPPED : 0;
 }
 
 #endif

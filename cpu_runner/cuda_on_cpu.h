@@ -638,8 +638,10 @@ static inline size_t __cvta_generic_to_shared(const void *p) { return cuda_cpu_s
 
 /* What common/cli.h asks of the runner's build. */
 #define ON_CPU_RUNNER 1
+static int cpu_runner_skipped; /* how many: a report with no row but these exits 77 (common/report.h) */
 static inline int cpu_runner_skips(const char *kernel, const char *why) {
     printf("%-18s not on the CPU runner: %s\n", kernel, why);
+    ++cpu_runner_skipped;
     return 1;
 }
 /* After the options are parsed: every run is --check (a CPU's time says nothing of a GPU's), at the

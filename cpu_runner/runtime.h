@@ -21,6 +21,7 @@ extern "C" {
 
 /* A kernel's fault (misaligned, illegal address): every later call returns it, as on a GPU. */
 cudaError_t cuda_cpu_sticky_error(void);
+long cuda_cpu_findings_total(void); /* every finding so far, each time it happened (common/report.h reads it) */
 /* What the next cudaGetLastError returns (a launch refused). */
 void cuda_cpu_set_last_error(cudaError_t error);
 

@@ -166,6 +166,41 @@ class Output(unittest.TestCase):
         self.assertEqual(counted.details[0][0], "kernel shared, float, n = 2145: elements right: 0, expected 2145; "
                                              "3 wrong, more words")
 
+    def test_a_sum_in_another_order_is_told_the_check_is_the_kernels_order(self):
+        row = ("book float 33791 2 1 0 0 - - -  FAIL  (kernel only: the CPU adds the partials)  24 partials differ from "
+               "the CPU's, exact 25721281068030, first wrong partial[0]: got 1.04154327e+12, expected 1.0415432e+12\n"
+               "RESULT example=dot kernel=book type=float n=33791 value=25721279873024 expected=25721277775872 "
+               "rel_err=8.2e-08 tolerance=0 status=FAIL\n")
+        run = verdicts.read_output(verdicts.Run([]), row, 1)
+        self.assertIn("24 个部分和与 CPU 重算的不同，精确值 25721281068030", run.details[0][1])
+        en, zh = run.details[1]
+        self.assertIn("bit for bit against the CPU's replay of this kernel's order of additions", en)
+        self.assertIn("another order", en)
+        self.assertIn("though yours is nearer the exact sum", en)  # the serial loop's: nearer, and still wrong
+        self.assertIn("逐位相同", zh)
+        self.assertIn("哪怕你的结果离精确和更近", zh)
+        far = verdicts.read_output(verdicts.Run([]), row.replace("value=25721279873024", "value=99348119552"), 1)
+        self.assertNotIn("another order", far.details[1][0])  # a quarter of the sum: no order explains it
+        within = verdicts.read_output(verdicts.Run([]), row.replace("tolerance=0", "tolerance=1e-09"), 1)
+        self.assertIn("within a relative tolerance of 1e-09", within.details[1][0])
+        counted = "shared float 10 9 10 0.1 0 - - -  FAIL  value: elements right, 1 wrong\nRESULT example=t kernel=shared " \
+                  "type=float n=10 value=9 expected=10 rel_err=0.1 tolerance=0 status=FAIL\n"
+        self.assertEqual(verdicts.read_output(verdicts.Run([]), counted, 1).details[1], (
+            "the check: bit for bit (tolerance 0)", "检验方式：逐位相同（容差为 0）"))
+        self.assertIn("核函数 shared，float，n = 10：正确的元素数：9，应为 10；1 个元素出错",
+                      verdicts.read_output(verdicts.Run([]), counted, 1).details[0][1])
+
+    def test_a_row_failed_only_by_the_runners_findings_is_no_wrong_value(self):
+        findings = RACE.split("FINDING kind=barrier_exited")[0]
+        row = ("book float 1001 2 2 0 0 - - -  FAIL  exact 2, its check passed, but the CPU runner's findings above "
+               "fail it\nRESULT example=dot kernel=book type=float n=1001 value=2 expected=2 rel_err=0 tolerance=0 "
+               "status=FAIL\n")
+        self.assertEqual(verdicts.read_output(verdicts.Run([]), findings + row, 1).kinds, ["race"])
+        both = row.replace("value=2 expected=2", "value=1 expected=2").replace("its check passed, but ", "")
+        run = verdicts.read_output(verdicts.Run([]), findings + both, 1)
+        self.assertEqual(run.kinds, ["race", "value"])
+        self.assertNotIn("findings", run.details[1][0])
+
     def test_a_compile_error_whole_and_once(self):
         complaint = ("u.cpp: In function 'f':\nu.cpp:3:5: error: 'g' was not declared\n    3 |     g();\n"
                      "      |     ^\nu.cpp:4:9: error: expected expression\n")
@@ -183,7 +218,8 @@ class Output(unittest.TestCase):
         self.assertEqual(verdicts.read_output(verdicts.Run([]), "Checked: FAIL", 1).kinds, ["value"])
         crash = verdicts.read_output(verdicts.Run([]), "", -11)
         self.assertEqual(crash.kinds, ["crash"])
-        self.assertIn("signal 11", crash.details[0])
+        self.assertIn("signal 11", crash.details[0][0])
+        self.assertIn("信号 11", crash.details[0][1])
         self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
                          ["misaligned", "crash"])
 
@@ -209,7 +245,8 @@ class Output(unittest.TestCase):
                                     ("0x30", "shared", "ld", 4, 10, 10, 10, 0, 1, 3),
                                     ("0x40", "global", "st", 4, 10, 320, 40, 10, 32, 2)], places, True)
         self.assertEqual(run.kinds, ["misaligned", "banks"])  # the global line: no coalescing graded here
-        self.assertIn("ch08_banks/banks.cu:151: 3 loads", run.details[0])
+        self.assertIn("ch08_banks/banks.cu:151: 3 loads", run.details[0][0])
+        self.assertIn("ch08_banks/banks.cu:151：3 次 4 字节的读", run.details[0][1])
         self.assertEqual([en.split(":")[0] for en, _ in table], ["line 7, 1 shared load of 4 B",
                                                                  "line 9, 1 shared load of 4 B"])
         self.assertIn("32.00 passes per warp instruction (1.00 without conflicts)", table[0][0])
@@ -290,6 +327,26 @@ class Output(unittest.TestCase):
         self.assertIn("no number yet", lines[2])
         self.assertNotIn("8", lines[2])  # the answer is not given away before a prediction
         self.assertIn("FAIL: 1 of 3 wrong", shown.getvalue())
+        # A wrong number a known wrong answer gives: its why; the Chinese labels read as well as the English.
+        wrong = spec.Wrong("myth", ["value"], "solution")
+        wrong.why, wrong.answers = "the myth | 误解", ["7", "7", "1"]
+        ex.wrongs, ex.label_zh = [wrong], {"a": "甲", "b": "乙", "c": "丙"}
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown):
+            grade.grade_predict(ex, "甲 = 7\nb = 8\nc = 3\n", build, "zh")
+        self.assertIn("FAIL 甲", shown.getvalue())
+        self.assertIn("填 7 的常见原因：误解", shown.getvalue())
+        self.assertEqual(shown.getvalue().count("常见原因"), 1)  # 3 is no known wrong answer's
+
+    def test_a_wrong_prediction_is_told_why_from_the_models_lanes(self):
+        lanes = lambda stride, width: ",".join("%d:0" % (t * stride * width) for t in range(32))
+        row = {"bytes": "4", "passes": "2", "lanes": lanes(2, 4)}
+        self.assertEqual(grade.bank_why(row)[0], "word = byte address / 4, bank = word % 32: the warp's 32 words fill "
+                                                 "bank 0 with 2 of them, so 2 passes")
+        self.assertIn("32 个不同的 bank：1 次", grade.bank_why(dict(row, passes="1", lanes=lanes(3, 4)))[1])
+        self.assertIn("2 x 2 passes", grade.bank_why({"bytes": "8", "passes": "4", "lanes": lanes(2, 8)})[0])
+        self.assertIn("broadcast", grade.bank_why(dict(row, passes="1", lanes=lanes(0, 4)))[0])
+        self.assertIsNone(grade.bank_why(dict(row, passes="3")))  # not the model's count: nothing said
 
     def test_both_languages(self):
         self.assertEqual(screen.say("zh", "yes | 是"), "是")

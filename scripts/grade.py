@@ -60,25 +60,47 @@ def grade_cpu(ex, function_text, shown, build):
 
 def grade_predict(ex, text, build, lang):
     """A prediction exercise: the learner's numbers against the chapter's --bank-model."""
-    passes = bank_model_passes(ex, build)
+    rows = bank_model_rows(ex, build)
     given = dict((l.split("=")[0].strip(), l.split("=", 1)[1].strip()) for l in text.split("\n")
                  if "=" in l and not l.lstrip().startswith("#"))
     print("%s: %s" % (ex.name, say(lang, ex.title["en"] + " | " + ex.title["zh"])))
     wrong = 0
+    numbers = {}  # label: the learner's number, "2" of "2", "２", "2 次", "2 passes"
+    for label, _, _ in ex.predicts:
+        given[label] = given.get(label, given.get(ex.label_zh.get(label, label), "?"))
+        number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", given[label]))
+        numbers[label] = number.group(1) if number else None
     for label, kernel, access in ex.predicts:
-        truth, mine = passes.get((kernel, access)), given.get(label, "?")
+        row = rows.get((kernel, access))
+        truth, mine = row and row["passes"], given.get(label, "?")
         if truth is None:
             sys.exit("grade.py: %s --bank-model has no line %s / %s" % (ex.program, kernel, access))
-        number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", mine))  # "2", "２", "2 次", "2 passes"
-        ok = bool(number) and number.group(1) == truth
+        ok = numbers[label] == truth
         wrong += not ok
         # The answer only once predicted: an untouched "?" (or no number) says so instead of giving it away.
-        print("  %s %-28s %s %s" % ("ok  " if ok else "FAIL", label, mine, "" if ok else say(lang, (
-            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if number else
+        shown = ex.label_zh.get(label, label) if lang == "zh" else label  # padded by its width on a screen: 2 a Chinese character
+        print("  %s %s %s %s" % ("ok  " if ok else "FAIL", shown + " " * (28 - len(shown.encode("gbk"))), mine, "" if ok else say(lang, (
+            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if numbers[label] else
             "(no number yet: predict it, then grade) | （还没有填数：先预测，再评分）")))
+        if not ok and numbers[label] and bank_why(row):
+            print("       %s" % say(lang, bank_why(row)))
+        if not ok and numbers[label]:
+            why = misconception(ex, numbers, label)
+            if why:
+                print("       %s" % say(lang, ("a common reason for %s: %s" % (numbers[label], why.partition(" | ")[0]),
+                                             "填 %s 的常见原因：%s" % (numbers[label], why.partition(" | ")[2]))))
     print(say(lang, WORDS["pass"]) if not wrong else say(lang, "FAIL: %d of %d wrong | 未通过：%d 个中有 %d 个不对" % (
         wrong, len(ex.predicts), len(ex.predicts), wrong)))
     return ["value"] if wrong else []
+
+
+def misconception(ex, numbers, label):
+    """The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
+    agrees with most of the learner's numbers; None when no known wrong answer gives it."""
+    labels = [p[0] for p in ex.predicts]
+    giving = [w for w in ex.wrongs if w.answers and w.answers[labels.index(label)] == numbers[label]]
+    agree = lambda w: sum(numbers[l] == a for l, a in zip(labels, w.answers))
+    return max(giving, key=agree).why if giving else None
 
 
 def main(argv):
@@ -138,7 +160,7 @@ def grade(ex, a):
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
             text = predict_file(ex, wrong.answers if wrong else None if a.variant == "stub" else
-                                [bank_model_passes(ex, build)[p[1:]] for p in ex.predicts])
+                                [bank_model_rows(ex, build)[p[1:]]["passes"] for p in ex.predicts])
         else:
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))
@@ -190,16 +212,50 @@ def grade(ex, a):
     return verdict_exit(kinds, a.expect, unnamed)
 
 
-def bank_model_passes(ex, build):
-    """{(kernel, access): passes} of the chapter's --bank-model, the first line of each."""
+def bank_model_rows(ex, build):
+    """{(kernel, access): row} of the chapter's --bank-model (results.bank_model_row), the first line of each."""
     program = os.path.join(build, os.path.dirname(ex.source), ex.program)
     output, code = run_program([program, "--bank-model"])
     if code != 0:
         sys.exit("grade.py: %s --bank-model exited %d: build the chapter first" % (program, code))
-    passes = {}
+    rows = {}
     for row in filter(None, map(bank_model_row, output.split("\n"))):
-        passes.setdefault((row["kernel"], row["access"]), row["passes"])
-    return passes
+        rows.setdefault((row["kernel"], row["access"]), row)
+    return rows
+
+
+def bank_why(row):
+    """Why the model's row takes its passes, from its lanes' byte addresses, as (English, Chinese): the busiest
+    bank's words, per group of lanes served together; None where that does not give the model's count (a
+    broadcast of one wide word, a row without addresses)."""
+    width, lanes = int(row["bytes"]), [int(lane.split(":")[0]) for lane in row["lanes"].split(",") if lane != "-"]
+    if len(lanes) != 32:
+        return None
+    size = 32 if width <= 4 else 128 // width  # lanes served together: the warp, or 128 bytes' worth
+    busiest = []
+    for first in range(0, 32, size):
+        words = {w for a in lanes[first:first + size] for w in range(a // 4, (a + width - 1) // 4 + 1)}
+        banks = [sum(w % 32 == b for w in words) for b in range(32)]
+        busiest.append((max(banks), banks.index(max(banks)), len(words)))
+    if sum(k for k, _, _ in busiest) != int(row["passes"]):
+        return None
+    k, bank, words = busiest[0]
+    if words == 1:
+        return ("every lane reads the same word: one pass serves them all (a broadcast)",
+                "所有线程读同一个字：一次内存事务就全部送达（广播）")
+    if size == 32 and k == 1:
+        return ("word = byte address / 4, bank = word %% 32: the warp's %d words fall in %d different banks: 1 pass" % (
+            words, words), "字 = 字节地址 / 4，bank = 字 %% 32：这个线程束读的 %d 个字落在 %d 个不同的 bank：1 次内存事务" % (
+            words, words))
+    if size == 32:
+        return ("word = byte address / 4, bank = word %% 32: the warp's %d words fill bank %d with %d of them, so %d "
+                "pass%s" % (words, bank, k, k, "es" if k > 1 else ""),
+                "字 = 字节地址 / 4，bank = 字 %% 32：这个线程束读的 %d 个字中，第 %d 个 bank 里有 %d 个，所以要 %d 次内存"
+                "事务" % (words, bank, k, k))
+    return ("a pass serves 128 bytes, so %d groups of %d lanes are served one after another; in each the busiest bank "
+            "holds %d word%s: %d x %d passes" % (len(busiest), size, k, "s" * (k > 1), len(busiest), k),
+            "一次内存事务最多传 128 字节，所以线程束分成 %d 组（每组 %d 个线程）先后进行；每组中最忙的 bank 有 %d 个字：%d x %d "
+            "次内存事务" % (len(busiest), size, k, len(busiest), k)) if len(set(busiest)) == 1 else None
 
 
 def verdict_exit(kinds, expect, unnamed=False):

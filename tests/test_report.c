@@ -2,6 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The CPU runner's counts, faked: its findings so far and the kernels it skipped (cpu_runner/cuda_on_cpu.h). */
+static long runner_findings;
+static int runner_skipped;
+#define REPORT_RUNNER_FINDINGS() runner_findings
+#define REPORT_RUNNER_SKIPPED() runner_skipped
+
 #include "report.h"
 #include "unit.h"
 
@@ -81,6 +87,72 @@ static void test_result_lines(void) {
     free(text);
 }
 
+/* A race the CPU runner found during a row's launches fails the row, whatever its value, and the summary
+ * agrees with the exit code; a run whose every kernel was skipped by the runner exits 77, not "all 0 passed". */
+static void test_runner_counts(void) {
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    report r;
+    result_row right = result_row_for("barrier_in_if", "float", 33791), wrong = right;
+    row_check(&right, 2.5, 2.5, 0);
+    row_check(&wrong, 2.0, 2.5, 0);
+    report_begin(&r, "dot", out);
+    report_add(&r, &right);
+    runner_findings = 256; /* during the next row's launches: that row fails */
+    report_add(&r, &right);
+    runner_findings = 300;
+    report_add(&r, &wrong);
+    report_add(&r, &right);
+    CHECK(report_end(&r) == 1);
+    fclose(out);
+    CHECK(strstr(text, "status=PASS\nRESULT example=dot kernel=barrier_in_if type=float n=33791 value=2.5 expected=2.5 "
+                       "rel_err=0 tolerance=0 bytes=- ms=- gbps=- pct_ceiling=- ceiling=- l2=- scope=whole status=FAIL\n"
+                       "RESULT example=dot kernel=barrier_in_if type=float n=33791 value=2 expected=2.5") != NULL);
+    CHECK(strstr(text, "PASS  " REPORT_FINDINGS_ONLY_NOTE) == NULL && strstr(text, "FAIL  " REPORT_FINDINGS_ONLY_NOTE));
+    CHECK(strstr(text, "FAIL  " REPORT_FINDINGS_NOTE "\n") != NULL);
+    CHECK(strstr(text, "2 of 4 checks FAILED") != NULL);
+    free(text);
+
+    out = open_memstream(&text, &size); /* findings before the table (every kernel launched, then checked) */
+    runner_findings = 303;
+    report_begin(&r, "banks", out);
+    report_add(&r, &right);
+    report_add(&r, &right);
+    CHECK(report_end(&r) == 1);
+    fclose(out);
+    CHECK(strstr(text, "PASS") == NULL && strstr(text, "2 of 2 checks FAILED") != NULL);
+    free(text);
+
+    out = open_memstream(&text, &size); /* findings, but none during a row's launches */
+    report_begin(&r, "dot", out);
+    report_add(&r, &right);
+    CHECK(report_end(&r) == 1);
+    fclose(out);
+    CHECK(strstr(text, "passed") && !strstr(text, "all 1 checks passed") &&
+          strstr(text, "1 checks passed, but the CPU runner's findings above fail the run\n"));
+    free(text);
+
+    runner_findings = 0;
+    out = open_memstream(&text, &size); /* --kernel cublas on the runner */
+    report_begin(&r, "dot", out);
+    runner_skipped = 1;
+    CHECK(report_end(&r) == REPORT_EXIT_SKIPPED);
+    fclose(out);
+    CHECK(strstr(text, "none of the kernels asked for ran: the CPU runner cannot run them (why above): exit 77\n"));
+    free(text);
+
+    out = open_memstream(&text, &size); /* a skipped kernel beside one that ran: the one that ran decides */
+    report_begin(&r, "dot", out);
+    runner_skipped = 2;
+    report_add(&r, &right);
+    CHECK(report_end(&r) == 0);
+    fclose(out);
+    CHECK(strstr(text, "all 1 checks passed\n"));
+    free(text);
+    runner_skipped = 0;
+}
+
 static void test_ceiling(void) {
     char *text = NULL;
     size_t size = 0;
@@ -108,5 +180,6 @@ int main(void) {
     test_ceiling();
     test_statistics();
     test_result_lines();
+    test_runner_counts();
     return unit_finish("test_report");
 }

@@ -120,7 +120,12 @@ def stub_function(ex, lang="both"):
         todo["both"] = todo["en"] + " / " + todo["zh"]
         lines[a:b + 1] = [indent + "/* TODO (%s): %s */" % (ex.name, todo[lang])] + [
             indent + line for line in blank[2:3]]
-    return "\n".join(lines)
+    body = "\n".join(lines)
+    for en, zh in ex.comments if lang != "en" else []:  # the chapter's comments it keeps, in Chinese too
+        if "/* %s */" % en not in body:
+            raise SpecError("%s: comment %r: not in the starting file" % (ex.name, en))
+        body = body.replace("/* %s */" % en, "/* %s */" % (zh if lang == "zh" else en + " / " + zh))
+    return body
 
 
 def wrapped(paragraph, prefix):
@@ -147,8 +152,8 @@ def predict_file(ex, answers=None, lang="both"):
     chinese = ["# 练习 %s：%s" % (ex.name, ex.title["zh"]), wrapped(ex.todo["zh"], "# "),
                "# 评分：  scripts/grade.py %s %d --lang zh" % (ex.program, ex.number)]
     lines = {"en": english, "zh": chinese, "both": english + chinese}[lang]
-    for i, (label, _, _) in enumerate(ex.predicts):
-        lines.append("%s = %s" % (label, answers[i] if answers else "?"))
+    for i, (label, _, _) in enumerate(ex.predicts):  # a Chinese file has the Chinese labels; grade.py takes either
+        lines.append("%s = %s" % (ex.label_zh.get(label, label) if lang == "zh" else label, answers[i] if answers else "?"))
     return "\n".join(lines) + "\n"
 
 
@@ -163,7 +168,7 @@ def variant_text(ex, variant):
     wrong = next((w for w in ex.wrongs if w.name == name), None)
     if not wrong:
         raise SpecError("%s: no wrong answer '%s'" % (ex.name, name))
-    base = stub_function(ex) if wrong.base == "stub" else solution(ex)
+    base = stub_function(ex, "en") if wrong.base == "stub" else solution(ex)  # the edits quote the chapter's words
     why_en, _, why_zh = wrong.why.partition(" | ")
     return apply_edits(base, wrong.edits, "%s: wrong %s" % (ex.name, name)), (
         "wrong answer %s: %s" % (name, why_en), "错误答案 %s：%s" % (name, why_zh or why_en))

@@ -25,7 +25,8 @@ class Exercise:
         self.title, self.todo = {}, {"en": [], "zh": []}
         self.function = self.stub_from = None
         self.blanks, self.runs, self.times, self.solution_edits, self.wrongs = [], [], [], [], []
-        self.stub_kinds, self.banks, self.predicts = [], False, []
+        self.comments = []  # (English, 中文): a comment of the chapter's the starting file keeps, in Chinese
+        self.stub_kinds, self.banks, self.predicts, self.label_zh = [], False, [], {}
         self.coalescing = None  # the sectors per warp instruction a global access may take over its ideal
 
     @property
@@ -101,6 +102,8 @@ def parse_spec(path):
             if not re.fullmatch(r"\d+(\.\d+)?", rest):
                 raise SpecError("%s: 'coalescing' takes the sectors per request allowed over the ideal (a number)" % where)
             ex.coalescing = float(rest)
+        elif key == "comment":
+            ex.comments.append(strings(rest, (2,), where))
         elif key == "solution_edit":
             ex.solution_edits.append(strings(rest, (2,), where))
         elif key == "stub":
@@ -108,7 +111,9 @@ def parse_spec(path):
         elif key == "predict":
             label, _, source_line = rest.partition(" = ")
             kernel, access = strings(source_line, (2,), where)
-            ex.predicts.append((label.strip(), kernel, access))
+            label, _, zh = (part.strip() for part in label.partition(" | "))
+            ex.predicts.append((label, kernel, access))
+            ex.label_zh[label] = zh or label
         elif key == "wrong":
             words = rest.split()
             if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "stub"):
