@@ -83,6 +83,26 @@ class Source(unittest.TestCase):
         self.assertEqual(KERNEL[body], "{")
         self.assertIsNone(source.find_function(KERNEL, "missing"))
 
+    def test_the_scan_ends_on_a_comment_or_string_left_open(self):
+        import signal
+
+        def stuck(*_):
+            raise AssertionError("code_only spins")
+        signal.signal(signal.SIGALRM, stuck)
+        try:
+            for tail in ("/* an old attempt, never closed", "/*", "// no newline", '"never closed', "'", '"ends \\',
+                         "\\", '"a\\\n'):
+                signal.alarm(2)
+                text = KERNEL + tail
+                code = source.code_only(text)
+                self.assertEqual((len(code), code.count("\n")), (len(text), text.count("\n")), repr(tail))
+                self.assertEqual(code[len(KERNEL):].strip(" \n\\"), "", repr(tail))  # blanked, or a bare backslash
+                self.assertEqual(source.find_function(text, "tree"), source.find_function(KERNEL, "tree"))
+            # an unclosed string ends at its line: the code below it is still code
+            self.assertEqual(source.code_only('x = "open\nint y;'), 'x =      \nint y;')
+        finally:
+            signal.alarm(0)
+
     def test_an_edit_applies_exactly_once(self):
         self.assertEqual(source.apply_edits("a b", [["b", "c"]], "here"), "a c")
         for text in ("a a", "b"):
