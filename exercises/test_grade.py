@@ -135,6 +135,81 @@ class Source(unittest.TestCase):
         self.assertIn("scripts/grade.py dot 1", stub)
 
 
+def grading(*argv):
+    """(exit code, stdout and stderr) of scripts/grade.py ARGV, in this process."""
+    import contextlib
+    import io
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
+        code = grade.main(list(argv))
+    return code, shown.getvalue()
+
+
+class Paths(unittest.TestCase):
+    """Every path is checked before anything is written: nothing of the repository's is replaced, nothing of the
+    learner's is lost, a bad path is one line and exit 2. No build: the stub is written before any build."""
+
+    def setUp(self):
+        self.saved, grade.MINE = grade.MINE, tempfile.mkdtemp()  # the learner's exercises/mine/, here outside ROOT
+
+    def tearDown(self):
+        grade.MINE = self.saved
+
+    def test_the_repositorys_files_are_never_written_and_a_bad_path_is_one_line(self):
+        chapter, readme = (os.path.join(grade.ROOT, name) for name in ("ch05_dot/dot.cu", "README.md"))
+        before = [source.read(chapter), source.read(readme)]
+        missing, notes = os.path.join(grade.MINE, "nothing", "here.cu"), os.path.join(grade.MINE, "notes.txt")
+        with open(notes, "w", encoding="utf-8") as f:  # the learner's, but not a .cu file: not a stub's place
+            f.write("mine\n")
+        for argv, said in [(["--stub", "--file", chapter], "--stub writes only a .cu file of yours"),
+                           (["--stub", "--file", readme], "--stub writes only a .cu file of yours"),
+                           (["--stub", "--file", notes], "--stub writes only a .cu file of yours"),
+                           (["--file", missing], "no such file"), (["--stub", "--file", missing], "no such file"),
+                           (["--file", grade.MINE], "is a folder, not a file"),
+                           (["--variant", "bogus"], "no variant bogus; there are solution, stub, wrong:")]:
+            try:
+                code, shown = grading("dot", "1", "--lang", "en", *argv)
+            finally:  # a grader that wrote over them anyway: the repository put back, then the test fails
+                after = [source.read(chapter), source.read(readme)]
+                for path, text, now in zip((chapter, readme), before, after):
+                    if os.path.exists(path + ".bak"):
+                        os.remove(path + ".bak")
+                    if now != text:  # untouched files keep their time: the build sees no change
+                        with open(path, "w", encoding="utf-8") as f:
+                            f.write(text)
+            self.assertEqual(after, before, argv)
+            self.assertEqual((code, shown.count("\n")), (2, 1), (argv, shown))
+            self.assertIn(said, shown)
+        self.assertEqual(source.read(notes), "mine\n")
+        self.assertFalse(os.path.exists(os.path.dirname(missing)))
+
+    def test_a_stub_over_the_learners_file_keeps_a_copy_the_message_names(self):
+        mine = os.path.join(grade.MINE, "dot_1.cu")
+        self.assertEqual(grading("dot", "1", "--lang", "both")[0], 1)  # the first time: the stub, nothing to keep
+        self.assertEqual(os.listdir(grade.MINE), ["dot_1.cu"])
+        stub = source.read(mine)
+        self.assertEqual(grading("dot", "1", "--stub", "--lang", "both")[0], 1)  # the same stub again: nothing lost
+        self.assertEqual(os.listdir(grade.MINE), ["dot_1.cu"])
+        for solved, kept in (("// solved\n", "dot_1.cu.bak"), ("// solved again\n", "dot_1.cu.bak2")):
+            with open(mine, "w", encoding="utf-8") as f:
+                f.write(solved)
+            code, shown = grading("dot", "1", "--stub", "--lang", "both")
+            self.assertEqual(code, 1)
+            self.assertIn("(yours kept as %s)" % os.path.join(os.path.relpath(grade.MINE), kept), shown)
+            self.assertIn("（原来的文件另存为 %s）" % os.path.join(os.path.relpath(grade.MINE), kept), shown)
+            self.assertEqual(source.read(os.path.join(grade.MINE, kept)), solved)
+            self.assertEqual(source.read(mine), stub)
+
+    def test_a_gbk_file_is_read_with_a_note(self):
+        mine = os.path.join(grade.MINE, "gbk.cu")
+        with open(mine, "wb") as f:
+            f.write("/* 我的答案 */\nint other(void) { return 0; }\n".encode("gbk"))
+        code, shown = grading("dot", "1", "--lang", "zh", "--file", mine)
+        self.assertEqual(code, 1)
+        self.assertIn("不是 UTF-8 编码", shown)
+        self.assertIn("没有 dot_book 的定义", shown)
+
+
 RACE = """CPU runner: dot_book, launched at ch05_dot/dot.cu:779: what it found
 CPU runner: race on shared memory: a thread reads what another thread wrote since the last barrier
   at exercises/mine/dot_1.cu:17: thread 1 of block (0,0,0); the other access at exercises/mine/dot_1.cu:17, thread 3

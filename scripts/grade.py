@@ -6,9 +6,10 @@ run by the chapter's own checks on the CPU runner, and on the GPU too where ther
                                         the first time: edit it, then run this again)
     scripts/grade.py --list             every exercise
 Options: --build DIR (default build/, or $EXAMPLES_BUILD), --cpu (the CPU runner even where a GPU
-is), --lang en|zh|both (default both), --file F (grade F instead), --stub (write the stub again,
-over your file), --variant solution|stub|wrong:NAME (grade the chapter's function, the stub or a
-known wrong answer instead) and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that:
+is), --lang en|zh|both (default both), --file F (grade F instead: an existing file), --stub (write the
+stub again: a .cu file (.txt for a prediction) in exercises/mine/ or outside the repository, never one of
+the repository's; the file it replaces is kept as F.bak, F.bak2, ...), --variant
+solution|stub|wrong:NAME (grade the chapter's function, the stub or a known wrong answer instead) and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that:
 the tests). Exit 0: passed (or as --expect said), 1: not, 2: bad use.
 
 For the build and the tests: --harness PROGRAM OUT writes the chapter's harness for the CPU runner
@@ -18,13 +19,14 @@ tests' variants; --readme en|zh prints exercises/README's table."""
 import argparse
 import os
 import re
+import shutil
 import sys
 import unicodedata
 
 from grader.build import build_cpu, config, has_gpu, tool
 from grader.gpu import grade_gpu
 from grader.screen import WORDS, readme_table, report, say, verdict_line
-from grader.source import (find_function, harness_text, chapter_functions, predict_file, read, rewrite_for_cpu,
+from grader.source import (find_function, harness_text, chapter_functions, predict_file, rewrite_for_cpu,
                            stub_file, variant_text)
 from grader.spec import SpecError, all_exercises, exercise
 from grader.verdicts import Run, first_error, read_banks, read_output, run_program
@@ -127,13 +129,16 @@ def main(argv):
             return 2
         ex = exercise(a.program, a.number)
         return grade(ex, a)
-    except SpecError as e:
+    except (SpecError, OSError) as e:  # bad input, or a path that cannot be read or written: one line
         print("grade.py: %s" % e, file=sys.stderr)
         return 2
 
 
 def grade(ex, a):
     build = os.path.abspath(a.build)
+    variants = ["solution", "stub"] + ["wrong:" + wrong.name for wrong in ex.wrongs]
+    if a.variant and a.variant not in variants:
+        raise SpecError("%s: no variant %s; there are %s" % (ex.name, a.variant, ", ".join(variants)))
     if a.variant:
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
@@ -143,18 +148,20 @@ def grade(ex, a):
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))
     else:
-        path = os.path.abspath(a.file) if a.file else os.path.join(MINE, "%s_%d.%s" % (
-            ex.program, ex.number, "txt" if ex.predicts else "cu"))
-        if a.stub or not os.path.exists(path):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(predict_file(ex, lang=a.lang) if ex.predicts else stub_file(ex, a.lang))
-            print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(
-                a.lang, "written: %s — edit it, then run this again | 已生成 %s，改好后再运行本命令" % (
-                    os.path.relpath(path), os.path.relpath(path)))))
+        path = learners_file(ex, a)
+        if not path:
             return 1
-        text, shown_file = read(path), os.path.relpath(path, ROOT)
+        with open(path, "rb") as f:
+            raw = f.read()
+        # Not UTF-8 (GBK from a Chinese Windows editor): its bytes go to the compiler as they are, as
+        # scripts/cuda_on_cpu builds it; comments in any encoding compile.
+        text, shown_file = raw.decode("utf-8", "surrogateescape"), os.path.relpath(path, ROOT) if path.startswith(
+            ROOT + os.sep) else path
         shown = shown_file
+        if text.encode("utf-8", "replace") != raw:
+            print(say(a.lang, "note: %s is not UTF-8 (GBK?): compiled as its bytes; a quoted line may show \ufffd | "
+                              "注意：%s 不是 UTF-8 编码（GBK？）：按原字节编译，编译器引用的行里可能出现 \ufffd" % (
+                                  shown_file, shown_file)))
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
     print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
@@ -187,6 +194,46 @@ def grade(ex, a):
             return 2
     print(verdict_line(kinds, a.lang))
     return verdict_exit(kinds, a.expect, unnamed)
+
+
+def learners_file(ex, a):
+    """The learner's file to grade, or None after writing the stub there (then the message says so). Every path is
+    checked before anything is written: --file names an existing file; --stub (or a first grading) writes only a
+    .cu file (.txt for a prediction) under exercises/mine/ or outside the repository, never one of the repository's,
+    and keeps a copy of the file it replaces."""
+    default = os.path.join(MINE, "%s_%d.%s" % (ex.program, ex.number, "txt" if ex.predicts else "cu"))
+    path = os.path.abspath(a.file) if a.file else default
+    shown = a.file or os.path.relpath(path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise SpecError(say(a.lang, "%s is a folder, not a file | %s 是目录，不是文件" % (shown, shown) if os.path.isdir(
+            path) else "%s is not a regular file | %s 不是普通文件" % (shown, shown)))
+    if not os.path.exists(path) and a.file:
+        raise SpecError(say(a.lang, "--file %s: no such file (without --file the grader writes the stub in "
+                                    "exercises/mine/) | --file %s：没有这个文件（不加 --file 时，初始文件生成在 "
+                                    "exercises/mine/ 中）" % (shown, shown)))
+    if os.path.exists(path) and not a.stub:
+        return path
+    real, mine, suffix = os.path.realpath(path), os.path.realpath(MINE) + os.sep, os.path.splitext(default)[1]
+    if not real.endswith(suffix) or real.startswith(os.path.realpath(ROOT) + os.sep) and not real.startswith(mine):
+        raise SpecError(say(a.lang, "--stub writes only a %s file of yours, in exercises/mine/ or outside the "
+                                    "repository: %s is not one | --stub 只写你自己的 %s 文件（exercises/mine/ 中或仓库"
+                                    "之外的）：%s 不是" % (suffix, shown, suffix, shown)))
+    text = predict_file(ex, lang=a.lang) if ex.predicts else stub_file(ex, a.lang)
+    kept = None
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            if f.read() != text.encode("utf-8"):  # the same stub again loses nothing
+                kept = next(path + ".bak" + "%d" % k * (k > 1) for k in range(1, 1000)
+                            if not os.path.exists(path + ".bak" + "%d" % k * (k > 1)))
+                shutil.copy2(path, kept)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    kept = kept and shown + kept[len(path):]  # named as the learner named the file
+    was = (" (yours kept as %s)" % kept, "（原来的文件另存为 %s）" % kept) if kept else ("", "")
+    print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, (
+        "written: %s%s — edit it, then run this again" % (shown, was[0]), "已生成 %s%s，改好后再运行本命令" % (shown, was[1])))))
+    return None
 
 
 def bank_model_passes(ex, build):

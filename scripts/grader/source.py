@@ -161,10 +161,10 @@ def variant_text(ex, variant):
             ex.solution_edits)), "本章的 %s%s" % (ex.function, "（按课文改动）" * bool(ex.solution_edits)))
     if variant == "stub":
         return stub_file(ex), ("the stub", "初始文件")
-    name = variant.split(":", 1)[1]
-    wrong = next((w for w in ex.wrongs if w.name == name), None)
+    wrong = next((w for w in ex.wrongs if "wrong:" + w.name == variant), None)
     if not wrong:
-        raise SpecError("%s: no wrong answer '%s'" % (ex.name, name))
+        raise SpecError("%s: no variant '%s'" % (ex.name, variant))
+    name = wrong.name
     base = stub_function(ex) if wrong.base == "stub" else solution(ex)
     why_en, _, why_zh = wrong.why.partition(" | ")
     return apply_edits(base, wrong.edits, "%s: wrong %s" % (ex.name, name)), (

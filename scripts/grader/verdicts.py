@@ -12,7 +12,7 @@ from .source import read
 def run_program(command, env=None, timeout=300):
     """(stdout and stderr, exit code), run in the program's folder (a chapter may save a picture there)."""
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env,
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
                               cwd=os.path.dirname(command[0]) or None)
         return done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as e:
