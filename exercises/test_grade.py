@@ -279,6 +279,20 @@ class Output(unittest.TestCase):
         self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
                          ["misaligned", "crash"])
 
+    def test_a_crash_names_its_kernel_thread_and_line_in_both_languages(self):
+        line = ("FINDING kind=%s file=exercises/mine/dot_1.cu line=9 block=1,0,0 thread=3 other=- other_thread=3 "
+                "other_block=1,0,0 address=0 count=1 kernel=dot_book<float>\n")
+        for kind in ("invalid_access", "host_memory_in_kernel", "stack_overflow", "local_out_of_bounds",
+                     "integer_division", "trap"):
+            run = verdicts.read_output(verdicts.Run([]), line % kind, 3)
+            self.assertEqual((run.kinds, run.crash_named, grade.unnamed_kinds([run])), (["crash"], True, set()), kind)
+            self.assertEqual(len(run.details), 1, kind)  # the finding alone: no "exit 3" under it
+            en, zh = run.details[0]
+            self.assertIn("\n      in kernel dot_book<float>, at exercises/mine/dot_1.cu:9: thread 3 of block (1,0,0)", en)
+            self.assertIn("\n      核函数 dot_book<float> 中，位置 exercises/mine/dot_1.cu:9：线程块 (1,0,0) 中的线程 3", zh)
+        bare = verdicts.read_output(verdicts.Run([]), "", -11)  # a crash the runner did not catch: no place
+        self.assertEqual((bare.crash_named, grade.unnamed_kinds([bare])), (False, {"crash"}))
+
     def test_the_bank_file_per_line_only_the_learners_lines_and_a_misaligned_access_anywhere(self):
         folder = tempfile.mkdtemp()
         path = os.path.join(folder, "banks.txt")
@@ -305,8 +319,10 @@ class Output(unittest.TestCase):
         self.assertEqual(grade.verdict_exit(["value"], "PASS"), 1)
         self.assertEqual(grade.verdict_exit([], None), 0)
         self.assertEqual(grade.verdict_exit(["value"], "value"), 0)
-        self.assertEqual(grade.verdict_exit(["value"], "value", unnamed=True), 1)  # no first wrong element shown
-        self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed=True), 0)
+        self.assertEqual(grade.verdict_exit(["value"], "value", unnamed={"value"}), 1)  # no first wrong element shown
+        self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed={"value"}), 0)
+        self.assertEqual(grade.verdict_exit(["crash"], "crash", unnamed={"crash"}), 1)  # exit -11 and no line
+        self.assertEqual(grade.verdict_exit(["crash", "value"], "crash", unnamed={"value"}), 0)
 
     def test_the_predictions_hold_and_a_wrong_one_fails(self):
         root, build = tempfile.mkdtemp(), tempfile.mkdtemp()

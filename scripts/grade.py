@@ -165,7 +165,7 @@ def grade(ex, a):
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
     print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
-    unnamed = False  # a run with a wrong value whose screen names no first wrong element
+    unnamed = set()  # the kinds found with no place on the screen: a value's first wrong element, a crash's line
     if not find_function(text, ex.function):
         kinds = ["compile"]
         print("  %s" % say(a.lang, "no definition of %s in %s: the grader replaces that function | %s 中没有 %s 的定义："
@@ -174,7 +174,7 @@ def grade(ex, a):
         kinds, graded = [], False
         if config(build, ex.program):
             runs, table = grade_cpu(ex, text, shown_file, build)
-            unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
+            unnamed |= unnamed_kinds(runs)
             if not ex.banks and any(run.kinds for run in runs):
                 table = []  # one screen: the passes matter here only when the exercise is about them
             kinds += report(runs, table, [], a.lang, "on the CPU runner: the chapter's own checks, every shared-memory "
@@ -182,7 +182,7 @@ def grade(ex, a):
             graded = True
         if not a.cpu and tool(build, "nvcc") and has_gpu(build):
             runs, notes = grade_gpu(ex, text, shown_file, build)
-            unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
+            unnamed |= unnamed_kinds(runs)
             kinds += report(runs, [], notes, a.lang, "on the GPU: the chapter's own checks, the sanitizers, Nsight "
                                                      "Compute, the time | 在 GPU 上：本章自带的检查、compute-sanitizer、"
                                                      "Nsight Compute、计时")
@@ -248,18 +248,25 @@ def bank_model_passes(ex, build):
     return passes
 
 
-def verdict_exit(kinds, expect, unnamed=False):
-    """The exit code; with --expect, a value verdict must also name the first wrong element (unless unnamed
-    is False: a prediction, or no run whose value was wrong)."""
+def unnamed_kinds(runs):
+    return {kind for run in runs for kind, named in (("value", run.first_wrong), ("crash", run.crash_named))
+            if kind in run.kinds and not named}
+
+
+def verdict_exit(kinds, expect, unnamed=()):
+    """The exit code; with --expect, a value or crash verdict must also name where (unnamed: the kinds whose
+    place the screen left out, unnamed_kinds): the first wrong element, the crash's line."""
     if not expect:
         return 1 if kinds else 0
     if expect == "PASS":
         ok = not kinds
     else:
         ok = all(kind in kinds for kind in expect.split(","))
-        if ok and "value" in expect.split(",") and unnamed:
+        missing = [kind for kind in expect.split(",") if kind in unnamed]
+        if ok and missing:
             ok = False
-            print("a wrong value, but the screen does not name the first wrong element")
+            print({"value": "a wrong value, but the screen does not name the first wrong element",
+                   "crash": "a crash, but the screen does not name its kernel, thread and line"}[missing[0]])
     print("expected %s: %s" % (expect, "yes" if ok else "NO"))
     return 0 if ok else 1
 
