@@ -292,4 +292,5 @@ def check_specs():
 
 
 if __name__ == "__main__":
+    sys.stdout.reconfigure(errors="replace")  # a learner's bytes that are not UTF-8, shown back: "?", not a traceback
     sys.exit(main(sys.argv[1:]))
