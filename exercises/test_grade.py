@@ -141,7 +141,10 @@ def grading(*argv):
     import io
     shown = io.StringIO()
     with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
-        code = grade.main(list(argv))
+        try:
+            code = grade.main(list(argv))
+        except SystemExit as e:  # a bad command line, as argparse ends it
+            code = e.code
     return code, shown.getvalue()
 
 
@@ -166,7 +169,10 @@ class Paths(unittest.TestCase):
                            (["--stub", "--file", notes], "--stub writes only a .cu file of yours"),
                            (["--file", missing], "no such file"), (["--stub", "--file", missing], "no such file"),
                            (["--file", grade.MINE], "is a folder, not a file"),
-                           (["--variant", "bogus"], "no variant bogus; there are solution, stub, wrong:")]:
+                           (["--variant", "bogus"], "no variant bogus; there are solution, stub, wrong:"),
+                           (["--variant", "stub", "--build", missing], "no such folder"),
+                           (["--expect", "bogus"], "--expect bogus: PASS, or kinds among compile"),
+                           (["--lang", "xx"], "invalid choice: 'xx'"), (["--number", "x"], "unrecognized arguments")]:
             try:
                 code, shown = grading("dot", "1", "--lang", "en", *argv)
             finally:  # a grader that wrote over them anyway: the repository put back, then the test fails
@@ -181,6 +187,8 @@ class Paths(unittest.TestCase):
             self.assertEqual((code, shown.count("\n")), (2, 1), (argv, shown))
             self.assertIn(said, shown)
         self.assertEqual(source.read(notes), "mine\n")
+        code, shown = grading("dot", "99")
+        self.assertEqual((code, shown), (2, "grade.py: no exercise 'dot 99' (scripts/grade.py --list)\n"))
         self.assertFalse(os.path.exists(os.path.dirname(missing)))
 
     def test_a_stub_over_the_learners_file_keeps_a_copy_the_message_names(self):

@@ -16,7 +16,6 @@ For the build and the tests: --harness PROGRAM OUT writes the chapter's harness 
 (the .cu with every exercise's function declared, not defined); --check-specs checks that every
 stub and known wrong answer still generates from the chapters' current sources; --tests lists the
 tests' variants; --readme en|zh prints exercises/README's table."""
-import argparse
 import os
 import re
 import shutil
@@ -28,9 +27,10 @@ from grader.gpu import grade_gpu
 from grader.screen import WORDS, readme_table, report, say, verdict_line
 from grader.source import (find_function, harness_text, chapter_functions, predict_file, rewrite_for_cpu,
                            stub_file, variant_text)
-from grader.spec import SpecError, all_exercises, exercise
+from grader.spec import KINDS, SpecError, all_exercises, exercise
 from grader.verdicts import Run, first_error, read_banks, read_output, run_program
 from layout import ROOT
+from plot import OneLineParser  # one line and exit 2 for a bad command line, as plot.py and sweep.py do
 from results import bank_model_row
 
 MINE = os.path.join(ROOT, "exercises", "mine")
@@ -84,7 +84,7 @@ def grade_predict(ex, text, build, lang):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(usage=__doc__)
+    parser = OneLineParser(prog="grade.py", usage=__doc__)
     parser.add_argument("program", nargs="?")
     parser.add_argument("number", nargs="?", type=int)
     parser.add_argument("--build", default=os.environ.get("EXAMPLES_BUILD", os.path.join(ROOT, "build")))
@@ -127,6 +127,8 @@ def main(argv):
         if not a.program or a.number is None:
             parser.print_usage()
             return 2
+        if a.expect and a.expect != "PASS" and not set(a.expect.split(",")) <= set(KINDS):
+            raise SpecError("--expect %s: PASS, or kinds among %s" % (a.expect, ", ".join(KINDS)))
         ex = exercise(a.program, a.number)
         return grade(ex, a)
     except (SpecError, OSError) as e:  # bad input, or a path that cannot be read or written: one line
@@ -162,6 +164,10 @@ def grade(ex, a):
             print(say(a.lang, "note: %s is not UTF-8 (GBK?): compiled as its bytes; a quoted line may show \ufffd | "
                               "注意：%s 不是 UTF-8 编码（GBK？）：按原字节编译，编译器引用的行里可能出现 \ufffd" % (
                                   shown_file, shown_file)))
+    if not os.path.isdir(build):
+        raise SpecError(say(a.lang, "--build %s: no such folder (build first: cmake -S . -B build && cmake --build "
+                                    "build) | --build %s：没有这个目录（请先构建：cmake -S . -B build && cmake --build "
+                                    "build）" % (build, build)))
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
     print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
