@@ -28,6 +28,7 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -1493,6 +1494,16 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
 #endif
     /* where() looks one byte back, as for a return address: pc + 1 names the faulting instruction */
     const char *code = pc ? (const char *)pc + 1 : NULL, *address = info->si_addr;
+    Dl_info program, faulted;
+    if (pc && dladdr((void *)cuda_cpu_launch, &program) && dladdr(pc, &faulted) &&
+        faulted.dli_fbase != program.dli_fbase) { /* in a library the kernel called (memset): its call names the line */
+        void *frames[64];
+        const int count = backtrace(frames, 64);
+        int i = 0;
+        while (i < count && frames[i] != pc) ++i; /* the handler's own frames, then the fault's */
+        while (++i < count && !(dladdr(frames[i], &faulted) && faulted.dli_fbase == program.dli_fbase)) continue;
+        if (i < count) code = frames[i]; /* a return address: where() looks one byte back, into the call */
+    }
     if (signal_number == SIGFPE || signal_number == SIGILL)
         end_kernel(signal_number == SIGFPE ? INTEGER_DIVISION : TRAP, code, NULL, "");
     const size_t slot = stack_bytes + GUARD_BYTES;
@@ -1600,6 +1611,8 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
         sigaction(SIGBUS, &fault, NULL);
         sigaction(SIGABRT, &fault, NULL);
         sigaction(SIGFPE, &fault, NULL);
+        void *warm[1]; /* backtrace loads its unwinder on its first call: here, not in the fault handler */
+        backtrace(warm, 1);
         sigaction(SIGILL, &fault, NULL);
     }
     shared_arena_init();
