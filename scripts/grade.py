@@ -6,11 +6,12 @@ run by the chapter's own checks on the CPU runner, and on the GPU too where ther
                                         the first time: edit it, then run this again)
     scripts/grade.py --list             every exercise
 Options: --build DIR (default build/, or $EXAMPLES_BUILD), --cpu (the CPU runner even where a GPU
-is), --lang en|zh|both (default both), --file F (grade F instead: an existing file), --stub (write the
-stub again: a .cu file (.txt for a prediction) in exercises/mine/ or outside the repository, never one of
-the repository's; the file it replaces is kept as F.bak, F.bak2, ...), --variant
-solution|stub|wrong:NAME (grade the chapter's function, the stub or a known wrong answer instead) and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that:
-the tests). Exit 0: passed (or as --expect said), 1: not, 2: bad use.
+is), --lang en|zh|both (default both), --file F (grade F instead: an existing file), --stub (write
+the stub again: a .cu file (.txt for a prediction) in exercises/mine/ or outside the repository,
+never one of the repository's; the file it replaces is kept as F.bak, F.bak2, ...), --variant
+solution|stub|wrong:NAME (grade the chapter's function, the stub or a known wrong answer instead)
+and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that: the tests). Exit 0: passed (or
+as --expect said), 1: not, 2: bad use (one line). A file not in UTF-8 (GBK) is compiled as its bytes.
 
 For the build and the tests: --harness PROGRAM OUT writes the chapter's harness for the CPU runner
 (the .cu with every exercise's function declared, not defined); --check-specs checks that every
