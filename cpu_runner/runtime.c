@@ -141,7 +141,7 @@ static const char *const kind_names[] = {
     "integer division by zero (or of the most negative value by -1) in a kernel: a GPU gives an undefined value and "
     "goes on; the runner stops here (exit 3)",
     "illegal instruction: the kernel reached a trap the compiler put where the code is undefined (a division by a "
-    "zero it could see, a function that returns no value?); a GPU stops the kernel (exit 3)"};
+    "zero it could see?); a GPU stops the kernel (exit 3)"};
 typedef struct {
     enum kind kind;
     const void *code, *other_code; /* the access and the earlier one (races), or the address (invalid access) */

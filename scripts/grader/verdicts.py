@@ -68,8 +68,7 @@ FINDINGS = {
                          "undefined value and goes on, the runner stops", "整数除以零（或最小的负数除以 -1）：GPU 上得到"
                          "一个不确定的值并继续运行，CPU 运行器在此停下", CRASH_AT),
     "trap": ("crash", "illegal instruction: a trap the compiler put where the code is undefined (a division by a zero "
-             "it could see, a function that returns no value?)", "非法指令：编译器在未定义行为处放了一条陷阱指令（编译器"
-             "看得出的除以零？没有返回值的函数？）", CRASH_AT),
+             "it could see?)", "非法指令：编译器在未定义行为处放了一条陷阱指令（编译器看得出的除以零？）", CRASH_AT),
     "barrier_divergent": ("barrier", "divergent barrier: the threads of one block wait at different __syncthreads()",
                           "同步分歧：同一线程块的线程停在不同的 __syncthreads() 上",
                           ("at {file}:{line} (thread {thread}, block ({block})) and at {other} (thread {other_thread})",
