@@ -28,6 +28,7 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -107,7 +108,8 @@ enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE
             INVALID_ACCESS, GLOBAL_RACE_READ_AFTER_WRITE, GLOBAL_RACE_WRITE_AFTER_READ, GLOBAL_RACE_WRITE_AFTER_WRITE,
             GLOBAL_UNWRITTEN_READ, SHARED_OUT_OF_BOUNDS, GLOBAL_OUT_OF_BOUNDS, HOST_TOUCHES_DEVICE, STACK_OVERFLOW,
             HOST_MEMORY_IN_KERNEL,
-            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER };
+            BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER, LOCAL_OUT_OF_BOUNDS,
+            INTEGER_DIVISION, TRAP };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
@@ -133,7 +135,13 @@ static const char *const kind_names[] = {
     "divergent barrier: the threads of one block wait at different __syncthreads()",
     "barrier not reached by every thread of the block: some exited before it",
     "warp operation whose mask names a lane that has exited",
-    "warp operation whose mask leaves out the lane that calls it"};
+    "warp operation whose mask leaves out the lane that calls it",
+    "local memory access out of bounds: past the top of a CUDA thread's stack, an index past a local array? (a GPU "
+    "uses another thread's local memory or stops the kernel: cudaErrorIllegalAddress; exit 3)",
+    "integer division by zero (or of the most negative value by -1) in a kernel: a GPU gives an undefined value and "
+    "goes on; the runner stops here (exit 3)",
+    "illegal instruction: the kernel reached a trap the compiler put where the code is undefined (a division by a "
+    "zero it could see?); a GPU stops the kernel (exit 3)"};
 typedef struct {
     enum kind kind;
     const void *code, *other_code; /* the access and the earlier one (races), or the address (invalid access) */
@@ -219,7 +227,8 @@ static const char *const kind_keys[] = {
     "race_read_after_write", "race_write_after_read", "race_write_after_write", "unwritten_read", "misaligned",
     "invalid_access", "global_race_read_after_write", "global_race_write_after_read", "global_race_write_after_write",
     "global_unwritten_read", "shared_out_of_bounds", "global_out_of_bounds", "host_touches_device", "stack_overflow",
-    "host_memory_in_kernel", "barrier_divergent", "barrier_exited", "warp_lane_exited", "warp_mask_leaves_out_caller"};
+    "host_memory_in_kernel", "barrier_divergent", "barrier_exited", "warp_lane_exited", "warp_mask_leaves_out_caller",
+    "local_out_of_bounds", "integer_division", "trap"};
 _Static_assert(sizeof kind_keys == sizeof kind_names, "a key for every kind of finding");
 
 static void print_machine_finding(const finding *f, char *here, const char *there) {
@@ -229,10 +238,13 @@ static void print_machine_finding(const finding *f, char *here, const char *ther
     else snprintf(other, sizeof other, "%s", there[0] ? there : "-");
     char *colon = strrchr(here, ':');
     if (colon) *colon = 0;
+    char kernel[160] = "-"; /* the launch's kernel, its spaces left out: one field (transpose<T,32>) */
+    for (size_t i = 0, n = 0; launch_kernel && launch_kernel[i] && n + 1 < sizeof kernel; ++i)
+        if (launch_kernel[i] != ' ') kernel[n++] = launch_kernel[i], kernel[n] = 0;
     printf("FINDING kind=%s file=%s line=%s block=%u,%u,%u thread=%u other=%s other_thread=%u other_block=%u,%u,%u "
-           "address=%#lx count=%ld\n", kind_keys[f->kind], here, colon ? colon + 1 : "0", f->block.x, f->block.y,
-           f->block.z, f->thread, other, f->other_thread, f->other_block.x, f->other_block.y, f->other_block.z,
-           (unsigned long)(f->kind == INVALID_ACCESS ? f->other_code : NULL), f->count);
+           "address=%#lx count=%ld kernel=%s\n", kind_keys[f->kind], here, colon ? colon + 1 : "0", f->block.x,
+           f->block.y, f->block.z, f->thread, other, f->other_thread, f->other_block.x, f->other_block.y,
+           f->other_block.z, (unsigned long)(f->kind == INVALID_ACCESS ? f->other_code : NULL), f->count, kernel);
 }
 
 /* Prints the launch's findings, each once with how often it happened. */
@@ -267,6 +279,9 @@ static void report_findings(void) {
         case UNWRITTEN_READ:
         case MISALIGNED:
         case GLOBAL_UNWRITTEN_READ:
+        case LOCAL_OUT_OF_BOUNDS:
+        case INTEGER_DIVISION:
+        case TRAP:
             where(f->code, here, sizeof here);
             printf("  at %s: %s of block (%u,%u,%u)", here, who, b.x, b.y, b.z);
             break;
@@ -706,7 +721,7 @@ void cuda_cpu_host_wrote(const void *address, size_t size) {
     }
 }
 
-static void end_with_invalid_access(const void *code, const void *address);
+static void end_kernel(enum kind kind, const void *code, const void *address, const char *detail);
 
 /* An access outside every live allocation: the nearest one, and by how much it missed. Far from every
  * allocation (past the gap around each), a GPU faults: cudaErrorIllegalAddress, exit 3. */
@@ -715,7 +730,7 @@ static void global_out_of_bounds(const unsigned char *address, size_t size, int 
     const allocation *next = a ? (a + 1 < allocations + allocation_count ? a + 1 : NULL)
                                : (allocation_count ? allocations : NULL);
     if (!(a && address < a->start + a->capacity) && !(next && next->start - address <= GLOBAL_GAP))
-        end_with_invalid_access(code, address);
+        end_kernel(INVALID_ACCESS, code, address, "");
     finding *f = note(GLOBAL_OUT_OF_BOUNDS, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
     if (!f) return;
     char made[1200] = "";
@@ -955,7 +970,7 @@ static int is_runner_memory(const void *address) {
 
 static void access_memory(void *address, size_t size, int is_write, const void *code, int atomic) {
     if (in_hook || size == 0) return;
-    if (in_kernel && is_runner_memory(address)) end_with_invalid_access(code, address);
+    if (in_kernel && is_runner_memory(address)) end_kernel(INVALID_ACCESS, code, address, "");
     in_hook = 1;
     settle_pending_write();
     if (in_kernel && order == CUDA_CPU_LOCKSTEP && is_shared(address)) { /* each lane's access in step */
@@ -1463,7 +1478,8 @@ static int set_spin_limit(const char *text) {
 /* A kernel's load or store outside any memory (often an index read from poisoned shared memory): a GPU
  * stops the kernel (cudaErrorIllegalAddress, exit 3 at the next CUDA call). It is the launch's last
  * finding, after those so far, as they often say why; without this handler the program died with its
- * output unflushed. */
+ * output unflushed. So too a kernel's integer division by zero (SIGFPE: a GPU's quotient is undefined,
+ * it goes on) and a trap the compiler put in undefined code (SIGILL), each with its thread and line. */
 static void invalid_access(int signal_number, siginfo_t *info, void *context) {
     if (!in_kernel) { /* the runner's or the host code's own fault: the default death */
         signal(signal_number, SIG_DFL);
@@ -1489,29 +1505,40 @@ static void invalid_access(int signal_number, siginfo_t *info, void *context) {
 #endif
     /* where() looks one byte back, as for a return address: pc + 1 names the faulting instruction */
     const char *code = pc ? (const char *)pc + 1 : NULL, *address = info->si_addr;
+    Dl_info program, faulted;
+    if (pc && dladdr((void *)cuda_cpu_launch, &program) && dladdr(pc, &faulted) &&
+        faulted.dli_fbase != program.dli_fbase) { /* in a library the kernel called (memset): its call names the line */
+        void *frames[64];
+        const int count = backtrace(frames, 64);
+        int i = 0;
+        while (i < count && frames[i] != pc) ++i; /* the handler's own frames, then the fault's */
+        while (++i < count && !(dladdr(frames[i], &faulted) && faulted.dli_fbase == program.dli_fbase)) continue;
+        if (i < count) code = frames[i]; /* a return address: where() looks one byte back, into the call */
+    }
+    if (signal_number == SIGFPE || signal_number == SIGILL)
+        end_kernel(signal_number == SIGFPE ? INTEGER_DIVISION : TRAP, code, NULL, "");
     const size_t slot = stack_bytes + GUARD_BYTES;
     if (address >= stacks && address < stacks + (size_t)MAX_THREADS * slot &&
-        (size_t)(address - stacks) % slot < GUARD_BYTES) { /* below a thread's stack: it overflowed */
-        in_kernel = 0;
-        in_hook = 1; /* the report's own copies are not the kernel's */
-        if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
-        finding *f = note(STACK_OVERFLOW, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
-        if (f)
-            snprintf(f->detail, sizeof f->detail, "its stack here is %zu KB (a GPU gives a thread up to 512 KB of "
-                     "local memory; CUDA_CPU_STACK_KB=N gives each thread N KB)", stack_bytes / 1024);
-        report_findings();
-        _exit(3);
+        (size_t)(address - stacks) % slot < GUARD_BYTES) { /* a guard page: below this thread's stack, it overflowed; */
+        if ((size_t)(address - stacks) / slot != (size_t)current) /* another's: it went past the top of its own */
+            end_kernel(LOCAL_OUT_OF_BOUNDS, code, NULL, "");
+        char detail[256];
+        snprintf(detail, sizeof detail, "its stack here is %zu KB (a GPU gives a thread up to 512 KB of local memory; "
+                 "CUDA_CPU_STACK_KB=N gives each thread N KB)", stack_bytes / 1024);
+        end_kernel(STACK_OVERFLOW, code, NULL, detail);
     }
-    end_with_invalid_access(code, address);
+    end_kernel(INVALID_ACCESS, code, address, "");
 }
 
-/* A load or store no memory holds: the launch's last finding, exit 3 (a GPU: cudaErrorIllegalAddress). */
-static void end_with_invalid_access(const void *code, const void *address) {
+/* A kernel's fault (a load or store no memory holds, a stack overflow, a division by zero, a trap), in the
+ * thread and block running: the launch's last finding, exit 3 (a GPU: cudaErrorIllegalAddress). */
+static void end_kernel(enum kind kind, const void *code, const void *address, const char *detail) {
     in_kernel = 0;
-    in_hook = 1;
+    in_hook = 1; /* the report's own copies are not the kernel's */
     print_waiting_lines();
     if (finding_count == MAX_FINDINGS) --finding_count, ++findings_dropped; /* this one is shown */
-    note(INVALID_ACCESS, code, address, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+    finding *f = note(kind, code, address, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+    if (f) snprintf(f->detail, sizeof f->detail, "%s", detail);
     report_findings();
     _exit(3);
 }
@@ -1594,6 +1621,10 @@ void cuda_cpu_launch(dim3 grid, dim3 block, size_t dynamic_bytes, void (*body)(v
         sigaction(SIGSEGV, &fault, NULL);
         sigaction(SIGBUS, &fault, NULL);
         sigaction(SIGABRT, &fault, NULL);
+        sigaction(SIGFPE, &fault, NULL);
+        void *warm[1]; /* backtrace loads its unwinder on its first call: here, not in the fault handler */
+        backtrace(warm, 1);
+        sigaction(SIGILL, &fault, NULL);
     }
     shared_arena_init();
     cuda_cpu_accesses_launch();

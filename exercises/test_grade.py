@@ -86,6 +86,26 @@ class Source(unittest.TestCase):
         self.assertEqual(KERNEL[body], "{")
         self.assertIsNone(source.find_function(KERNEL, "missing"))
 
+    def test_the_scan_ends_on_a_comment_or_string_left_open(self):
+        import signal
+
+        def stuck(*_):
+            raise AssertionError("code_only spins")
+        signal.signal(signal.SIGALRM, stuck)
+        try:
+            for tail in ("/* an old attempt, never closed", "/*", "// no newline", '"never closed', "'", '"ends \\',
+                         "\\", '"a\\\n'):
+                signal.alarm(2)
+                text = KERNEL + tail
+                code = source.code_only(text)
+                self.assertEqual((len(code), code.count("\n")), (len(text), text.count("\n")), repr(tail))
+                self.assertEqual(code[len(KERNEL):].strip(" \n\\"), "", repr(tail))  # blanked, or a bare backslash
+                self.assertEqual(source.find_function(text, "tree"), source.find_function(KERNEL, "tree"))
+            # an unclosed string ends at its line: the code below it is still code
+            self.assertEqual(source.code_only('x = "open\nint y;'), 'x =      \nint y;')
+        finally:
+            signal.alarm(0)
+
     def test_an_edit_applies_exactly_once(self):
         self.assertEqual(source.apply_edits("a b", [["b", "c"]], "here"), "a c")
         for text in ("a a", "b"):
@@ -116,6 +136,89 @@ class Source(unittest.TestCase):
         self.assertIn("TODO (dot 1)", stub)
         self.assertNotIn("while (i != 0)", stub)
         self.assertIn("scripts/grade.py dot 1", stub)
+
+
+def grading(*argv):
+    """(exit code, stdout and stderr) of scripts/grade.py ARGV, in this process."""
+    import contextlib
+    import io
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
+        try:
+            code = grade.main(list(argv))
+        except SystemExit as e:  # a bad command line, as argparse ends it
+            code = e.code
+    return code, shown.getvalue()
+
+
+class Paths(unittest.TestCase):
+    """Every path is checked before anything is written: nothing of the repository's is replaced, nothing of the
+    learner's is lost, a bad path is one line and exit 2. No build: the stub is written before any build."""
+
+    def setUp(self):
+        self.saved, grade.MINE = grade.MINE, tempfile.mkdtemp()  # the learner's exercises/mine/, here outside ROOT
+
+    def tearDown(self):
+        grade.MINE = self.saved
+
+    def test_the_repositorys_files_are_never_written_and_a_bad_path_is_one_line(self):
+        chapter, readme = (os.path.join(grade.ROOT, name) for name in ("ch05_dot/dot.cu", "README.md"))
+        before = [source.read(chapter), source.read(readme)]
+        missing, notes = os.path.join(grade.MINE, "nothing", "here.cu"), os.path.join(grade.MINE, "notes.txt")
+        with open(notes, "w", encoding="utf-8") as f:  # the learner's, but not a .cu file: not a stub's place
+            f.write("mine\n")
+        for argv, said in [(["--stub", "--file", chapter], "--stub writes only a .cu file of yours"),
+                           (["--stub", "--file", readme], "--stub writes only a .cu file of yours"),
+                           (["--stub", "--file", notes], "--stub writes only a .cu file of yours"),
+                           (["--file", missing], "no such file"), (["--stub", "--file", missing], "no such file"),
+                           (["--file", grade.MINE], "is a folder, not a file"),
+                           (["--variant", "bogus"], "no variant bogus; there are solution, stub, wrong:"),
+                           (["--variant", "stub", "--build", missing], "no such folder"),
+                           (["--expect", "bogus"], "--expect bogus: PASS, or kinds among compile"),
+                           (["--lang", "xx"], "invalid choice: 'xx'"), (["--number", "x"], "unrecognized arguments")]:
+            try:
+                code, shown = grading("dot", "1", "--lang", "en", *argv)
+            finally:  # a grader that wrote over them anyway: the repository put back, then the test fails
+                after = [source.read(chapter), source.read(readme)]
+                for path, text, now in zip((chapter, readme), before, after):
+                    if os.path.exists(path + ".bak"):
+                        os.remove(path + ".bak")
+                    if now != text:  # untouched files keep their time: the build sees no change
+                        with open(path, "w", encoding="utf-8") as f:
+                            f.write(text)
+            self.assertEqual(after, before, argv)
+            self.assertEqual((code, shown.count("\n")), (2, 1), (argv, shown))
+            self.assertIn(said, shown)
+        self.assertEqual(source.read(notes), "mine\n")
+        code, shown = grading("dot", "99")
+        self.assertEqual((code, shown), (2, "grade.py: no exercise 'dot 99' (scripts/grade.py --list)\n"))
+        self.assertFalse(os.path.exists(os.path.dirname(missing)))
+
+    def test_a_stub_over_the_learners_file_keeps_a_copy_the_message_names(self):
+        mine = os.path.join(grade.MINE, "dot_1.cu")
+        self.assertEqual(grading("dot", "1", "--lang", "both")[0], 1)  # the first time: the stub, nothing to keep
+        self.assertEqual(os.listdir(grade.MINE), ["dot_1.cu"])
+        stub = source.read(mine)
+        self.assertEqual(grading("dot", "1", "--stub", "--lang", "both")[0], 1)  # the same stub again: nothing lost
+        self.assertEqual(os.listdir(grade.MINE), ["dot_1.cu"])
+        for solved, kept in (("// solved\n", "dot_1.cu.bak"), ("// solved again\n", "dot_1.cu.bak2")):
+            with open(mine, "w", encoding="utf-8") as f:
+                f.write(solved)
+            code, shown = grading("dot", "1", "--stub", "--lang", "both")
+            self.assertEqual(code, 1)
+            self.assertIn("(yours kept as %s)" % os.path.join(os.path.relpath(grade.MINE), kept), shown)
+            self.assertIn("（原来的文件另存为 %s）" % os.path.join(os.path.relpath(grade.MINE), kept), shown)
+            self.assertEqual(source.read(os.path.join(grade.MINE, kept)), solved)
+            self.assertEqual(source.read(mine), stub)
+
+    def test_a_gbk_file_is_read_with_a_note(self):
+        mine = os.path.join(grade.MINE, "gbk.cu")
+        with open(mine, "wb") as f:
+            f.write("/* 我的答案 */\nint other(void) { return 0; }\n".encode("gbk"))
+        code, shown = grading("dot", "1", "--lang", "zh", "--file", mine)
+        self.assertEqual(code, 1)
+        self.assertIn("不是 UTF-8 编码", shown)
+        self.assertIn("没有 dot_book 的定义", shown)
 
 
 RACE = """CPU runner: dot_book, launched at ch05_dot/dot.cu:779: what it found
@@ -223,6 +326,20 @@ class Output(unittest.TestCase):
         self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
                          ["misaligned", "crash"])
 
+    def test_a_crash_names_its_kernel_thread_and_line_in_both_languages(self):
+        line = ("FINDING kind=%s file=exercises/mine/dot_1.cu line=9 block=1,0,0 thread=3 other=- other_thread=3 "
+                "other_block=1,0,0 address=0 count=1 kernel=dot_book<float>\n")
+        for kind in ("invalid_access", "host_memory_in_kernel", "stack_overflow", "local_out_of_bounds",
+                     "integer_division", "trap"):
+            run = verdicts.read_output(verdicts.Run([]), line % kind, 3)
+            self.assertEqual((run.kinds, run.crash_named, grade.unnamed_kinds([run])), (["crash"], True, set()), kind)
+            self.assertEqual(len(run.details), 1, kind)  # the finding alone: no "exit 3" under it
+            en, zh = run.details[0]
+            self.assertIn("\n      in kernel dot_book<float>, at exercises/mine/dot_1.cu:9: thread 3 of block (1,0,0)", en)
+            self.assertIn("\n      核函数 dot_book<float> 中，位置 exercises/mine/dot_1.cu:9：线程块 (1,0,0) 中的线程 3", zh)
+        bare = verdicts.read_output(verdicts.Run([]), "", -11)  # a crash the runner did not catch: no place
+        self.assertEqual((bare.crash_named, grade.unnamed_kinds([bare])), (False, {"crash"}))
+
     def accesses(self, rows, places, conflict_free, coalescing=None):
         """read_accesses on a file of the runner's lines (cpu_runner/warp_accesses.c), addr2line's answers given."""
         path = os.path.join(tempfile.mkdtemp(), "accesses.txt")
@@ -278,8 +395,10 @@ class Output(unittest.TestCase):
         self.assertEqual(grade.verdict_exit(["value"], "PASS"), 1)
         self.assertEqual(grade.verdict_exit([], None), 0)
         self.assertEqual(grade.verdict_exit(["value"], "value"), 0)
-        self.assertEqual(grade.verdict_exit(["value"], "value", unnamed=True), 1)  # no first wrong element shown
-        self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed=True), 0)
+        self.assertEqual(grade.verdict_exit(["value"], "value", unnamed={"value"}), 1)  # no first wrong element shown
+        self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed={"value"}), 0)
+        self.assertEqual(grade.verdict_exit(["crash"], "crash", unnamed={"crash"}), 1)  # exit -11 and no line
+        self.assertEqual(grade.verdict_exit(["crash", "value"], "crash", unnamed={"value"}), 0)
         # Two kinds expected: both must be found, one alone is not the verdict the test names.
         self.assertEqual(grade.verdict_exit(["value", "banks"], "value,banks"), 0)
         self.assertEqual(grade.verdict_exit(["banks"], "value,banks"), 1)

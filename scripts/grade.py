@@ -6,29 +6,32 @@ run by the chapter's own checks on the CPU runner, and on the GPU too where ther
                                         the first time: edit it, then run this again)
     scripts/grade.py --list             every exercise
 Options: --build DIR (default build/, or $EXAMPLES_BUILD), --cpu (the CPU runner even where a GPU
-is), --lang en|zh|both (default both), --file F (grade F instead), --stub (write the stub again,
-over your file), --variant solution|stub|wrong:NAME (grade the chapter's function, the stub or a
-known wrong answer instead) and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that:
-the tests). Exit 0: passed (or as --expect said), 1: not, 2: bad use.
+is), --lang en|zh|both (default both), --file F (grade F instead: an existing file), --stub (write
+the stub again: a .cu file (.txt for a prediction) in exercises/mine/ or outside the repository,
+never one of the repository's; the file it replaces is kept as F.bak, F.bak2, ...), --variant
+solution|stub|wrong:NAME (grade the chapter's function, the stub or a known wrong answer instead)
+and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that: the tests). Exit 0: passed (or
+as --expect said), 1: not, 2: bad use (one line). A file not in UTF-8 (GBK) is compiled as its bytes.
 
 For the build and the tests: --harness PROGRAM OUT writes the chapter's harness for the CPU runner
 (the .cu with every exercise's function declared, not defined); --check-specs checks that every
 stub and known wrong answer still generates from the chapters' current sources; --tests lists the
 tests' variants; --readme en|zh prints exercises/README's table."""
-import argparse
 import os
 import re
+import shutil
 import sys
 import unicodedata
 
 from grader.build import build_cpu, config, has_gpu, tool
 from grader.gpu import grade_gpu
 from grader.screen import WORDS, readme_table, report, say, verdict_line
-from grader.source import (find_function, harness_text, chapter_functions, predict_file, read, rewrite_for_cpu,
+from grader.source import (find_function, harness_text, chapter_functions, predict_file, rewrite_for_cpu,
                            stub_file, variant_text)
-from grader.spec import SpecError, all_exercises, exercise
+from grader.spec import KINDS, SpecError, all_exercises, exercise
 from grader.verdicts import Run, first_error, read_accesses, read_output, run_program
 from layout import ROOT
+from plot import OneLineParser  # one line and exit 2 for a bad command line, as plot.py and sweep.py do
 from results import bank_model_row
 
 MINE = os.path.join(ROOT, "exercises", "mine")
@@ -74,7 +77,7 @@ def grade_predict(ex, text, build, lang):
         row = rows.get((kernel, access))
         truth, mine = row and row["passes"], given.get(label, "?")
         if truth is None:
-            sys.exit("grade.py: %s --bank-model has no line %s / %s" % (ex.program, kernel, access))
+            raise SpecError("%s --bank-model has no line %s / %s" % (ex.program, kernel, access))
         ok = numbers[label] == truth
         wrong += not ok
         # The answer only once predicted: an untouched "?" (or no number) says so instead of giving it away.
@@ -104,7 +107,7 @@ def misconception(ex, numbers, label):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(usage=__doc__)
+    parser = OneLineParser(prog="grade.py", usage=__doc__)
     parser.add_argument("program", nargs="?")
     parser.add_argument("number", nargs="?", type=int)
     parser.add_argument("--build", default=os.environ.get("EXAMPLES_BUILD", os.path.join(ROOT, "build")))
@@ -147,15 +150,20 @@ def main(argv):
         if not a.program or a.number is None:
             parser.print_usage()
             return 2
+        if a.expect and a.expect != "PASS" and not set(a.expect.split(",")) <= set(KINDS):
+            raise SpecError("--expect %s: PASS, or kinds among %s" % (a.expect, ", ".join(KINDS)))
         ex = exercise(a.program, a.number)
         return grade(ex, a)
-    except SpecError as e:
+    except (SpecError, OSError) as e:  # bad input, or a path that cannot be read or written: one line
         print("grade.py: %s" % e, file=sys.stderr)
         return 2
 
 
 def grade(ex, a):
     build = os.path.abspath(a.build)
+    variants = ["solution", "stub"] + ["wrong:" + wrong.name for wrong in ex.wrongs]
+    if a.variant and a.variant not in variants:
+        raise SpecError("%s: no variant %s; there are %s" % (ex.name, a.variant, ", ".join(variants)))
     if a.variant:
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
@@ -165,22 +173,28 @@ def grade(ex, a):
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))
     else:
-        path = os.path.abspath(a.file) if a.file else os.path.join(MINE, "%s_%d.%s" % (
-            ex.program, ex.number, "txt" if ex.predicts else "cu"))
-        if a.stub or not os.path.exists(path):
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(predict_file(ex, lang=a.lang) if ex.predicts else stub_file(ex, a.lang))
-            print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(
-                a.lang, "written: %s — edit it, then run this again | 已生成 %s，改好后再运行本命令" % (
-                    os.path.relpath(path), os.path.relpath(path)))))
+        path = learners_file(ex, a)
+        if not path:
             return 1
-        text, shown_file = read(path), os.path.relpath(path, ROOT)
+        with open(path, "rb") as f:
+            raw = f.read()
+        # Not UTF-8 (GBK from a Chinese Windows editor): its bytes go to the compiler as they are, as
+        # scripts/cuda_on_cpu builds it; comments in any encoding compile.
+        text, shown_file = raw.decode("utf-8", "surrogateescape"), os.path.relpath(path, ROOT) if path.startswith(
+            ROOT + os.sep) else path
         shown = shown_file
+        if text.encode("utf-8", "replace") != raw:
+            print(say(a.lang, "note: %s is not UTF-8 (GBK?): compiled as its bytes; a quoted line may show \ufffd | "
+                              "注意：%s 不是 UTF-8 编码（GBK？）：按原字节编译，编译器引用的行里可能出现 \ufffd" % (
+                                  shown_file, shown_file)))
+    if not os.path.isdir(build):
+        raise SpecError(say(a.lang, "--build %s: no such folder (build first: cmake -S . -B build && cmake --build "
+                                    "build) | --build %s：没有这个目录（请先构建：cmake -S . -B build && cmake --build "
+                                    "build）" % (build, build)))
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
     print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
-    unnamed = False  # a run with a wrong value whose screen names no first wrong element
+    unnamed = set()  # the kinds found with no place on the screen: a value's first wrong element, a crash's line
     if not find_function(text, ex.function):
         kinds = ["compile"]
         print("  %s" % say(a.lang, "no definition of %s in %s: the grader replaces that function | %s 中没有 %s 的定义："
@@ -189,7 +203,7 @@ def grade(ex, a):
         kinds, graded = [], False
         if config(build, ex.program):
             runs, table = grade_cpu(ex, text, shown_file, build)
-            unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
+            unnamed |= unnamed_kinds(runs)
             if not ex.banks and ex.coalescing is None and any(run.kinds for run in runs):
                 table = []  # one screen: the counts matter here only when the exercise is about them
             kinds += report(runs, table, [], a.lang, "on the CPU runner: the chapter's own checks, every shared- and "
@@ -198,7 +212,7 @@ def grade(ex, a):
             graded = True
         if not a.cpu and tool(build, "nvcc") and has_gpu(build):
             runs, notes = grade_gpu(ex, text, shown_file, build)
-            unnamed |= any("value" in run.kinds and not run.first_wrong for run in runs)
+            unnamed |= unnamed_kinds(runs)
             kinds += report(runs, [], notes, a.lang, "on the GPU: the chapter's own checks, the sanitizers, Nsight "
                                                      "Compute, the time | 在 GPU 上：本章自带的检查、compute-sanitizer、"
                                                      "Nsight Compute、计时")
@@ -212,12 +226,52 @@ def grade(ex, a):
     return verdict_exit(kinds, a.expect, unnamed)
 
 
+def learners_file(ex, a):
+    """The learner's file to grade, or None after writing the stub there (then the message says so). Every path is
+    checked before anything is written: --file names an existing file; --stub (or a first grading) writes only a
+    .cu file (.txt for a prediction) under exercises/mine/ or outside the repository, never one of the repository's,
+    and keeps a copy of the file it replaces."""
+    default = os.path.join(MINE, "%s_%d.%s" % (ex.program, ex.number, "txt" if ex.predicts else "cu"))
+    path = os.path.abspath(a.file) if a.file else default
+    shown = a.file or os.path.relpath(path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise SpecError(say(a.lang, "%s is a folder, not a file | %s 是目录，不是文件" % (shown, shown) if os.path.isdir(
+            path) else "%s is not a regular file | %s 不是普通文件" % (shown, shown)))
+    if not os.path.exists(path) and a.file:
+        raise SpecError(say(a.lang, "--file %s: no such file (without --file the grader writes the stub in "
+                                    "exercises/mine/) | --file %s：没有这个文件（不加 --file 时，初始文件生成在 "
+                                    "exercises/mine/ 中）" % (shown, shown)))
+    if os.path.exists(path) and not a.stub:
+        return path
+    real, mine, suffix = os.path.realpath(path), os.path.realpath(MINE) + os.sep, os.path.splitext(default)[1]
+    if not real.endswith(suffix) or real.startswith(os.path.realpath(ROOT) + os.sep) and not real.startswith(mine):
+        raise SpecError(say(a.lang, "--stub writes only a %s file of yours, in exercises/mine/ or outside the "
+                                    "repository: %s is not one | --stub 只写你自己的 %s 文件（exercises/mine/ 中或仓库"
+                                    "之外的）：%s 不是" % (suffix, shown, suffix, shown)))
+    text = predict_file(ex, lang=a.lang) if ex.predicts else stub_file(ex, a.lang)
+    kept = None
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            if f.read() != text.encode("utf-8"):  # the same stub again loses nothing
+                kept = next(path + ".bak" + "%d" % k * (k > 1) for k in range(1, 1000)
+                            if not os.path.exists(path + ".bak" + "%d" % k * (k > 1)))
+                shutil.copy2(path, kept)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    kept = kept and shown + kept[len(path):]  # named as the learner named the file
+    was = (" (yours kept as %s)" % kept, "（原来的文件另存为 %s）" % kept) if kept else ("", "")
+    print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, (
+        "written: %s%s — edit it, then run this again" % (shown, was[0]), "已生成 %s%s，改好后再运行本命令" % (shown, was[1])))))
+    return None
+
+
 def bank_model_rows(ex, build):
     """{(kernel, access): row} of the chapter's --bank-model (results.bank_model_row), the first line of each."""
     program = os.path.join(build, os.path.dirname(ex.source), ex.program)
-    output, code = run_program([program, "--bank-model"])
+    output, code = run_program([program, "--bank-model"]) if os.path.exists(program) else ("", 127)
     if code != 0:
-        sys.exit("grade.py: %s --bank-model exited %d: build the chapter first" % (program, code))
+        raise SpecError("%s --bank-model exited %d: build the chapter first" % (program, code))
     rows = {}
     for row in filter(None, map(bank_model_row, output.split("\n"))):
         rows.setdefault((row["kernel"], row["access"]), row)
@@ -258,18 +312,25 @@ def bank_why(row):
             "次内存事务" % (len(busiest), size, k, len(busiest), k)) if len(set(busiest)) == 1 else None
 
 
-def verdict_exit(kinds, expect, unnamed=False):
-    """The exit code; with --expect, a value verdict must also name the first wrong element (unless unnamed
-    is False: a prediction, or no run whose value was wrong)."""
+def unnamed_kinds(runs):
+    return {kind for run in runs for kind, named in (("value", run.first_wrong), ("crash", run.crash_named))
+            if kind in run.kinds and not named}
+
+
+def verdict_exit(kinds, expect, unnamed=()):
+    """The exit code; with --expect, a value or crash verdict must also name where (unnamed: the kinds whose
+    place the screen left out, unnamed_kinds): the first wrong element, the crash's line."""
     if not expect:
         return 1 if kinds else 0
     if expect == "PASS":
         ok = not kinds
     else:
         ok = all(kind in kinds for kind in expect.split(","))
-        if ok and "value" in expect.split(",") and unnamed:
+        missing = [kind for kind in expect.split(",") if kind in unnamed]
+        if ok and missing:
             ok = False
-            print("a wrong value, but the screen does not name the first wrong element")
+            print({"value": "a wrong value, but the screen does not name the first wrong element",
+                   "crash": "a crash, but the screen does not name its kernel, thread and line"}[missing[0]])
     print("expected %s: %s" % (expect, "yes" if ok else "NO"))
     return 0 if ok else 1
 
@@ -295,4 +356,5 @@ def check_specs():
 
 
 if __name__ == "__main__":
+    sys.stdout.reconfigure(errors="replace")  # a learner's bytes that are not UTF-8, shown back: "?", not a traceback
     sys.exit(main(sys.argv[1:]))

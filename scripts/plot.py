@@ -915,6 +915,11 @@ def main(argv=None, rerun=False):
     for path in inputs:
         if not os.path.isfile(path):
             refuse("%s: %s" % (path, "a folder, not a CSV" if os.path.isdir(path) else "no such file"))
+        with open(path, "rb") as stream:
+            try:
+                stream.read().decode("utf-8")
+            except UnicodeDecodeError as e:
+                refuse("%s: not UTF-8 text at byte %d: not a CSV" % (path, e.start))
     if args.bank_maps:
         if os.path.exists(args.bank_maps) and not os.path.isdir(args.bank_maps):
             refuse("--bank-maps %s: not a folder" % args.bank_maps)
@@ -1012,4 +1017,9 @@ def own_run(devices, out, force):
 
 
 if __name__ == "__main__":
-    sys.exit(main(rerun=True))
+    try:
+        sys.exit(main(rerun=True))
+    except OSError as e:  # a folder it cannot make (--out /proc/plots), a file it cannot write: one line
+        refuse("%s: %s" % (e.filename, e.strerror) if e.filename else str(e))
+    except UnicodeDecodeError as e:  # --bank-maps reading a binary stdin
+        refuse("an input is not UTF-8 text (%s)" % e.reason)

@@ -549,7 +549,12 @@ class PlotOutputs(InTemporaryFolder):
         self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the Chinese plot is still missing
 
     def test_bad_command_lines_and_missing_files_are_one_line_before_anything_is_written(self):
+        binary = os.path.join(self.folder, "binary.csv")
+        with open(binary, "wb") as stream:
+            stream.write(b"kernel,n\n\xff\xfe\x00\x01")
         cases = {("/nonexistent.csv",): "/nonexistent.csv: no such file",
+                 (binary,): "binary.csv: not UTF-8 text at byte 9: not a CSV",
+                 ("docs/results/h100/sweep.csv", "--out", "/proc/plots"): "/proc/plots: No such file or directory",
                  ("docs",): "docs: a folder, not a CSV",
                  ("--regenerate", "/nonexistent.csv"): "no such file",
                  ("--check", "docs/results/h100/sweep.csv"): "go with --regenerate",

@@ -70,15 +70,16 @@ def cached_build(build, tag, name, source, steps, program):
     inputs = sorted({w for step in steps for w in step if os.path.isabs(w) and os.path.isfile(w)} |
                     {os.path.join(common, f) for f in os.listdir(common)})
     stamps = ["%s %d %d" % (w, os.stat(w).st_mtime_ns, os.stat(w).st_size) for w in inputs]
-    key = hashlib.sha256("\n".join([source] + [" ".join(step) for step in steps] + stamps).encode()).hexdigest()[:16]
+    key = hashlib.sha256("\n".join([source] + [" ".join(step) for step in steps] + stamps).encode(
+        errors="surrogateescape")).hexdigest()[:16]
     folder = os.path.join(cache_dir(build), "%s_%s" % (tag, key))
     if os.path.exists(os.path.join(folder, program)):
         return os.path.join(folder, program), None
     work = tempfile.mkdtemp(dir=cache_dir(build))
-    with open(os.path.join(work, name), "w", encoding="utf-8") as f:
+    with open(os.path.join(work, name), "w", encoding="utf-8", errors="surrogateescape") as f:  # a GBK file's bytes
         f.write(source)
     for step in steps:
-        done = subprocess.run(step, cwd=work, capture_output=True, text=True)
+        done = subprocess.run(step, cwd=work, capture_output=True, text=True, errors="replace")
         if done.returncode != 0:
             shutil.rmtree(work, ignore_errors=True)
             return None, (done.stderr or done.stdout).replace(work + "/", "")

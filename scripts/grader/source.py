@@ -13,25 +13,27 @@ STRIPPED = re.compile(r"\b(static|inline|__forceinline__)\s+")  # what an out-of
 
 
 def code_only(text):
-    """The text with comments, strings and character literals blanked (same length, same lines)."""
+    """The text with comments, strings and character literals blanked (same length, same lines). It ends on any
+    text: each step moves past what it blanked, and what is left open (a /* never closed, a string never closed,
+    a backslash at the end) runs to the end of the file, or for a string to the end of its line."""
     out, i, n = list(text), 0, len(text)
     while i < n:
         two = text[i:i + 2]
-        end = None
         if two == "//":
             end = text.find("\n", i)
         elif two == "/*":
-            end = text.find("*/", i + 2) + 2
+            end = text.find("*/", i + 2)
+            end = end + 2 if end >= 0 else n
         elif text[i] in "\"'":
-            j = i + 1
-            while j < n and text[j] != text[i]:
-                j += 2 if text[j] == "\\" else 1
-            end = j + 1
-        if end is None:
+            end = i + 1
+            while end < n and text[end] not in (text[i], "\n"):
+                end += 2 if text[end] == "\\" else 1  # a backslash-newline goes on to the next line, as in C
+            end += 1
+        else:
             i += 1
             continue
-        end = n if end <= 0 else end
-        for j in range(i, min(end, n)):
+        end = n if end < 0 else min(end, n)
+        for j in range(i, end):
             if out[j] != "\n":
                 out[j] = " "
         i = end
@@ -164,10 +166,10 @@ def variant_text(ex, variant):
             ex.solution_edits)), "本章的 %s%s" % (ex.function, "（按课文改动）" * bool(ex.solution_edits)))
     if variant == "stub":
         return stub_file(ex), ("the stub", "初始文件")
-    name = variant.split(":", 1)[1]
-    wrong = next((w for w in ex.wrongs if w.name == name), None)
+    wrong = next((w for w in ex.wrongs if "wrong:" + w.name == variant), None)
     if not wrong:
-        raise SpecError("%s: no wrong answer '%s'" % (ex.name, name))
+        raise SpecError("%s: no variant '%s'" % (ex.name, variant))
+    name = wrong.name
     base = stub_function(ex, "en") if wrong.base == "stub" else solution(ex)  # the edits quote the chapter's words
     why_en, _, why_zh = wrong.why.partition(" | ")
     return apply_edits(base, wrong.edits, "%s: wrong %s" % (ex.name, name)), (

@@ -2,7 +2,6 @@
 import os
 import re
 import shlex
-import sys
 
 from layout import PROGRAMS, ROOT
 
@@ -151,4 +150,4 @@ def exercise(program, number):
     for ex in all_exercises():
         if len(named) == 1 and ex.program == named[0] and ex.number == number:
             return ex
-    sys.exit("grade.py: no exercise '%s %d' (scripts/grade.py --list)" % (program, number))
+    raise SpecError("no exercise '%s %d' (scripts/grade.py --list)" % (program, number))

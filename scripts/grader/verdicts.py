@@ -12,7 +12,7 @@ from .source import read
 def run_program(command, env=None, timeout=300):
     """(stdout and stderr, exit code), run in the program's folder (a chapter may save a picture there)."""
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env,
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout, env=env,
                               cwd=os.path.dirname(command[0]) or None)
         return done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as e:
@@ -24,6 +24,7 @@ class Run:
 
     def __init__(self, args):
         self.args, self.kinds, self.details, self.code, self.first_wrong = args, [], [], 0, False
+        self.crash_named = False  # a runner's finding said where it crashed
 
     def add(self, kind, detail=None):
         if kind not in self.kinds:
@@ -39,6 +40,8 @@ FIRST_WRONG = re.compile(r",? ?first wrong (.+?): got ([^,\s]+), expected ([^,\s
 AT = ("at {file}:{line}: thread {thread} of block ({block})", "位置 {file}:{line}：线程块 ({block}) 中的线程 {thread}")
 OTHER = ("; the other access at {other}, thread {other_thread}", "；另一次访问在 {other}，线程 {other_thread}")
 RACE = "共享内存竞争："
+CRASH_AT = ("in kernel {kernel}, at {file}:{line}: thread {thread} of block ({block})",  # the kernel that stopped
+            "核函数 {kernel} 中，位置 {file}:{line}：线程块 ({block}) 中的线程 {thread}")
 # The CPU runner's findings the grader judges, by the kind its FINDING lines name (cpu_runner/runtime.c's
 # kind_keys): the verdict, what happened in English and Chinese, and where, from the line's fields.
 FINDINGS = {
@@ -53,9 +56,19 @@ FINDINGS = {
     "misaligned": ("misaligned", "misaligned address: a load or store at an address not a multiple of its size",
                    "地址未对齐：访问的地址不是其字节数的整数倍（GPU 上内核会出错终止）", AT),
     "invalid_access": ("crash", "invalid memory access: a load or store at an address no memory holds",
-                       "非法内存访问：GPU 上内核会出错终止", AT, (", address {address}", "，地址 {address}")),
+                       "非法内存访问：GPU 上内核会出错终止", CRASH_AT, (", address {address}", "，地址 {address}")),
     "host_memory_in_kernel": ("crash", "invalid memory access: a kernel touched host memory (malloc's)",
-                              "非法内存访问：核函数访问了主机内存（malloc 分配的），GPU 上内核会出错终止", AT),
+                              "非法内存访问：核函数访问了主机内存（malloc 分配的），GPU 上内核会出错终止", CRASH_AT),
+    "stack_overflow": ("crash", "stack overflow: a CUDA thread's local variables outgrew its stack on the runner "
+                       "(CUDA_CPU_STACK_KB=512 gives it a GPU's 512 KB)", "栈溢出：一个 CUDA 线程的局部变量超出了它在 "
+                       "CPU 运行器上的栈（设 CUDA_CPU_STACK_KB=512 就和 GPU 一样有 512 KB）", CRASH_AT),
+    "local_out_of_bounds": ("crash", "local memory access out of bounds: past the top of the thread's stack, an index "
+                            "past a local array?", "局部内存越界：越过了线程栈的顶端，是局部数组的下标越界了吗？", CRASH_AT),
+    "integer_division": ("crash", "integer division by zero (or of the most negative value by -1): a GPU gives an "
+                         "undefined value and goes on, the runner stops", "整数除以零（或最小的负数除以 -1）：GPU 上得到"
+                         "一个不确定的值并继续运行，CPU 运行器在此停下", CRASH_AT),
+    "trap": ("crash", "illegal instruction: a trap the compiler put where the code is undefined (a division by a zero "
+             "it could see?)", "非法指令：编译器在未定义行为处放了一条陷阱指令（编译器看得出的除以零？）", CRASH_AT),
     "barrier_divergent": ("barrier", "divergent barrier: the threads of one block wait at different __syncthreads()",
                           "同步分歧：同一线程块的线程停在不同的 __syncthreads() 上",
                           ("at {file}:{line} (thread {thread}, block ({block})) and at {other} (thread {other_thread})",
@@ -75,7 +88,7 @@ FINDINGS = {
 def finding_text(finding):
     """A FINDING line's fields as (English, Chinese): what happened, then where."""
     _, en, zh, *where = FINDINGS[finding["kind"]]
-    values = dict(finding, lane=int(finding["other_thread"]) % 32)
+    values = dict(finding, lane=int(finding["other_thread"]) % 32, kernel=finding.get("kernel", "?"))
     count = int(finding["count"])
     en += "\n      " + "".join(part[0] for part in where).format(**values) + " (%d times in this launch)" % count * (count > 1)
     zh += "\n      " + "".join(part[1] for part in where).format(**values) + "（本次启动中共 %d 次）" % count * (count > 1)
@@ -89,6 +102,7 @@ def read_output(run, output, code):
     for finding in records(output, "FINDING"):
         if finding["kind"] in FINDINGS:
             run.add(FINDINGS[finding["kind"]][0], finding_text(finding))
+            run.crash_named |= FINDINGS[finding["kind"]][0] == "crash"
     for result in records(output, "RESULT"):
         if result.get("status") == "FAIL":
             read_failing_result(run, result, failing_note(output, result.get("kernel", "?")))
@@ -104,9 +118,9 @@ def read_output(run, output, code):
     elif code == 1 and not run.kinds:
         fails = [l.strip() for l in lines if re.search(r"\bFAIL\b|DIFFERS", l)][:3]
         run.add("value", "\n      ".join(fails) or "the program's own check failed (exit 1)")
-    elif code not in (0, 1, 4):  # the program's last lines, unless they are the runner's finding already shown
-        tail = [l for l in lines if l.strip() and not l.startswith("FINDING")][-3:] if not {"crash", "misaligned"} & set(
-            run.kinds) else []  # a finding of the runner's said it already
+    elif code not in (0, 1, 4) and "crash" not in run.kinds:  # the program's last lines, unless a finding said why
+        tail = [l for l in lines if l.strip() and not l.startswith("FINDING")][-3:] if "misaligned" not in run.kinds \
+            else []  # the runner's misaligned finding said it already
         signal = (" (signal %d%s)" % (-code, ": an access outside memory, an index past an array's end?" if -code in (
             7, 11) else ""), "（信号 %d%s）" % (-code, "：访问了内存之外的地址，是不是下标越过了数组末尾？" if -code in (
             7, 11) else "")) if code < 0 else (" (a CUDA call failed)", "（CUDA 调用出错）") if code == 3 else ("", "")

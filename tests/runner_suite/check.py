@@ -49,6 +49,9 @@ HEADINGS = (
     "misaligned address",
     "invalid memory access",
     "stack overflow",
+    "local memory access out of bounds",
+    "integer division by zero",
+    "illegal instruction",
     "deadlock",
 )
 PREFIX = "CPU runner: "
