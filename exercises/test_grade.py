@@ -466,6 +466,21 @@ class Output(unittest.TestCase):
         self.assertIn("2 x 2 passes", grade.bank_why({"bytes": "8", "passes": "4", "lanes": lanes(2, 8)})[0])
         self.assertIn("broadcast", grade.bank_why(dict(row, passes="1", lanes=lanes(0, 4)))[0])
         self.assertIsNone(grade.bank_why(dict(row, passes="3")))  # not the model's count: nothing said
+        # Through the grading: a right answer and a wrong one each get the model's why, an unanswered one none.
+        build = tempfile.mkdtemp()
+        os.makedirs(os.path.join(build, "ch01_demo"))
+        program = os.path.join(build, "ch01_demo", "demo")
+        with open(program, "w") as f:
+            f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t2\\t1\\t-\\t%s\\n"\n' % lanes(2, 4))
+        os.chmod(program, 0o755)
+        ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
+        ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
+        import contextlib
+        import io
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown):
+            grade.grade_predict(ex, "a = 2\nb = 3\nc = ?\n", build, "en")
+        self.assertEqual(shown.getvalue().count("so 2 passes"), 2, shown.getvalue())
 
     def test_both_languages(self):
         self.assertEqual(screen.say("zh", "yes | 是"), "是")

@@ -85,7 +85,7 @@ def grade_predict(ex, text, build, lang):
         print("  %s %s %s %s" % ("ok  " if ok else "FAIL", shown + " " * (28 - len(shown.encode("gbk"))), mine, "" if ok else say(lang, (
             "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if numbers[label] else
             "(no number yet: predict it, then grade) | （还没有填数：先预测，再评分）")))
-        if not ok and numbers[label] and bank_why(row):
+        if numbers[label] and bank_why(row):  # right or wrong, once predicted: why the model takes its passes
             print("       %s" % say(lang, bank_why(row)))
         if not ok and numbers[label]:
             why = misconception(ex, numbers, label)
