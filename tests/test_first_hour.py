@@ -574,7 +574,8 @@ class ReadmeNewcomer(unittest.TestCase):
             text = read(os.path.join(REPO, readme))
             block = re.search(r"^<!-- timings:begin -->\n```\n(.*?)```\n<!-- timings:end -->$", text, re.S | re.M)
             self.assertTrue(block, "%s: no timed run between the timings markers" % readme)
-            for key, script in (("first run", "run_tests.sh"), ("rerun", "run_tests.sh"), ("examples", "run_examples.sh")):
+            for key, script in (("examples first", "run_examples.sh"), ("tests next", "run_tests.sh"), ("tests rerun", "run_tests.sh"),
+                                ("tests first", "run_tests.sh"), ("examples next", "run_examples.sh")):
                 self.assertRegex(block.group(1), r"(?m)^%s: %s: \d+ (min|s)\b.* in all on \d+ cores \(" % (key, script),
                                  readme)
 

@@ -995,11 +995,14 @@ class ReadmeFigures(InTemporaryFolder):
     own code, its times the lines of the latest timed run; a page whose figures differ fails the check
     (item 5: the README said 'ran 57 of 281 tests' where the run said 111 of 335)."""
     TIMINGS = ("# 2025-01-01, commit abc, 2 cores (a CPU), Debian GNU/Linux 12 (bookworm), no GPU; load average 1 before\n"
-               "first run: run_tests.sh: 30 min 2 s in all on 2 cores (dependencies 3 s, configure 20 s, build 25 min, "
-               "tests 4 min 39 s)\n"
-               "rerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests 40 s)\n"
-               "examples: run_examples.sh: 12 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, "
-               "examples 2 s)\nsummary of the first run:\nran 3 of 5 tests; ...\n")
+               "examples first: run_examples.sh: 9 min 2 s in all on 2 cores (dependencies 1 min, configure 20 s, build "
+               "7 min, examples 40 s)\n"
+               "tests next: run_tests.sh: 4 min in all on 2 cores (dependencies 3 s, configure 5 s, build 30 s, tests 3 min)\n"
+               "tests rerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests 40 s)\n"
+               "tests first: run_tests.sh: 12 min in all on 2 cores (dependencies 1 min, configure 20 s, build 7 min, "
+               "tests 3 min)\n"
+               "examples next: run_examples.sh: 12 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, "
+               "examples 2 s)\nsummary of the first test run (after the examples):\nran 3 of 5 tests; ...\n")
     PAGE = "# Top\n\n<!-- tests:without-gpu:begin -->\nran 57 of 281\n<!-- tests:without-gpu:end -->\n\n" \
            "<!-- timings:begin -->\n<!-- timings:end -->\nprose\n"
 
@@ -1033,8 +1036,9 @@ class ReadmeFigures(InTemporaryFolder):
                       "gpu, sanitizer) and none was found (no NVIDIA driver is installed (libcuda.so.1 is missing))\n"
                       "tests: 6 passed, 0 failed, 2 skipped\n```\n<!-- tests:without-gpu:end -->", page)
         self.assertIn("<!-- timings:begin -->\n```\n# 2025-01-01, commit abc, 2 cores", page)
-        self.assertIn("\nrerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, tests "
-                      "40 s)\nexamples: run_examples.sh: 12 s", page)
+        self.assertIn("\ntests rerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, "
+                      "tests 40 s)\ntests first: run_tests.sh: 12 min", page)
+        self.assertIn("\nexamples next: run_examples.sh: 12 s", page)
         self.assertNotIn("summary of", page)
         self.assertTrue(page.endswith("<!-- timings:end -->\nprose\n"))
         self.assertEqual(self.figures("--check").returncode, 0)
@@ -1051,7 +1055,7 @@ class ReadmeFigures(InTemporaryFolder):
         write(os.path.join(self.folder, "timings.txt"), self.TIMINGS.replace("rerun:", "again:"))
         done = self.figures("--check")
         self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
-        self.assertIn("no line 'rerun: ...'", done.stderr)
+        self.assertIn("no line 'tests rerun: ...'", done.stderr)
 
 
 class CuobjdumpCache(InTemporaryFolder):
