@@ -10,7 +10,7 @@ WORDS = {  # each verdict's words: English | Chinese
                "__syncthreads()",
     "race": "a race on shared memory | 共享内存上的竞争",
     "unwritten": "a read of shared memory no thread wrote | 读了没有线程写过的共享内存",
-    "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（GPU 上内核会出错终止）",
+    "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（在 GPU 上核函数会出错终止）",
     "value": "a wrong value | 结果错误",
     "banks": "bank conflicts | bank 冲突",
     "coalescing": "an uncoalesced global-memory access | 全局内存的非合并访问",
