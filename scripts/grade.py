@@ -61,12 +61,17 @@ def grade_cpu(ex, function_text, shown, build):
     return runs, table
 
 
+def headline(ex, lang):
+    """The screen's first line: the exercise and its title, a Chinese colon on a Chinese screen."""
+    return "%s%s%s" % (ex.name, "：" if lang == "zh" else ": ", say(lang, ex.title["en"] + " | " + ex.title["zh"]))
+
+
 def grade_predict(ex, text, build, lang):
     """A prediction exercise: the learner's numbers against the chapter's --bank-model."""
     rows = bank_model_rows(ex, build, lang)
     given = dict((l.split("=")[0].strip(), l.split("=", 1)[1].strip()) for l in text.split("\n")
                  if "=" in l and not l.lstrip().startswith("#"))
-    print("%s: %s" % (ex.name, say(lang, ex.title["en"] + " | " + ex.title["zh"])))
+    print(headline(ex, lang))
     wrong = 0
     numbers = {}  # label: the learner's number, "2" of "2", "２", "2 次", "2 passes"
     for label, _, _ in ex.predicts:
@@ -193,7 +198,7 @@ def grade(ex, a):
                                     "build）" % (build, build)))
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
-    print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
+    print("%s — %s" % (headline(ex, a.lang), say(a.lang, shown)))
     unnamed = set()  # the kinds found with no place on the screen: a value's first wrong element, a crash's line
     if not find_function(text, ex.function):
         kinds = ["compile"]
@@ -261,7 +266,7 @@ def learners_file(ex, a):
         f.write(text)
     kept = kept and shown + kept[len(path):]  # named as the learner named the file
     was = (" (yours kept as %s)" % kept, "（原来的文件另存为 %s）" % kept) if kept else ("", "")
-    print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, (
+    print("%s\n  %s" % (headline(ex, a.lang), say(a.lang, (
         "written: %s%s — edit it, then run this again" % (shown, was[0]), "已生成 %s%s，改好后再运行本命令" % (shown, was[1])))))
     return None
 
