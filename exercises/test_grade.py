@@ -462,7 +462,7 @@ class Output(unittest.TestCase):
         row = {"bytes": "4", "passes": "2", "lanes": lanes(2, 4)}
         self.assertEqual(grade.bank_why(row)[0], "word = byte address / 4, bank = word % 32: the warp's 32 words fill "
                                                  "bank 0 with 2 of them, so 2 passes")
-        self.assertIn("32 个不同的 bank：1 次", grade.bank_why(dict(row, passes="1", lanes=lanes(3, 4)))[1])
+        self.assertIn("32 个不同的 bank，只要 1 次", grade.bank_why(dict(row, passes="1", lanes=lanes(3, 4)))[1])
         self.assertIn("2 x 2 passes", grade.bank_why({"bytes": "8", "passes": "4", "lanes": lanes(2, 8)})[0])
         self.assertIn("broadcast", grade.bank_why(dict(row, passes="1", lanes=lanes(0, 4)))[0])
         self.assertIsNone(grade.bank_why(dict(row, passes="3")))  # not the model's count: nothing said

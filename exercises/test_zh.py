@@ -55,7 +55,7 @@ def grade(build, ex, variant):
 
 def starter(ex, folder):
     path = os.path.join(folder, "%s_%d.%s" % (ex.program, ex.number, "txt" if ex.predicts else "cu"))
-    open(path, "w").close()  # --file names a file that exists: --stub then writes over it
+    open(path, "w").close()  # --stub --file replaces an existing file only (exercises/test_grade.py)
     subprocess.run([sys.executable, GRADE, ex.program, str(ex.number), "--stub", "--lang", "zh", "--file", path],
                    capture_output=True, text=True, timeout=60)
     with open(path, encoding="utf-8") as f:

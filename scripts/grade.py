@@ -61,12 +61,17 @@ def grade_cpu(ex, function_text, shown, build):
     return runs, table
 
 
+def headline(ex, lang):
+    """The screen's first line: the exercise and its title, a Chinese colon on a Chinese screen."""
+    return "%s%s%s" % (ex.name, "：" if lang == "zh" else ": ", say(lang, ex.title["en"] + " | " + ex.title["zh"]))
+
+
 def grade_predict(ex, text, build, lang):
     """A prediction exercise: the learner's numbers against the chapter's --bank-model."""
-    rows = bank_model_rows(ex, build)
+    rows = bank_model_rows(ex, build, lang)
     given = dict((l.split("=")[0].strip(), l.split("=", 1)[1].strip()) for l in text.split("\n")
                  if "=" in l and not l.lstrip().startswith("#"))
-    print("%s: %s" % (ex.name, say(lang, ex.title["en"] + " | " + ex.title["zh"])))
+    print(headline(ex, lang))
     wrong = 0
     numbers = {}  # label: the learner's number, "2" of "2", "２", "2 次", "2 passes"
     for label, _, _ in ex.predicts:
@@ -168,7 +173,7 @@ def grade(ex, a):
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
             text = predict_file(ex, wrong.answers if wrong else None if a.variant == "stub" else
-                                [bank_model_rows(ex, build)[p[1:]]["passes"] for p in ex.predicts])
+                                [bank_model_rows(ex, build, a.lang)[p[1:]]["passes"] for p in ex.predicts])
         else:
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))
@@ -193,7 +198,7 @@ def grade(ex, a):
                                     "build）" % (build, build)))
     if ex.predicts:
         return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
-    print("%s: %s — %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, shown)))
+    print("%s — %s" % (headline(ex, a.lang), say(a.lang, shown)))
     unnamed = set()  # the kinds found with no place on the screen: a value's first wrong element, a crash's line
     if not find_function(text, ex.function):
         kinds = ["compile"]
@@ -261,17 +266,18 @@ def learners_file(ex, a):
         f.write(text)
     kept = kept and shown + kept[len(path):]  # named as the learner named the file
     was = (" (yours kept as %s)" % kept, "（原来的文件另存为 %s）" % kept) if kept else ("", "")
-    print("%s: %s\n  %s" % (ex.name, say(a.lang, ex.title["en"] + " | " + ex.title["zh"]), say(a.lang, (
+    print("%s\n  %s" % (headline(ex, a.lang), say(a.lang, (
         "written: %s%s — edit it, then run this again" % (shown, was[0]), "已生成 %s%s，改好后再运行本命令" % (shown, was[1])))))
     return None
 
 
-def bank_model_rows(ex, build):
+def bank_model_rows(ex, build, lang):
     """{(kernel, access): row} of the chapter's --bank-model (results.bank_model_row), the first line of each."""
     program = os.path.join(build, os.path.dirname(ex.source), ex.program)
     output, code = run_program([program, "--bank-model"]) if os.path.exists(program) else ("", 127)
     if code != 0:
-        raise SpecError("%s --bank-model exited %d: build the chapter first" % (program, code))
+        raise SpecError(say(lang, "%s --bank-model exited %d: build the chapter first | %s --bank-model 的退出码为 %d："
+                                  "请先构建这一章" % (program, code, program, code)))
     rows = {}
     for row in filter(None, map(bank_model_row, output.split("\n"))):
         rows.setdefault((row["kernel"], row["access"]), row)
@@ -299,17 +305,17 @@ def bank_why(row):
                 "所有线程读同一个字：一次内存事务就全部送达（广播）")
     if size == 32 and k == 1:
         return ("word = byte address / 4, bank = word %% 32: the warp's %d words fall in %d different banks: 1 pass" % (
-            words, words), "字 = 字节地址 / 4，bank = 字 %% 32：这个线程束读的 %d 个字落在 %d 个不同的 bank：1 次内存事务" % (
+            words, words), "字 = 字节地址 / 4，bank = 字 %% 32；这个线程束读的 %d 个字落在 %d 个不同的 bank，只要 1 次内存事务" % (
             words, words))
     if size == 32:
         return ("word = byte address / 4, bank = word %% 32: the warp's %d words fill bank %d with %d of them, so %d "
                 "pass%s" % (words, bank, k, k, "es" if k > 1 else ""),
-                "字 = 字节地址 / 4，bank = 字 %% 32：这个线程束读的 %d 个字中，第 %d 个 bank 里有 %d 个，所以要 %d 次内存"
+                "字 = 字节地址 / 4，bank = 字 %% 32；这个线程束读的 %d 个字中，第 %d 个 bank 里有 %d 个，所以要 %d 次内存"
                 "事务" % (words, bank, k, k))
     return ("a pass serves 128 bytes, so %d groups of %d lanes are served one after another; in each the busiest bank "
             "holds %d word%s: %d x %d passes" % (len(busiest), size, k, "s" * (k > 1), len(busiest), k),
-            "一次内存事务最多传 128 字节，所以线程束分成 %d 组（每组 %d 个线程）先后进行；每组中最忙的 bank 有 %d 个字：%d x %d "
-            "次内存事务" % (len(busiest), size, k, len(busiest), k)) if len(set(busiest)) == 1 else None
+            "一次内存事务最多传 128 字节，所以线程束分成 %d 组（每组 %d 个线程）先后进行；每组中最忙的 bank 有 %d 个字，"
+            "共 %d x %d 次内存事务" % (len(busiest), size, k, len(busiest), k)) if len(set(busiest)) == 1 else None
 
 
 def unnamed_kinds(runs):

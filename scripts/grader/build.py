@@ -45,8 +45,8 @@ def build_cpu(ex, function_text, shown, build):
     """(program path, None) or (None, the compiler's complaint)."""
     cfg = config(build, ex.program)
     if not cfg:
-        return None, ("%s has no CPU-runner harness for %s: build it first (cmake --build %s) | 先构建 (cmake --build %s)"
-                      % (build, ex.program, build, build))
+        return None, ("%s has no CPU-runner harness for %s: build it first (cmake --build %s) | %s 中没有 %s 的 CPU 运行器"
+                      "框架：请先构建（cmake --build %s）" % (build, ex.program, build, build, ex.program, build))
     _, functions = chapter_functions(ex.program)
     unit = learner_unit(ex, function_text, shown, instantiations(cfg, functions))
     # The learner's warnings are not errors. DWARF 4: binutils 2.40's addr2line names the translation

@@ -23,10 +23,12 @@ def sanitize(run, program, args, build):
         summary = re.findall(r"(?:ERROR|RACECHECK) SUMMARY: (\d+) (?:errors?|hazards?)", output)
         where = re.search(r" in (\S+\.cuh?):(\d+)", output)
         if summary and int(summary[-1]) > 0:
-            run.add(kind, "compute-sanitizer --tool %s: %s%s" % (name, summary[-1] + " reported",
-                                                                  " at %s:%s" % (os.path.basename(where.group(1)), where.group(2))
-                                                                  if where else ""))
-        notes.append("compute-sanitizer --tool %s: %s" % (name, summary[-1] + " reported" if summary else "clean"))
+            at = (os.path.basename(where.group(1)), where.group(2)) if where else None
+            run.add(kind, ("compute-sanitizer --tool %s: %s reported%s" % (name, summary[-1], " at %s:%s" % at if at else ""),
+                           "compute-sanitizer --tool %s：报告了 %s 个问题%s" % (name, summary[-1], "，位置 %s:%s" % at if at
+                                                                             else "")))
+        notes.append(("compute-sanitizer --tool %s: %s" % (name, summary[-1] + " reported" if summary else "clean"),
+                      "compute-sanitizer --tool %s：%s" % (name, "报告了 %s 个问题" % summary[-1] if summary else "没有发现问题")))
     return notes
 
 
@@ -82,11 +84,13 @@ def grade_gpu(ex, function_text, shown, build):
             for op in sorted(mine):
                 worse = mine[op] > theirs.get(op, mine[op]) * 1.02
                 if worse:
-                    runs[0].add("banks", "Nsight Compute: %.2f passes per shared %s, the chapter's %.2f" % (
-                        mine[op], "load" if op == "ld" else "store", theirs[op]))
+                    runs[0].add("banks", ("Nsight Compute: %.2f passes per shared %s, the chapter's %.2f" % (
+                        mine[op], "load" if op == "ld" else "store", theirs[op]),
+                        "Nsight Compute：每条共享内存%s指令 %.2f 次内存事务，本章的函数只要 %.2f 次" % (
+                            "读" if op == "ld" else "写", mine[op], theirs[op])))
                 notes.append(("Nsight Compute: %.2f passes per shared %s (the chapter's function: %.2f)" % (
                     mine[op], "load" if op == "ld" else "store", theirs.get(op, float("nan"))),
-                              "Nsight Compute：每条共享内存%s %.2f 次内存事务（本章的函数：%.2f）" % (
+                              "Nsight Compute：每条共享内存%s指令 %.2f 次内存事务（本章的函数：%.2f 次）" % (
                     "读" if op == "ld" else "写", mine[op], theirs.get(op, float("nan")))))
         else:
             notes.append(why or "Nsight Compute counted no shared-memory instruction | Nsight Compute 未计到共享内存指令")
@@ -96,5 +100,5 @@ def grade_gpu(ex, function_text, shown, build):
         if mine and theirs:
             notes.append(("%s: %.3f ms, the chapter's %.3f ms (%.2f times its time)" % (
                 " ".join(args), mine, theirs, mine / theirs),
-                          "%s：%.3f 毫秒，本章的 %.3f 毫秒（其 %.2f 倍）" % (" ".join(args), mine, theirs, mine / theirs)))
+                          "%s：%.3f 毫秒，本章的函数 %.3f 毫秒（你的用时是它的 %.2f 倍）" % (" ".join(args), mine, theirs, mine / theirs)))
     return runs, notes

@@ -6,11 +6,11 @@ WORDS = {  # each verdict's words: English | Chinese
     "compile": "it does not compile | 编译不通过",
     "crash": "the program crashed | 程序崩溃",
     "deadlock": "the block never finishes: a deadlock, or a loop that never ends | 线程块永远结束不了：死锁，或者循环永不终止",
-    "barrier": "a barrier not every thread of the block reaches, or not the same one | 块内有线程到不了（或不在同一处）的 "
-               "__syncthreads()",
+    "barrier": "a barrier not every thread of the block reaches, or not the same one | 块内有线程到不了的 "
+               "__syncthreads()，或线程停在不同的 __syncthreads() 上",
     "race": "a race on shared memory | 共享内存上的竞争",
     "unwritten": "a read of shared memory no thread wrote | 读了没有线程写过的共享内存",
-    "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（GPU 上内核会出错终止）",
+    "misaligned": "a misaligned shared-memory access (a GPU stops the kernel) | 共享内存访问未对齐（在 GPU 上核函数会出错终止）",
     "value": "a wrong value | 结果错误",
     "banks": "bank conflicts | bank 冲突",
     "coalescing": "an uncoalesced global-memory access | 全局内存的非合并访问",

@@ -142,7 +142,8 @@ def stub_file(ex, lang="both"):
                    ex.function, ex.source)]
     chinese = ["/* 练习 %s：%s" % (ex.name, ex.title["zh"]), " *", wrapped(ex.todo["zh"], " * "), " *",
                " * 评分：  scripts/grade.py %s %d --lang zh" % (ex.program, ex.number),
-               " * 它替换 %s 中的 %s，其余不变。详见 exercises/README.zh-CN.md。" % (ex.source, ex.function)]
+               " * 评分时用它替换 %s 中的 %s，那个文件的其余部分不变。详见 exercises/README.zh-CN.md。" % (
+                   ex.source, ex.function)]
     header = {"en": english, "zh": chinese, "both": english + [" *"] + [" * " + l[3:] if l.startswith("/* ") else l
                                                                       for l in chinese]}[lang]
     return "\n".join(header) + " */\n" + stub_function(ex, lang) + "\n"

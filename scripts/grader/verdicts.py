@@ -54,11 +54,12 @@ FINDINGS = {
     "unwritten_read": ("unwritten", "read of shared memory that no thread of this block wrote (it reads as 0xff bytes "
                        "here)", "读了本线程块中没有任何线程写过的共享内存（在这里读到的是 0xff 字节）", AT),
     "misaligned": ("misaligned", "misaligned address: a load or store at an address not a multiple of its size",
-                   "地址未对齐：访问的地址不是其字节数的整数倍（GPU 上内核会出错终止）", AT),
+                   "地址未对齐：读写的地址不是所读写字节数的整数倍（在 GPU 上核函数会出错终止）", AT),
     "invalid_access": ("crash", "invalid memory access: a load or store at an address no memory holds",
-                       "非法内存访问：GPU 上内核会出错终止", CRASH_AT, (", address {address}", "，地址 {address}")),
+                       "非法内存访问：读写的地址上没有任何内存（在 GPU 上核函数会出错终止）", CRASH_AT,
+                       (", address {address}", "，地址 {address}")),
     "host_memory_in_kernel": ("crash", "invalid memory access: a kernel touched host memory (malloc's)",
-                              "非法内存访问：核函数访问了主机内存（malloc 分配的），GPU 上内核会出错终止", CRASH_AT),
+                              "非法内存访问：核函数访问了主机内存（malloc 分配的），在 GPU 上核函数会出错终止", CRASH_AT),
     "stack_overflow": ("crash", "stack overflow: a CUDA thread's local variables outgrew its stack on the runner "
                        "(CUDA_CPU_STACK_KB=512 gives it a GPU's 512 KB)", "栈溢出：一个 CUDA 线程的局部变量超出了它在 "
                        "CPU 运行器上的栈（设 CUDA_CPU_STACK_KB=512 就和 GPU 一样有 512 KB）", CRASH_AT),
@@ -68,7 +69,7 @@ FINDINGS = {
                          "undefined value and goes on, the runner stops", "整数除以零（或最小的负数除以 -1）：GPU 上得到"
                          "一个不确定的值并继续运行，CPU 运行器在此停下", CRASH_AT),
     "trap": ("crash", "illegal instruction: a trap the compiler put where the code is undefined (a division by a zero "
-             "it could see?)", "非法指令：编译器在未定义行为处放了一条陷阱指令（编译器看得出的除以零？）", CRASH_AT),
+             "it could see?)", "非法指令：编译器在未定义行为处放了一条陷阱指令（是不是编译时就看得出的除以零？）", CRASH_AT),
     "barrier_divergent": ("barrier", "divergent barrier: the threads of one block wait at different __syncthreads()",
                           "同步分歧：同一线程块的线程停在不同的 __syncthreads() 上",
                           ("at {file}:{line} (thread {thread}, block ({block})) and at {other} (thread {other_thread})",
@@ -79,7 +80,7 @@ FINDINGS = {
                         "位置 {file}:{line}，线程块 ({block})：{thread} 个线程在此等待，其余线程已经退出")),
     "warp_lane_exited": ("barrier", "warp operation whose mask names a lane that has exited",
                          "线程束操作的掩码中有已经退出的线程", AT, ("; its mask names lane {lane}, which has exited",
-                                                              "；它的掩码含有已经退出的第 {lane} 号线程")),
+                                                              "；掩码中束内指标为 {lane} 的线程已经退出")),
     "warp_mask_leaves_out_caller": ("barrier", "warp operation whose mask leaves out the lane that calls it",
                                     "线程束操作的掩码不包含调用它的线程", AT),
 }
@@ -235,7 +236,7 @@ def read_failing_result(run, fields, note):
         counted.group(1) + ":" if counted else "got", got, fields.get("expected"), "; " + note if note else "")),
         "核函数 %s%s，n = %s%s：%s%s，应为 %s%s" % (head[:1] + (typed.replace(", ", "，"),) + head[2:] + (
             note_zh(counted.group(1)) + "：" if counted else "得到 ", got, fields.get("expected"),
-            "；" + note_zh(note) if note else ""))))
+            re.sub(r"^(?!（)", "；", note_zh(note)) if note else ""))))
     compared = how_compared(fields, note, counted)
     if compared:
         run.add("value", compared)
@@ -243,9 +244,9 @@ def read_failing_result(run, fields, note):
         run.first_wrong, poison = True, first.group(2).lstrip("-") == "nan"
         run.add("value", ("the first wrong element: %s is %s, should be %s%s" % (first.groups() + (
             " (NaN: often the poison the output starts as, never written, or copied from shared memory "
-            "no thread wrote)" * poison,)), "第一个出错的元素：%s 是 %s，应为 %s%s" % (
-                (note_zh(first.group(1)),) + first.groups()[1:] + (
-                    "（NaN：输出数组预先填满了 NaN，这个元素还是 NaN，说明它没有被写过，或者写进去的是共享内存中"
+            "no thread wrote)" * poison,)), "第一个出错的元素：%s是 %s，应为 %s%s" % (
+                (re.sub(r"(?<=[\x00-\x7f])$", " ", note_zh(first.group(1))),) + first.groups()[1:] + (
+                    "（NaN：输出数组预先填满了 NaN，这个元素还是 NaN，多半是它没有被写过，或者写进去的是共享内存中"
                     "没有线程写过的值）" * poison,))))
 
 
@@ -319,7 +320,7 @@ def read_accesses(run, program, path, shown, conflict_free, coalescing=None, row
                 line, what, mean, ideal, row["max"], "%d of %d conflicted" % (row["conflicted"], row["warps"])
                 if row["conflicted"] else "no conflict"),
             "第 %d 行，%s：每条线程束指令平均 %.2f 次内存事务（无冲突时 %.2f），最多 %d 次；%s" % (
-                line, zh_what, mean, ideal, row["max"], "%d 条中 %d 条有冲突" % (row["warps"], row["conflicted"])
+                line, zh_what, mean, ideal, row["max"], "%d 条线程束指令中 %d 条有冲突" % (row["warps"], row["conflicted"])
                 if row["conflicted"] else "无冲突")))
         if conflict_free and row["conflicted"]:
             run.add("banks", ("line %d, %s: up to %d passes where %.0f would do" % (line, what, row["max"], ideal),
