@@ -24,7 +24,7 @@ class Exercise:
         self.title, self.todo = {}, {"en": [], "zh": []}
         self.function = self.stub_from = None
         self.blanks, self.runs, self.times, self.solution_edits, self.wrongs = [], [], [], [], []
-        self.comments = []  # (English, 中文): a comment of the chapter's the starting file keeps, in Chinese
+        self.comments = []  # (English, 中文): a comment of the chapter's that the starting file keeps, in Chinese
         self.stub_kinds, self.banks, self.predicts, self.label_zh = [], False, [], {}
         self.coalescing = None  # the sectors per warp instruction a global access may take over its ideal
 
