@@ -41,6 +41,13 @@ function(add_chapter_program target source)
   examples_warnings(${target})
   install(TARGETS ${target} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   add_cpu_twin(${target} ${source} ${ARGN})
+  # The chapter's folder, where book.h says a GPU run's output is committed (a build alone says nothing).
+  get_filename_component(folder ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  foreach(built ${target} ${target}_cpu)
+    if(TARGET ${built})
+      target_compile_definitions(${built} PRIVATE "PROGRAM_FOLDER=\"${folder}\"")
+    endif()
+  endforeach()
 endfunction()
 
 # add_nvcc_test(<name> <label> COMMAND...): a test that needs nvcc (it compiles, or reads compiled code);

@@ -14,12 +14,10 @@
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
-
-#include "report.h" /* median_of */
 
 /* Exit codes of every example (the README's table says the same). */
 enum exit_code {
@@ -104,20 +102,18 @@ static inline int cuda_driver_library_present(void) {
 }
 
 /* Without a GPU a program can still be read: what it printed on an H100 and an
- * H200 is in the repository, in its chapter's lesson and the GPU runs' logs. */
+ * H200 is in the repository, in its chapter's lesson and the GPU runs' logs.
+ * The build names the program's folder (CMake: -DPROGRAM_FOLDER="ch05_dot");
+ * a program built without it says nothing more. */
 static inline void gpu_say_where_outputs_are(const char *program) {
-    static const char *const chapters[][2] = {{"dot", "ch05_dot"},
-                                              {"shared_bitmap", "ch05_shared_bitmap"},
-                                              {"banks", "ch08_banks"},
-                                              {"reduce", "ch08_reduce"},
-                                              {"transpose", "ch08_transpose"},
-                                              {"shared_vs_global", "ch08_shared_vs_global"}};
-    for (size_t i = 0; i < sizeof chapters / sizeof chapters[0]; ++i)
-        if (strcmp(program, chapters[i][0]) == 0)
-            fprintf(stderr,
-                    "%s: what it prints on an H100 and an H200 is committed: %s/README.md (the lesson and its runs), "
-                    "docs/results/{h100,h200}/examples.log ('=== %s/%s'); tables and plots: docs/RESULTS.md\n",
-                    program, chapters[i][1], chapters[i][1], program);
+#ifdef PROGRAM_FOLDER
+    fprintf(stderr,
+            "%s: what it prints on an H100 and an H200 is committed: %s/README.md (the lesson and its runs), "
+            "docs/results/{h100,h200}/examples.log ('=== %s/%s'); tables and plots: docs/RESULTS.md\n",
+            program, PROGRAM_FOLDER, PROGRAM_FOLDER, program);
+#else
+    (void)program;
+#endif
 }
 
 /* Selects device `device`, prints "Device 0: NAME, compute capability X.Y,
@@ -217,6 +213,18 @@ static inline double gpu_elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
 }
 
 #define TIME_WARMUP_RUNS 2 /* untimed launches before the timed ones: module load, caches, clocks */
+
+static inline int compare_doubles_(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of count values (sorts them in place). NAN when count is 0. */
+static inline double median_of(double *values, int count) {
+    if (count <= 0) return NAN;
+    qsort(values, (size_t)count, sizeof *values, compare_doubles_);
+    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
 
 #ifdef __cplusplus
 template <typename Setup, typename Launch> static double time_median_ms(int reps, Setup setup, Launch launch) {

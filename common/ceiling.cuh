@@ -9,6 +9,7 @@
 #define COMMON_CEILING_CUH
 
 #include "book.h"
+#include "report.h" /* bytes_moved, gigabytes_per_second */
 
 /* Reads every 16-byte vector of `arrays` arrays (1: a; 2: a and b side by
  * side, as the dot does) once, grid-stride, a grid that fills the GPU, and

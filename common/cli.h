@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +18,21 @@
 
 #include "element_type.h"
 
-/* Which options an example accepts (bit flags for cli_spec.accepts). */
+/* Which options an example accepts (bit flags for cli_spec.accepts): cli_table_ says which options each offers. */
 enum cli_accepts {
-    CLI_N = 1 << 0,          /* --n N                              */
-    CLI_KERNEL = 1 << 1,     /* --kernel NAME[,NAME...] | all      */
-    CLI_TYPE = 1 << 2,       /* --type float|double                */
-    CLI_REPS = 1 << 3,       /* --reps R                           */
-    CLI_CHECK = 1 << 4,      /* --check                            */
-    CLI_DEVICE = 1 << 5,     /* --device D                         */
-    CLI_BLOCK = 1 << 6,      /* --block B                          */
-    CLI_DATA = 1 << 7,       /* --data KIND                        */
-    CLI_ROWS_COLS = 1 << 8,  /* --rows R --cols C (--n N = square) */
-    CLI_BITMAP = 1 << 9,     /* --no-sync --save F --save-diff F --no-window */
-    CLI_SEED = 1 << 10,      /* --seed S (random data)             */
-    CLI_COLD_L2 = 1 << 11,   /* --cold-l2                          */
-    CLI_BANK_MODEL = 1 << 12 /* --bank-model (no GPU needed)      */
+    CLI_N = 1 << 0,
+    CLI_KERNEL = 1 << 1,
+    CLI_TYPE = 1 << 2,
+    CLI_REPS = 1 << 3,
+    CLI_CHECK = 1 << 4,
+    CLI_DEVICE = 1 << 5,
+    CLI_BLOCK = 1 << 6,
+    CLI_DATA = 1 << 7,
+    CLI_ROWS_COLS = 1 << 8, /* --n N is then a square matrix */
+    CLI_BITMAP = 1 << 9,
+    CLI_SEED = 1 << 10,
+    CLI_COLD_L2 = 1 << 11,
+    CLI_BANK_MODEL = 1 << 12
 };
 
 #ifndef CUDA_CPU_RUNNER /* the CPU runner's build defines these (cpu_runner/cuda_on_cpu.h) */
@@ -84,19 +85,60 @@ typedef struct {
     int no_sync, no_window;
     const char *save_path, *save_diff_path;
     const char *own_values[CLI_MAX_OWN_OPTIONS]; /* spec->own_options[i]'s value, or NULL */
-    int size_given;                              /* --n, --rows or --cols was on the command line */
+    int size_given;                              /* on the command line: --n (1), --rows or --cols (2), both (3) */
 } cli_options;
 
 enum cli_status { CLI_OK = 0, CLI_EXIT_HELP = 1, CLI_EXIT_ERROR = 2 };
+
+/* Largest count we accept: beyond any GPU's memory, far below overflow. */
+#define CLI_MAX_COUNT (1LL << 50)
+
+typedef struct {
+    const char *name, *value; /* value: what --help calls it; NULL: a flag, which takes none */
+    unsigned accepts;         /* the cli_accepts bit that offers it, and says how cli_parse reads it */
+    size_t field;             /* offsetof(cli_options, what it fills), for the options read alike */
+    long long min, max;       /* a whole number's range */
+    const char *help;         /* its --help line ("\n" and 23 spaces: one more; NULL: in another's); %s: its default */
+} cli_option_;
+
+/* Every option of cli.h, once, in --help's order: cli_parse, --help and cli_accepts read it. Accepted by 0: every
+ * program's, read elsewhere (--help first, --cpu by the CPU runner); --data's %s: its kinds, then its default. */
+#define CLI_FIELD_(name) offsetof(cli_options, name)
+static const cli_option_ cli_table_[] = {
+    {"--help", NULL, 0, 0, 0, 0, "print this help and exit"},
+    {"--n", "N", CLI_N, CLI_FIELD_(n), 0, 0, "number of elements (default %s; 1e8 and 2^26 forms work)"},
+    {"--rows", "R, --cols C", CLI_ROWS_COLS, CLI_FIELD_(rows), 0, 0, "matrix size (default %s)"},
+    {"--cols", "C", CLI_ROWS_COLS, CLI_FIELD_(cols), 0, 0, NULL},
+    {"--n", "N", CLI_ROWS_COLS, CLI_FIELD_(n), 0, 0, "square N x N matrix"},
+    {"--kernel", "NAME", CLI_KERNEL, 0, 0, 0, "one or more of: %s (comma-separated), or all (default)"},
+    {"--type", "T", CLI_TYPE, 0, 0, 0, "float (default) or double"},
+    {"--block", "B", CLI_BLOCK, 0, 0, 0, "threads per block (default %s)"},
+    {"--data", "KIND", CLI_DATA, 0, 0, 0, "input data: %s (default %s)"},
+    {"--seed", "S", CLI_SEED, CLI_FIELD_(seed), 0, CLI_MAX_COUNT, "seed for random data (default 1)"},
+    {"--reps", "R", CLI_REPS, CLI_FIELD_(reps), 1, 100000, "timed repeats; the median is reported (default 20)"},
+    {"--check", NULL, CLI_CHECK, CLI_FIELD_(check_only), 0, 0, "verify only, no timing (what the tests use)"},
+    {"--cold-l2", NULL, CLI_COLD_L2, CLI_FIELD_(cold_l2), 0, 0, "flush the L2 before every timed run (default: warm)"},
+    {"--device", "D", CLI_DEVICE, CLI_FIELD_(device), 0, 1023, "CUDA device number (default 0)"},
+    {"--cpu", NULL, 0, 0, 0, 0,
+     "run on the CPU runner (no GPU needed): CUDA's rules on the CPU, every\n                       shared-memory "
+     "race and barrier error reported with its line; --check"},
+    {"--cpu-order", "ORDER", 0, 0, 0, 0, "its thread order: forward (default), reverse, random:SEED, lockstep"},
+    {"--bank-model", NULL, CLI_BANK_MODEL, CLI_FIELD_(bank_model), 0, 0,
+     "print the bank model: each shared-memory instruction's passes per\n                       warp, as "
+     "predicted (no GPU needed), and stop"},
+    {"--no-sync", NULL, CLI_BITMAP, CLI_FIELD_(no_sync), 0, 0, "leave out the __syncthreads() (the racy version)"},
+    {"--save", "FILE.png", CLI_BITMAP, CLI_FIELD_(save_path), 0, 0, "save the image as PNG"},
+    {"--save-diff", "FILE.png", CLI_BITMAP, CLI_FIELD_(save_diff_path), 0, 0,
+     "save an image marking the pixels that differ from the CPU reference"},
+    {"--no-window", NULL, CLI_BITMAP, CLI_FIELD_(no_window), 0, 0, "do not open a window (save PNG instead)"},
+    {NULL, NULL, 0, 0, 0, 0, NULL}};
+#undef CLI_FIELD_
 
 static inline int is_power_of_two(long long value) { return value > 0 && (value & (value - 1)) == 0; }
 
 static inline int cli_kernel_selected(const cli_options *options, int kernel_index) {
     return (options->kernel_mask >> kernel_index) & 1u;
 }
-
-/* Largest count we accept: beyond any GPU's memory, far below overflow. */
-#define CLI_MAX_COUNT (1LL << 50)
 
 /* A positive whole number: "100000000", "1e8", "2.5e3", "2^26". 0 on success,
  * -2 for a whole number above 2^50 (or too large for a double), -1 for anything else. */
@@ -161,61 +203,38 @@ static inline void cli_print_wrapped_(FILE *out, const char *lead, const char *b
     fprintf(out, "\n");
 }
 
+/* "  --name VALUE" to column 23, then its help: as it is, or wrapped (a list of names). */
+static inline void cli_print_option_(FILE *out, const char *name, const char *value, const char *help, int wrapped) {
+    char usage[64];
+    snprintf(usage, sizeof usage, "  %s%s%s", name, value ? " " : "", value ? value : "");
+    if (wrapped) cli_print_wrapped_(out, usage, help);
+    if (!wrapped) fprintf(out, "%-22s %s\n", usage, help);
+}
+
 static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
-    char names[512];
-    unsigned a = spec->accepts;
+    char words[512], line[640];
     fprintf(out, "%s: %s\n\nUsage: %s [options]\n\nOptions:\n", spec->program, spec->summary, spec->program);
-    fprintf(out, "  --help               print this help and exit\n");
-    if (a & CLI_N)
-        fprintf(out, "  --n N                number of elements (default %lld; 1e8 and 2^26 forms work)\n",
-                spec->default_n);
-    if (a & CLI_ROWS_COLS) {
-        fprintf(out, "  --rows R, --cols C   matrix size (default %lld x %lld)\n", spec->default_rows,
-                spec->default_cols);
-        fprintf(out, "  --n N                square N x N matrix\n");
-    }
-    if (a & CLI_KERNEL) {
-        char line[640];
-        cli_join_names_(names, sizeof names, spec->kernels);
-        snprintf(line, sizeof line, "one or more of: %s (comma-separated), or all (default)", names);
-        cli_print_wrapped_(out, "  --kernel NAME", line);
-        if (spec->wrong_kernels) {
-            cli_join_names_(names, sizeof names, spec->wrong_kernels);
-            snprintf(line, sizeof line, "deliberately wrong, run only when named: %s", names);
+    for (const cli_option_ *row = cli_table_; row->name; ++row) { /* each help line's %s: the spec's default */
+        if (!row->help || (row->accepts && !(spec->accepts & row->accepts))) continue;
+        cli_join_names_(words, sizeof words, row->accepts == CLI_DATA ? spec->data_kinds : spec->kernels);
+        if (row->accepts == CLI_ROWS_COLS)
+            snprintf(words, sizeof words, "%lld x %lld", spec->default_rows, spec->default_cols);
+        if (row->accepts & (CLI_N | CLI_BLOCK))
+            snprintf(words, sizeof words, "%lld", row->accepts == CLI_N ? spec->default_n : spec->default_block);
+        snprintf(line, sizeof line, row->help, words, row->accepts == CLI_DATA ? spec->data_kinds[0] : "");
+        cli_print_option_(out, row->name, row->value, line, row->accepts == CLI_KERNEL);
+        if (row->accepts == CLI_KERNEL && spec->wrong_kernels) {
+            cli_join_names_(words, sizeof words, spec->wrong_kernels);
+            snprintf(line, sizeof line, "deliberately wrong, run only when named: %s", words);
             cli_print_wrapped_(out, "", line);
         }
     }
-    if (a & CLI_TYPE) fprintf(out, "  --type T             float (default) or double\n");
-    if (a & CLI_BLOCK) fprintf(out, "  --block B            threads per block (default %d)\n", spec->default_block);
-    if (a & CLI_DATA) {
-        cli_join_names_(names, sizeof names, spec->data_kinds);
-        fprintf(out, "  --data KIND          input data: %s (default %s)\n", names, spec->data_kinds[0]);
-    }
-    if (a & CLI_SEED) fprintf(out, "  --seed S             seed for random data (default 1)\n");
-    if (a & CLI_REPS) fprintf(out, "  --reps R             timed repeats; the median is reported (default 20)\n");
-    if (a & CLI_CHECK) fprintf(out, "  --check              verify only, no timing (what the tests use)\n");
-    if (a & CLI_COLD_L2) fprintf(out, "  --cold-l2            flush the L2 before every timed run (default: warm)\n");
-    if (a & CLI_DEVICE) fprintf(out, "  --device D           CUDA device number (default 0)\n");
-    fprintf(out, "  --cpu                run on the CPU runner (no GPU needed): CUDA's rules on the CPU, every\n"
-                 "                       shared-memory race and barrier error reported with its line; --check\n"
-                 "  --cpu-order ORDER    its thread order: forward (default), reverse, random:SEED, lockstep\n");
-    if (a & CLI_BANK_MODEL)
-        fprintf(out, "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
-                     "                       warp, as predicted (no GPU needed), and stop\n");
-    if (a & CLI_BITMAP)
-        fprintf(out, "  --no-sync            leave out the __syncthreads() (the racy version)\n"
-                     "  --save FILE.png      save the image as PNG\n"
-                     "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n"
-                     "  --no-window          do not open a window (save PNG instead)\n");
-    for (int i = 0; spec->own_options && spec->own_options[i].name; ++i) {
-        char usage[64];
-        snprintf(usage, sizeof usage, "%s %s", spec->own_options[i].name, spec->own_options[i].value);
-        fprintf(out, "  %-20s %s\n", usage, spec->own_options[i].help);
-    }
+    for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
+        cli_print_option_(out, spec->own_options[i].name, spec->own_options[i].value, spec->own_options[i].help, 0);
     fprintf(out,
             "\nExit codes:\n  0  every check passed\n  1  a GPU result was wrong\n"
             "  2  bad command line%s\n  3  a CUDA call failed (the GPU or its driver is there but broken)\n",
-            a & (CLI_N | CLI_ROWS_COLS) ? ", or a size that does not fit in memory" : "");
+            spec->accepts & (CLI_N | CLI_ROWS_COLS) ? ", or a size that does not fit in memory" : "");
     if (spec->exit_codes) fprintf(out, "%s\n", spec->exit_codes);
     fprintf(out, "  4  the CPU runner found a deadlock (a warp split between two barriers)\n"
                  "  77 no CUDA device or no driver (CTest: skipped)\n");
@@ -304,23 +323,18 @@ static inline const char *cli_split_(const char *arg, char *name) {
     return has_value ? equals + 1 : NULL;
 }
 
-/* What NAME (an option, without "=value") is to this program: -1 unknown, 0 a flag that
- * takes no value, 1 an option that takes one. */
+/* NAME's row in cli_table_ (an option, without "=value") for this program, or NULL: none it takes. */
+static inline const cli_option_ *cli_row_(const cli_spec *spec, const char *name) {
+    for (const cli_option_ *row = cli_table_; row->name; ++row)
+        if ((spec->accepts & row->accepts) && strcmp(row->name, name) == 0) return row;
+    return NULL;
+}
+
+/* What NAME is to this program (its own first): -1 unknown, 0 a flag, which takes no value, 1 an option. */
 static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
-    unsigned a = spec->accepts;
-#define TAKES(flag, option) ((a & (flag)) && strcmp(name, option) == 0)
     if (cli_own_index_(spec->own_options, name) >= 0) return 1;
-    if (TAKES(CLI_CHECK, "--check") || TAKES(CLI_COLD_L2, "--cold-l2") || TAKES(CLI_BANK_MODEL, "--bank-model") ||
-        TAKES(CLI_BITMAP, "--no-sync") || TAKES(CLI_BITMAP, "--no-window"))
-        return 0;
-    if (TAKES(CLI_N, "--n") || TAKES(CLI_ROWS_COLS, "--n") || TAKES(CLI_ROWS_COLS, "--rows") ||
-        TAKES(CLI_ROWS_COLS, "--cols") || TAKES(CLI_KERNEL, "--kernel") || TAKES(CLI_TYPE, "--type") ||
-        TAKES(CLI_REPS, "--reps") || TAKES(CLI_DEVICE, "--device") || TAKES(CLI_BLOCK, "--block") ||
-        TAKES(CLI_DATA, "--data") || TAKES(CLI_SEED, "--seed") || TAKES(CLI_BITMAP, "--save") ||
-        TAKES(CLI_BITMAP, "--save-diff"))
-        return 1;
-#undef TAKES
-    return -1;
+    const cli_option_ *row = cli_row_(spec, name);
+    return row ? row->value != NULL : -1;
 }
 
 /* With --help on the line: the first word that is no option of this program (a typo the usage
@@ -340,10 +354,7 @@ static inline const char *cli_unknown_beside_help_(const cli_spec *spec, int arg
 /* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
  * CLI_EXIT_ERROR: one line printed to err, exit 2. */
 static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE *out, FILE *err) {
-    unsigned a = spec->accepts;
     long long number;
-    int rows_given = 0, cols_given = 0, n_given = 0;
-
     memset(o, 0, sizeof *o);
     o->n = spec->default_n;
     o->rows = spec->default_rows;
@@ -376,17 +387,14 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
         const char *value = cli_split_(arg, name);               /* --flag, --name VALUE or --name=VALUE */
         const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
         const int kind = cli_option_kind_(spec, name);
+        const cli_option_ *row = cli_row_(spec, name);
+        char *field = row ? (char *)o + row->field : NULL; /* what a row of cli_table_ fills */
         if (kind < 0 || (kind == 0 && value)) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
         for (int s = 0; s < seen_count; ++s)
             if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once", name);
         if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
-        if (kind == 0) { /* a flag: --no-window, or one of these */
-            int *flag = &o->no_window;
-            if (strcmp(name, "--check") == 0) flag = &o->check_only;
-            if (strcmp(name, "--cold-l2") == 0) flag = &o->cold_l2;
-            if (strcmp(name, "--bank-model") == 0) flag = &o->bank_model;
-            if (strcmp(name, "--no-sync") == 0) flag = &o->no_sync;
-            *flag = 1;
+        if (kind == 0) { /* a flag */
+            *(int *)field = 1;
             continue;
         }
         if (!value) {
@@ -401,8 +409,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             o->own_values[own] = value;
             continue;
         }
-
-        if (strcmp(name, "--n") == 0 || strcmp(name, "--rows") == 0 || strcmp(name, "--cols") == 0) {
+        if (row->accepts & (CLI_N | CLI_ROWS_COLS)) {
             int parsed = cli_parse_count(value, &number);
             if (parsed == -2)
                 return cli_fail_(spec, err, "%s %s is too large: at most 2^50, far beyond any GPU's memory", name,
@@ -410,47 +417,40 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             if (parsed != 0)
                 return cli_fail_(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name,
                                  value);
-            const int rows = strcmp(name, "--rows") == 0, cols = strcmp(name, "--cols") == 0;
-            *(rows ? &o->rows : cols ? &o->cols : &o->n) = number;
-            *(rows ? &rows_given : cols ? &cols_given : &n_given) = o->size_given = 1;
-        } else if (strcmp(name, "--kernel") == 0) {
+            *(long long *)field = number;
+            o->size_given |= row->field == offsetof(cli_options, n) ? 1 : 2;
+        } else if (row->accepts == CLI_KERNEL) {
             if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
-        } else if (strcmp(name, "--type") == 0) {
+        } else if (row->accepts == CLI_TYPE) {
             if (strcmp(value, "float") != 0 && strcmp(value, "double") != 0)
                 return cli_fail_(spec, err, "%s must be float or double, got '%s'", name, value);
             o->type = strcmp(value, "double") == 0 ? ELEMENT_DOUBLE : ELEMENT_FLOAT;
-        } else if (strcmp(name, "--reps") == 0) {
-            if (cli_parse_int_option_(spec, name, value, 1, 100000, &number, err)) return CLI_EXIT_ERROR;
-            o->reps = (int)number;
-        } else if (strcmp(name, "--device") == 0) {
-            if (cli_parse_int_option_(spec, name, value, 0, 1023, &number, err)) return CLI_EXIT_ERROR;
-            o->device = (int)number;
-        } else if (strcmp(name, "--block") == 0) {
+        } else if (row->accepts & (CLI_REPS | CLI_DEVICE | CLI_SEED)) { /* an int, but the seed */
+            if (cli_parse_int_option_(spec, name, value, row->min, row->max, &number, err)) return CLI_EXIT_ERROR;
+            if (row->accepts == CLI_SEED)
+                o->seed = (unsigned long long)number;
+            else
+                *(int *)field = (int)number;
+        } else if (row->accepts == CLI_BLOCK) {
             if (cli_parse_count(value, &number) != 0 || number > 1024) /* CUDA's limit, or the program's rule */
-                return cli_fail_(spec, err, "--block %s: %s", value,
+                return cli_fail_(spec, err, "%s %s: %s", name, value,
                                  spec->block_rule ? spec->block_rule
                                                   : "a block holds a whole number of threads from 1 to 1024 (CUDA's "
                                                     "limit; --help says what each kernel needs)");
             o->block = (int)number;
-        } else if (strcmp(name, "--data") == 0) {
+        } else if (row->accepts == CLI_DATA) {
             int index = cli_index_in_(spec->data_kinds, value);
             char names[256];
             cli_join_names_(names, sizeof names, spec->data_kinds);
-            if (index < 0) return cli_fail_(spec, err, "--data must be one of %s, got '%s'", names, value);
+            if (index < 0) return cli_fail_(spec, err, "%s must be one of %s, got '%s'", name, names, value);
             o->data_kind = index;
-        } else if (strcmp(name, "--seed") == 0) {
-            if (cli_parse_int_option_(spec, name, value, 0, CLI_MAX_COUNT, &number, err)) return CLI_EXIT_ERROR;
-            o->seed = (unsigned long long)number;
-        } else if (strcmp(name, "--save") == 0) {
-            o->save_path = value;
-        } else if (strcmp(name, "--save-diff") == 0) {
-            o->save_diff_path = value;
+        } else { /* --save, --save-diff */
+            *(const char **)field = value;
         }
     }
-    if (a & CLI_ROWS_COLS) {
-        if (n_given && (rows_given || cols_given))
-            return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both");
-        if (n_given) o->rows = o->cols = o->n;
+    if (spec->accepts & CLI_ROWS_COLS) {
+        if (o->size_given == 3) return cli_fail_(spec, err, "give either --n (square) or --rows/--cols, not both");
+        if (o->size_given == 1) o->rows = o->cols = o->n;
         if (o->rows > CLI_MAX_COUNT / o->cols)
             return cli_fail_(spec, err,
                              "the matrix %lld x %lld is too large: at most 2^50 elements, far beyond any GPU's memory",

@@ -17,18 +17,6 @@
 // ---------------------------------------------------------------------------
 // Arithmetic.
 
-static inline int compare_doubles_(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of count values (sorts them in place). NAN when count is 0. */
-static inline double median_of(double *values, int count) {
-    if (count <= 0) return NAN;
-    qsort(values, (size_t)count, sizeof *values, compare_doubles_);
-    return count % 2 ? values[count / 2] : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
-
 /* The one place bytes are counted: every element read once plus every
  * element written once, element_bytes each. */
 static inline double bytes_moved(double elements_read, double elements_written, size_t element_bytes) {

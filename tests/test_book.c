@@ -1,6 +1,7 @@
 /* Unit tests of common/book.h that need no GPU: which CUDA initialisation
  * errors mean "no GPU here" (exit 77, a skipped test) and which mean "a GPU
- * or driver that is there but broken" (exit 3, a failed test). */
+ * or driver that is there but broken" (exit 3, a failed test); the median
+ * time_median_ms reports. */
 #include "book.h"
 #include "unit.h"
 
@@ -25,8 +26,17 @@ static void test_host_alloc(void) {
     free(p);
 }
 
+static void test_median(void) {
+    double odd[] = {5, 1, 3};
+    double even[] = {4, 1, 3, 2};
+    CHECK(median_of(odd, 3) == 3);
+    CHECK(median_of(even, 4) == 2.5);
+    CHECK(isnan(median_of(odd, 0)));
+}
+
 int main(void) {
     test_init_errors();
     test_host_alloc();
+    test_median();
     return unit_finish("test_book");
 }

@@ -297,6 +297,74 @@ static void test_newcomer_part_three(void) {
     CHECK(longest <= 100);
 }
 
+/* A program that takes every option but --rows/--cols (matrix_spec's): --help whole, byte for byte, what it
+ * printed before cli_table_ was the one list; each flag and path filling its own field. */
+static void test_every_option(void) {
+    static const char *const wrong[] = {"racy", NULL};
+    static const cli_own_option own[] = {{"--part", "P", "which part\n                       to run"}, {NULL}};
+    cli_spec every = spec;
+    every.program = "every";
+    every.summary = "a program that takes every option";
+    every.accepts = ~0u & ~(unsigned)CLI_ROWS_COLS;
+    every.extra_help = "More words.";
+    every.wrong_kernels = wrong;
+    every.own_options = own;
+    every.exit_codes = "  4  hung";
+    char text[4096];
+    CHECK(CAPTURE(&every, text, "--help") == CLI_EXIT_HELP);
+    CHECK(strcmp(text, "every: a program that takes every option\n"
+                       "\n"
+                       "Usage: every [options]\n"
+                       "\n"
+                       "Options:\n"
+                       "  --help               print this help and exit\n"
+                       "  --n N                number of elements (default 33792; 1e8 and 2^26 forms work)\n"
+                       "  --kernel NAME        one or more of: book, fast, cublas (comma-separated), or all (default)\n"
+                       "                       deliberately wrong, run only when named: racy\n"
+                       "  --type T             float (default) or double\n"
+                       "  --block B            threads per block (default 256)\n"
+                       "  --data KIND          input data: const, ramp, random (default const)\n"
+                       "  --seed S             seed for random data (default 1)\n"
+                       "  --reps R             timed repeats; the median is reported (default 20)\n"
+                       "  --check              verify only, no timing (what the tests use)\n"
+                       "  --cold-l2            flush the L2 before every timed run (default: warm)\n"
+                       "  --device D           CUDA device number (default 0)\n"
+                       "  --cpu                run on the CPU runner (no GPU needed): CUDA's rules on the CPU, every\n"
+                       "                       shared-memory race and barrier error reported with its line; --check\n"
+                       "  --cpu-order ORDER    its thread order: forward (default), reverse, random:SEED, lockstep\n"
+                       "  --bank-model         print the bank model: each shared-memory instruction's passes per\n"
+                       "                       warp, as predicted (no GPU needed), and stop\n"
+                       "  --no-sync            leave out the __syncthreads() (the racy version)\n"
+                       "  --save FILE.png      save the image as PNG\n"
+                       "  --save-diff FILE.png save an image marking the pixels that differ from the CPU reference\n"
+                       "  --no-window          do not open a window (save PNG instead)\n"
+                       "  --part P             which part\n"
+                       "                       to run\n"
+                       "\n"
+                       "Exit codes:\n"
+                       "  0  every check passed\n"
+                       "  1  a GPU result was wrong\n"
+                       "  2  bad command line, or a size that does not fit in memory\n"
+                       "  3  a CUDA call failed (the GPU or its driver is there but broken)\n"
+                       "  4  hung\n"
+                       "  4  the CPU runner found a deadlock (a warp split between two barriers)\n"
+                       "  77 no CUDA device or no driver (CTest: skipped)\n"
+                       "\n"
+                       "More words.\n") == 0);
+    CHECK(CAPTURE(&matrix_spec, text, "--help") == CLI_EXIT_HELP &&
+          strstr(text, "  --help               print this help and exit\n"
+                       "  --rows R, --cols C   matrix size (default 10000 x 10000)\n"
+                       "  --n N                square N x N matrix\n"
+                       "  --kernel NAME        one or more of: book, fast, cublas (comma-separated), or all (default)\n"
+                       "  --cpu   "));
+    cli_options o;
+    CHECK(PARSE(&every, &o, "--no-sync", "--save", "a.png") == CLI_OK && o.no_sync && !o.no_window && o.save_path &&
+          strcmp(o.save_path, "a.png") == 0 && !o.save_diff_path);
+    CHECK(PARSE(&every, &o, "--no-window", "--save-diff=b.png", "--cold-l2") == CLI_OK && o.no_window && !o.no_sync &&
+          o.save_diff_path && strcmp(o.save_diff_path, "b.png") == 0 && !o.save_path && o.cold_l2 && !o.check_only &&
+          !o.bank_model);
+}
+
 static void test_too_large(void) {
     long long v = 0;
     CHECK(cli_parse_count("2^64", &v) == -2);
@@ -326,5 +394,6 @@ int main(void) {
     test_bad();
     test_matrix();
     test_helpers();
+    test_every_option();
     return unit_finish("test_cli");
 }
