@@ -17,7 +17,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Exit codes of every example (the README's table says the same). */
 enum exit_code {
@@ -103,17 +105,25 @@ static inline int cuda_driver_library_present(void) {
 
 /* Without a GPU a program can still be read: what it printed on an H100 and an
  * H200 is in the repository, in its chapter's lesson and the GPU runs' logs.
- * The build names the program's folder (CMake: -DPROGRAM_FOLDER="ch05_dot");
- * a program built without it says nothing more. */
+ * Its chapter's folder: the build's (CMake: -DPROGRAM_FOLDER="ch05_dot"), or,
+ * built alone, the folder the program lies in when that is a chapter's. */
 static inline void gpu_say_where_outputs_are(const char *program) {
 #ifdef PROGRAM_FOLDER
+    const char *folder = PROGRAM_FOLDER;
+#else
+    char path[4096];
+    ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    path[length > 0 ? length : 0] = '\0';
+    char *slash = strrchr(path, '/');
+    if (slash == NULL) return;
+    *slash = '\0';
+    const char *folder = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (strncmp(folder, "ch", 2) != 0) return;
+#endif
     fprintf(stderr,
             "%s: what it prints on an H100 and an H200 is committed: %s/README.md (the lesson and its runs), "
             "docs/results/{h100,h200}/examples.log ('=== %s/%s'); tables and plots: docs/RESULTS.md\n",
-            program, PROGRAM_FOLDER, PROGRAM_FOLDER, program);
-#else
-    (void)program;
-#endif
+            program, folder, folder, program);
 }
 
 /* Selects device `device`, prints "Device 0: NAME, compute capability X.Y,
