@@ -51,6 +51,18 @@ expect binary_file 2 EMPTY 'does not build for the CPU runner' -- "$command" "$w
 expect dynamic_parallelism 3 '^CPU runner: tests/cuda_on_cpu/dynamic_parallelism.cu:8: child launched from a kernel' '' -- \
     "$command" tests/cuda_on_cpu/dynamic_parallelism.cu
 expect help 0 '^Runs one CUDA program on the CPU runner' '' -- "$command" --help
+# --banks: each line's shared passes and global sectors per warp instruction, from the lanes' own addresses;
+# an edit of the kernel's index is built again and changes the answer (the cache once missed edits to the file)
+expect banks_conflict 0 '^  line 11, 1 shared load of 4 B: 2\.00 passes per warp instruction' '' -- \
+    "$command" tests/cuda_on_cpu/accesses.cu --banks
+expect banks_sectors 0 '^  line 11, 1 global store of 4 B: 32\.00 sectors of 32 B per warp instruction' '' -- \
+    "$command" tests/cuda_on_cpu/accesses.cu --banks
+sed 's/tile\[2 \* t\]/tile[t]/' tests/cuda_on_cpu/accesses.cu >"$work/edited.cu"
+expect banks_after_an_edit 0 '^  line 11, 1 shared load of 4 B: 1\.00 passes per warp instruction' '' -- \
+    "$command" "$work/edited.cu" --banks
+sed -i 's/out\[32 \* t\]/out[t]/' "$work/edited.cu"
+expect sectors_after_an_edit 0 '^  line 11, 1 global store of 4 B: 4\.00 sectors of 32 B per warp instruction' '' -- \
+    "$command" "$work/edited.cu" --banks
 # A CMake project of the reader's own, through cmake/CudaOnCpu.cmake.
 mkdir -p "$work/project"
 cat >"$work/project/CMakeLists.txt" <<CMAKE
