@@ -50,9 +50,10 @@ typedef struct {
     int has_value;                              /* value / expected / rel_err meaningful */
     double value, expected, rel_err, tolerance; /* pass needs rel_err <= tolerance       */
     double bytes;                               /* bytes the GB/s figure counts (0: none) */
+    double flops;                               /* floating-point operations (0: none; matmul) */
     int timed;                                  /* ms / gbps / pct_ceiling meaningful    */
-    double ms, gbps, pct_ceiling;
-    const char *ceiling; /* "memcpy", "read" or "read2": what pct_ceiling is a percentage of */
+    double ms, gbps, gflops, pct_ceiling;
+    const char *ceiling; /* "memcpy", "read", "read2" or "fp32_peak": what pct_ceiling is a percentage of */
     int partials_only;   /* the time covers the kernel alone, which leaves per-block
                             partial sums for the CPU to add (the books' kernels) */
     int pass;
@@ -117,6 +118,13 @@ static inline void row_time(result_row *row, double ms, const char *ceiling, dou
     row->gbps = gigabytes_per_second(row->bytes, ms);
     row->pct_ceiling = percent_of(row->gbps, ceiling_gbps);
     row->ceiling = ceiling;
+}
+
+/* The same for a row that counts `row->flops`: GFLOP/s, as a percentage of a peak in GFLOP/s. */
+static inline void row_time_flops(result_row *row, double ms, const char *peak, double peak_gflops) {
+    row_time(row, ms, peak, 0);
+    row->gflops = row->flops / (ms * 1e6);
+    row->pct_ceiling = percent_of(row->gflops, peak_gflops);
 }
 
 /* Prints the bandwidth ceiling this run measured, for people and scripts:
@@ -215,6 +223,10 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " rel_err=%s", report_field_(buffer, sizeof buffer, "%.3g", row->has_value, row->rel_err));
     fprintf(out, " tolerance=%s", report_field_(buffer, sizeof buffer, "%.3g", row->has_value, row->tolerance));
     fprintf(out, " bytes=%s", report_field_(buffer, sizeof buffer, "%.0f", row->bytes > 0, row->bytes));
+    if (row->flops > 0) {
+        fprintf(out, " flops=%.0f", row->flops);
+        fprintf(out, " gflops=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->gflops));
+    }
     fprintf(out, " ms=%s", report_field_(buffer, sizeof buffer, "%.5f", row->timed, row->ms));
     fprintf(out, " gbps=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->gbps));
     fprintf(out, " pct_ceiling=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->pct_ceiling));

@@ -43,3 +43,10 @@ cublasStatus_t cublasDgeam_64(cublasHandle_t h, cublasOperation_t ta, cublasOper
     (void)c, (void)ldc;
     return CUBLAS_STATUS_NOT_SUPPORTED;
 }
+cublasStatus_t cublasSgemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                              const float *alpha, const float *a, int lda, const float *b, int ldb, const float *beta,
+                              float *c, int ldc) {
+    (void)h, (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)alpha, (void)a, (void)lda, (void)b, (void)ldb;
+    (void)beta, (void)c, (void)ldc;
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+}

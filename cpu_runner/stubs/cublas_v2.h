@@ -40,6 +40,9 @@ cublasStatus_t cublasSgeam_64(cublasHandle_t h, cublasOperation_t ta, cublasOper
 cublasStatus_t cublasDgeam_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n,
                               const double *alpha, const double *a, int64_t lda, const double *beta, const double *b,
                               int64_t ldb, double *c, int64_t ldc);
+cublasStatus_t cublasSgemm_v2(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                              const float *alpha, const float *a, int lda, const float *b, int ldb, const float *beta,
+                              float *c, int ldc);
 #ifdef __cplusplus
 }
 #endif
@@ -49,4 +52,5 @@ cublasStatus_t cublasDgeam_64(cublasHandle_t h, cublasOperation_t ta, cublasOper
 #define cublasSetPointerMode cublasSetPointerMode_v2
 #define cublasSdot_64 cublasSdot_v2_64
 #define cublasDdot_64 cublasDdot_v2_64
+#define cublasSgemm cublasSgemm_v2
 #endif
