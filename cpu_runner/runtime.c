@@ -1054,8 +1054,11 @@ static void access_memory(void *address, size_t size, int is_write, const void *
 
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code) { access_memory(address, size, 1, code, 1); }
 
-static void async_misuse(const void *code, const char *format, ...) __attribute__((format(printf, 2, 3)));
-static void async_misuse(const void *code, const char *format, ...) {
+/* A misused copy, not made; error: what a GPU's later calls return (cudaSuccess: it goes on). */
+static void async_misuse(const void *code, cudaError_t error, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void async_misuse(const void *code, cudaError_t error, const char *format, ...) {
+    if (error != cudaSuccess) sticky_error = error;
     finding *f = note(ASYNC_MISUSE, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
     if (!f) return;
     va_list arguments;
@@ -1081,13 +1084,15 @@ void cuda_cpu_pipeline_memcpy_async(void *dst, const void *src, size_t size, siz
     const void *code = __builtin_return_address(0);
     if (current < 0) return;
     const char *source_is = not_a_source(src);
+    /* the toolkit's header: __trap() (cudaErrorLaunchFailure) for a wrong size or zfill */
     if (size != 4 && size != 8 && size != 16)
-        return async_misuse(code, "size_and_align %zu: a copy is 4, 8 or 16 bytes", size);
-    if (zfill > size) return async_misuse(code, "zfill %zu is more than size_and_align %zu", zfill, size);
+        return async_misuse(code, cudaErrorLaunchFailure, "size_and_align %zu: a copy is 4, 8 or 16 bytes", size);
+    if (zfill > size)
+        return async_misuse(code, cudaErrorLaunchFailure, "zfill %zu is more than size_and_align %zu", zfill, size);
     if (!is_shared(dst))
-        return async_misuse(code, "its destination %p is not shared memory%s", dst,
+        return async_misuse(code, cudaSuccess, "its destination %p is not shared memory%s", dst,
                             is_global(dst) ? " (it is device memory)" : "");
-    if (source_is) return async_misuse(code, "its source %p is %s, not global memory", src, source_is);
+    if (source_is) return async_misuse(code, cudaSuccess, "its source %p is %s, not global memory", src, source_is);
     if ((uintptr_t)dst % size || (uintptr_t)src % size) {
         note(MISALIGNED, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
         sticky_error = cudaErrorMisalignedAddress;
@@ -1095,6 +1100,8 @@ void cuda_cpu_pipeline_memcpy_async(void *dst, const void *src, size_t size, siz
     }
     const unsigned me = (unsigned)current, source_bytes = (unsigned)(size - zfill);
     if (source_bytes) access_memory((void *)src, source_bytes, 0, code, 0); /* out of bounds, unwritten, blocks */
+    for (size_t i = 0; i < size; ++i) /* until it lands they hold what they held: unwritten ones, poison */
+        if (shadow_of((unsigned char *)dst + i)->writer == 0) ((unsigned char *)dst)[i] = POISON;
     access_memory(dst, size, 1, code, 0); /* the write starts now: after others' reads it is a race */
     if (pending_write && pending.code == code && pending.address == dst) { /* over another's write: its bytes */
         memcpy(pending.before, src, source_bytes);
