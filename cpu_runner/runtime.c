@@ -1341,6 +1341,13 @@ void cuda_cpu_no_ptx(const char *file, int line) {
     exit(3);
 }
 
+void cuda_cpu_needs_a_gpu(const char *file, int line, const char *what) {
+    fflush(stdout);
+    printf("CPU runner: %s:%d: %s. Exit 3.\n", file, line, what);
+    fflush(stdout);
+    _exit(3);
+}
+
 long long cuda_cpu_clock64(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);

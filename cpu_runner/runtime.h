@@ -84,6 +84,8 @@ int cuda_cpu_is_shared(const void *address);
 size_t cuda_cpu_shared_offset(const void *address);
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code_address);
 void cuda_cpu_no_ptx(const char *file, int line);
+/* What only a GPU runs (a cluster launch): one line naming file:line, exit 3. */
+void cuda_cpu_needs_a_gpu(const char *file, int line, const char *what) __attribute__((noreturn));
 /* cudaFuncSetAttribute(kernel, attribute, value), its arguments also as written ("kernel, attribute, value"). */
 cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
                                         int value);
