@@ -84,17 +84,21 @@ if(EXAMPLES_CPU_RUNNER)
   endforeach()
 
   # sm_90's TMA and clusters, not modelled (tests/cpu_runner_sm90.cu): each unguarded use stops the build, every
-  # error line the one sentence naming it (an inlined kernel can repeat it); with none, the program builds (its
+  # error line the one sentence naming it (an inlined kernel can repeat it), built afresh each time (a build
+  # cached by scripts/cuda_on_cpu is not redone when cpu_runner/source.py changes); with none, the program builds (its
   # cluster kernel guarded by #ifndef CUDA_CPU_RUNNER) and cudaLaunchKernelEx launches as <<<>>> does (x[i] 2 i),
   # or with a cluster of 2 blocks says it needs a GPU, one line, exit 3.
-  foreach(use BARRIER_HEADER PTX_HEADER PIPELINE_HEADER CLUSTER_DIMS THIS_CLUSTER BULK_COPY)
+  foreach(use BARRIER_HEADER PTX_HEADER PIPELINE_HEADER NVCUDA_PIPELINE CLUSTER_DIMS THIS_CLUSTER BULK_COPY)
     if(use STREQUAL "PIPELINE_HEADER")
       set(why "needs a GPU: the CPU runner does not model cuda::pipeline")
+    elseif(use STREQUAL "NVCUDA_PIPELINE")
+      set(why "needs a GPU: the CPU runner does not model nvcuda::experimental::pipeline")
     else()
       set(why "needs sm_90 and a GPU: the CPU runner does not model TMA/clusters")
     endif()
     add_test(NAME cpu_sm90_${use}_does_not_build
-      COMMAND sh -c "out=$(\"$0\" \"$1/scripts/cuda_on_cpu\" --build-only -D USE_$3 -o \"$2\" \"$1/tests/cpu_runner_sm90.cu\" 2>&1)
+      COMMAND sh -c "rm -f \"$2\"
+out=$(\"$0\" \"$1/scripts/cuda_on_cpu\" --build-only -D USE_$3 -o \"$2\" \"$1/tests/cpu_runner_sm90.cu\" 2>&1)
 status=$?
 echo \"$out\"
 [ $status -eq 2 ] && echo \"$out\" | grep -q \"error: .*$4\" && ! echo \"$out\" | grep 'error:' | grep -v \"$4\""
@@ -105,6 +109,6 @@ echo \"$out\"
   add_cpu_test(cpu_sm90_launch_kernel_ex 0 --stdout-matches "^launch: cudaSuccess$" --stdout-matches "^x 1 2 63 126$"
     --stdout-lacks "${any_finding}" $<TARGET_FILE:cpu_runner_sm90_cpu>)
   add_cpu_test(cpu_sm90_cluster_launch 3
-    --stdout-matches "^CPU runner: tests/cpu_runner_sm90.cu:60: needs sm_90 and a GPU: the CPU runner does not model TMA/clusters \\(cudaLaunchKernelEx with a cluster of more than one block\\). Exit 3.$"
+    --stdout-matches "^CPU runner: tests/cpu_runner_sm90.cu:71: needs sm_90 and a GPU: the CPU runner does not model TMA/clusters \\(cudaLaunchKernelEx with a cluster of more than one block\\). Exit 3.$"
     --stdout-lacks "^x " $<TARGET_FILE:cpu_runner_sm90_cpu> cluster)
 endif()

@@ -1,6 +1,7 @@
-/* What the CPU runner does not model, sm_90's Tensor Memory Accelerator and thread block clusters: each
- * USE_* below, defined alone (-D USE_...), is one unguarded use, which must stop the runner's build with one
- * line naming it (tests/cpu_runner_pipeline.cmake). With none defined the program builds and runs: the
+/* What the CPU runner does not model, sm_90's Tensor Memory Accelerator and thread block clusters (and the
+ * C++ pipelines, cuda::pipeline and nvcuda::experimental::pipeline): each USE_* below, defined alone
+ * (-D USE_...), is one unguarded use, which must stop the runner's build with one line naming it
+ * (tests/cpu_runner_pipeline.cmake). With none defined the program builds and runs: the
  * cluster kernel is guarded by #ifndef CUDA_CPU_RUNNER, as a chapter guards its TMA and cluster steps
  * (docs/CPU_RUNNER.md), and cudaLaunchKernelEx launches a kernel with no cluster, or with a cluster of more
  * than one block (argument "cluster") says in one line that it needs a GPU, exit 3. */
@@ -12,6 +13,8 @@
 #include <cuda/ptx>
 #elif defined(USE_PIPELINE_HEADER)
 #include <cuda/pipeline>
+#elif defined(USE_NVCUDA_PIPELINE)
+#include <cuda_pipeline.h>
 #endif
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
@@ -40,6 +43,14 @@ __global__ void clustered(float *x) {
                  :: "r"(0u), "l"(x), "r"(0u) : "memory");
     x[threadIdx.x] = tile[threadIdx.x];
 }
+#elif defined(USE_NVCUDA_PIPELINE)
+__global__ void clustered(float *x) {
+    __shared__ float tile[32];
+    nvcuda::experimental::pipeline pipe;
+    nvcuda::experimental::memcpy_async(tile[threadIdx.x], x[threadIdx.x], pipe);
+    pipe.commit_and_wait();
+    x[threadIdx.x] = tile[31 - threadIdx.x];
+}
 #endif
 
 int main(int argc, char **argv) {
@@ -47,7 +58,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 64; ++i) h[i] = (float)i;
     cudaMalloc(&d, sizeof h);
     cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
-#if defined(USE_CLUSTER_DIMS) || defined(USE_THIS_CLUSTER) || defined(USE_BULK_COPY)
+#if defined(USE_CLUSTER_DIMS) || defined(USE_THIS_CLUSTER) || defined(USE_BULK_COPY) || defined(USE_NVCUDA_PIPELINE)
     clustered<<<2, 32>>>(d);
 #endif
     cudaLaunchConfig_t config = {};
