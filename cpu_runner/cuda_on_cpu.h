@@ -11,6 +11,13 @@
 #ifndef CUDA_ON_CPU_H
 #define CUDA_ON_CPU_H
 
+/* The built-in variables are the scheduler's (runtime.c); gridDim and blockDim are renamed before the
+ * runtime's header too, so that its structs' members of those names (cudaLaunchConfig_t's) are found
+ * under the same names. */
+#define threadIdx cuda_cpu_threadIdx
+#define blockIdx cuda_cpu_blockIdx
+#define blockDim cuda_cpu_blockDim
+#define gridDim cuda_cpu_gridDim
 #include <cuda_runtime.h>
 #include <fenv.h>
 #include <math.h>
@@ -37,10 +44,6 @@
 #define __launch_bounds__(...)
 #define __shared__ static /* source.py rewrites each declaration into a place in the block's shared memory */
 
-#define threadIdx cuda_cpu_threadIdx
-#define blockIdx cuda_cpu_blockIdx
-#define blockDim cuda_cpu_blockDim
-#define gridDim cuda_cpu_gridDim
 /* A kernel's printf prints as a warp's does: lane after lane (runtime.c). */
 #define printf(...) cuda_cpu_printf_at(__LINE__, __VA_ARGS__)
 namespace std {
@@ -55,6 +58,16 @@ static const int warpSize = 32; /* a constant, not a macro: cudaDeviceProp's war
 #define __shfl_xor_sync(...) cuda_cpu_shfl_at(__FILE__, __LINE__, CUDA_CPU_SHFL_XOR, __VA_ARGS__)
 #define __shfl_sync(...) cuda_cpu_shfl_at(__FILE__, __LINE__, CUDA_CPU_SHFL_IDX, __VA_ARGS__)
 #define CUDA_CPU_INLINE_PTX(...) cuda_cpu_no_ptx(__FILE__, __LINE__) /* source.py's stand-in for asm(...) */
+
+/* What the runner does not model and a program cannot run without: sm_90's Tensor Memory Accelerator and
+ * thread block clusters. The build stops with one line where they are used (a kernel guarded by
+ * #ifndef CUDA_CPU_RUNNER is not built here: docs/CPU_RUNNER.md); <cuda/barrier> and <cuda/ptx> stop it
+ * at their #include (cpu_runner/stubs/cuda/). */
+#define CUDA_CPU_NEEDS_SM90 "needs sm_90 and a GPU: the CPU runner does not model TMA/clusters"
+void cuda_cpu_tma_or_cluster_ptx(void) __attribute__((error(CUDA_CPU_NEEDS_SM90 " (inline PTX of TMA, mbarrier or clusters)")));
+#define CUDA_CPU_SM90_PTX(...) cuda_cpu_tma_or_cluster_ptx() /* source.py's stand-in for such an asm(...) */
+#undef __cluster_dims__
+#define __cluster_dims__(...) __attribute__((noinline, error(CUDA_CPU_NEEDS_SM90 " (a kernel with __cluster_dims__)")))
 
 #define CUDA_CPU_QUIET __attribute__((no_sanitize_thread)) inline /* the runner's own accesses: not the kernel's */
 
@@ -744,5 +757,23 @@ static inline cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3
     cuda_cpu_set_last_error(cudaErrorInvalidValue); /* cudaErrorInvalidConfiguration (seen on an H200) */
     return cudaErrorInvalidValue;
 }
+
+/* cudaLaunchKernelEx(&config, kernel, args...): launched as kernel<<<config.gridDim, config.blockDim,
+ * config.dynamicSmemBytes>>>(args...) is; with a cluster dimension of more than one block, one line and exit 3
+ * (clusters are not modelled). A macro, as cuda_runtime.h's template of the same name is there too. */
+template <typename... P, typename... A>
+static inline cudaError_t cuda_cpu_launch_kernel_ex(const char *file, int line, const cudaLaunchConfig_t *config,
+                                                    void (*kernel)(P...), A &&...arguments) {
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const cudaLaunchAttribute &a = config->attrs[i];
+        if (a.id == cudaLaunchAttributeClusterDimension && a.val.clusterDim.x * a.val.clusterDim.y * a.val.clusterDim.z > 1)
+            cuda_cpu_needs_a_gpu(file, line, CUDA_CPU_NEEDS_SM90 " (cudaLaunchKernelEx with a cluster of more than one "
+                                             "block)");
+    }
+    cuda_cpu_launcher(file, line, "cudaLaunchKernelEx", [&](auto... a) { kernel(a...); }, config->gridDim,
+                      config->blockDim, config->dynamicSmemBytes, config->stream)(P(std::forward<A>(arguments))...);
+    return cudaPeekAtLastError();
+}
+#define cudaLaunchKernelEx(...) cuda_cpu_launch_kernel_ex(__FILE__, __LINE__, __VA_ARGS__)
 
 #endif

@@ -109,7 +109,7 @@ enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE
             GLOBAL_UNWRITTEN_READ, SHARED_OUT_OF_BOUNDS, GLOBAL_OUT_OF_BOUNDS, HOST_TOUCHES_DEVICE, STACK_OVERFLOW,
             HOST_MEMORY_IN_KERNEL,
             BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER, LOCAL_OUT_OF_BOUNDS,
-            INTEGER_DIVISION, TRAP };
+            INTEGER_DIVISION, TRAP, ASYNC_PENDING, ASYNC_MISUSE, ASYNC_SOURCE_OVERWRITTEN };
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
@@ -141,7 +141,14 @@ static const char *const kind_names[] = {
     "integer division by zero (or of the most negative value by -1) in a kernel: a GPU gives an undefined value and "
     "goes on; the runner stops here (exit 3)",
     "illegal instruction: the kernel reached a trap the compiler put where the code is undefined (a division by a "
-    "zero it could see?); a GPU stops the kernel (exit 3)"};
+    "zero it could see?); a GPU stops the kernel (exit 3)",
+    "race on shared memory: a thread reads or writes bytes an asynchronous copy (__pipeline_memcpy_async) has not "
+    "landed in yet: no __pipeline_wait_prior of the thread that issued it has covered it",
+    "asynchronous copy misused: __pipeline_memcpy_async(dst, src, size_and_align, zfill) copies into shared memory "
+    "from global memory, 4, 8 or 16 bytes aligned to that size, zfill of them zeros (a GPU stops the kernel or "
+    "copies wrong bytes); the runner does not make this copy",
+    "race on global memory: a thread overwrites bytes an asynchronous copy still in flight reads (a copy may read "
+    "its source until its wait; the runner reads it when the copy lands)"};
 typedef struct {
     enum kind kind;
     const void *code, *other_code; /* the access and the earlier one (races), or the address (invalid access) */
@@ -228,7 +235,8 @@ static const char *const kind_keys[] = {
     "invalid_access", "global_race_read_after_write", "global_race_write_after_read", "global_race_write_after_write",
     "global_unwritten_read", "shared_out_of_bounds", "global_out_of_bounds", "host_touches_device", "stack_overflow",
     "host_memory_in_kernel", "barrier_divergent", "barrier_exited", "warp_lane_exited", "warp_mask_leaves_out_caller",
-    "local_out_of_bounds", "integer_division", "trap"};
+    "local_out_of_bounds", "integer_division", "trap", "async_copy_pending", "async_copy_misuse",
+    "async_copy_source_overwritten"};
 _Static_assert(sizeof kind_keys == sizeof kind_names, "a key for every kind of finding");
 
 static void print_machine_finding(const finding *f, char *here, const char *there) {
@@ -268,6 +276,13 @@ static void report_findings(void) {
             printf("  at %s: %s of block (%u,%u,%u); the other access at %s, %s", here, who, b.x, b.y, b.z, there,
                    whom);
             break;
+        case ASYNC_PENDING:
+        case ASYNC_SOURCE_OVERWRITTEN:
+            where(f->code, here, sizeof here);
+            where(f->other_code, there, sizeof there);
+            printf("  at %s: %s of block (%u,%u,%u); the copy at %s, %s%s", here, who, b.x, b.y, b.z, there, whom,
+                   f->detail);
+            break;
         case GLOBAL_RACE_READ_AFTER_WRITE:
         case GLOBAL_RACE_WRITE_AFTER_READ:
         case GLOBAL_RACE_WRITE_AFTER_WRITE:
@@ -293,6 +308,7 @@ static void report_findings(void) {
         case GLOBAL_OUT_OF_BOUNDS:
         case STACK_OVERFLOW:
         case HOST_MEMORY_IN_KERNEL:
+        case ASYNC_MISUSE:
             where(f->code, here, sizeof here);
             printf("  at %s: %s of block (%u,%u,%u): %s", here, who, b.x, b.y, b.z, f->detail);
             break;
@@ -358,6 +374,11 @@ typedef struct {
      * there were some; their thread + 1, or ANY_READER for several threads). */
     unsigned atomic_epoch, atomic_thread;
     const void *atomic_code;
+    /* An asynchronous copy into this byte that has not landed (or whose thread exited without waiting for it):
+     * its thread + 1, 0 none; the copy's number (of the block's copies) and its code. */
+    unsigned async_thread, async_serial;
+    int async_exited;
+    const void *async_code;
 } shadow;
 static shadow *shadows;
 static int in_kernel, in_hook;
@@ -514,14 +535,25 @@ static void access_shared(void *address, size_t size, int is_write, const void *
     const unsigned me = (unsigned)current, warp = me / WARP;
     int reported = 0;
     size_t unwritten = 0;
-    for (size_t i = 0; i < size; ++i)
-        unwritten += shadow_of((char *)address + i)->writer == 0;
+    const shadow *in_flight = NULL; /* a byte an asynchronous copy has not landed in */
+    for (size_t i = 0; i < size; ++i) {
+        const shadow *s = shadow_of((char *)address + i);
+        unwritten += s->writer == 0;
+        if (s->async_thread && !in_flight) in_flight = s;
+    }
+    if (in_flight) { /* the cause: no other finding for this access */
+        finding *f = note(ASYNC_PENDING, code, in_flight->async_code, NULL, 0, NULL, 0, me, in_flight->async_thread - 1);
+        if (f && in_flight->async_exited)
+            snprintf(f->detail, sizeof f->detail, " (that thread exited without waiting for it: no thread may read "
+                     "it)");
+        reported = 1;
+    }
     /* A read of bytes no thread wrote: reported when none of the access's bytes was written (a struct copied
      * whole reads its padding too, which nobody writes); every such byte reads as poison. */
     if ((!is_write || atomic) && unwritten) {
         for (size_t i = 0; i < size; ++i)
             if (shadow_of((char *)address + i)->writer == 0) ((unsigned char *)address)[i] = POISON;
-        if (unwritten == size) note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me), reported = 1;
+        if (unwritten == size && !reported) note(UNWRITTEN_READ, code, NULL, NULL, 0, NULL, 0, me, me), reported = 1;
     }
     for (size_t i = 0; i < size; ++i) {
         shadow *s = shadow_of((char *)address + i);
@@ -968,6 +1000,36 @@ static int is_runner_memory(const void *address) {
            in_range(address, global_shadows, GLOBAL_ARENA_BYTES / 4 * sizeof(word_shadow));
 }
 
+/* ----- asynchronous copies: <cuda_pipeline.h>'s primitives ----- */
+/* As the hardware runs cp.async: a thread's copy is issued (its bytes pending from then on), it joins the
+ * thread's open batch, __pipeline_commit closes the batch, and __pipeline_wait_prior(N) lands every batch
+ * of that thread but the newest N. A copy reads its source when it lands (the GPU may read it any time
+ * from its issue to its wait: a write to the source meanwhile is a finding), and its bytes are then the
+ * issuing thread's write, made at the wait. docs/CPU_RUNNER.md says why. */
+typedef struct {
+    unsigned char *dst;
+    const unsigned char *src;
+    unsigned size, source_bytes; /* source_bytes: size - zfill */
+    unsigned batch, serial;      /* batch: the thread's batches committed before it */
+    const void *code;
+} async_copy;
+static async_copy *async_copies[MAX_THREADS]; /* each thread's copies not landed, in the order it issued them */
+static int async_counts[MAX_THREADS], async_rooms[MAX_THREADS];
+static unsigned async_batches[MAX_THREADS]; /* the batches each thread committed */
+static unsigned async_in_flight, async_serial;
+
+/* A kernel's store to global memory that a copy still in flight reads. */
+static void async_source_written(const unsigned char *address, size_t size, const void *code) {
+    for (int t = 0; t < thread_count; ++t)
+        for (int i = 0; i < async_counts[t]; ++i) {
+            const async_copy *c = &async_copies[t][i];
+            if (address < c->src + c->source_bytes && c->src < address + size) {
+                note(ASYNC_SOURCE_OVERWRITTEN, code, c->code, NULL, 0, NULL, 0, (unsigned)current, (unsigned)t);
+                return;
+            }
+        }
+}
+
 static void access_memory(void *address, size_t size, int is_write, const void *code, int atomic) {
     if (in_hook || size == 0) return;
     if (in_kernel && is_runner_memory(address)) end_kernel(INVALID_ACCESS, code, address, "");
@@ -979,6 +1041,7 @@ static void access_memory(void *address, size_t size, int is_write, const void *
         in_hook = 1;
     }
     if (in_kernel && atomic && !is_shared(address)) block_did_atomic = 1; /* on cudaMalloc's or a __device__ word */
+    if (in_kernel && is_write && async_in_flight && !is_shared(address)) async_source_written(address, size, code);
     if (in_kernel && is_shared(address)) access_shared(address, size, is_write, code, atomic);
     else if (is_global(address)) {
         if (in_kernel) access_global(address, size, is_write, code, atomic);
@@ -990,6 +1053,115 @@ static void access_memory(void *address, size_t size, int is_write, const void *
 }
 
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code) { access_memory(address, size, 1, code, 1); }
+
+/* A misused copy, not made; error: what a GPU's later calls return (cudaSuccess: it goes on). */
+static void async_misuse(const void *code, cudaError_t error, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+static void async_misuse(const void *code, cudaError_t error, const char *format, ...) {
+    if (error != cudaSuccess) sticky_error = error;
+    finding *f = note(ASYNC_MISUSE, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+    if (!f) return;
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(f->detail, sizeof f->detail, format, arguments);
+    va_end(arguments);
+}
+
+/* Where a copy's source is, when it is no memory a copy reads: NULL when it may be (device memory, a
+ * __device__ or __constant__ variable). */
+static const char *not_a_source(const void *src) {
+    const size_t slot = stack_bytes + GUARD_BYTES;
+    if (is_shared(src)) return "shared memory";
+    if (stacks && (const char *)src >= stacks && (const char *)src < stacks + (size_t)MAX_THREADS * slot)
+        return "a thread's local variable";
+    const int at = host_allocation_index(src);
+    if (at >= 0 && (const unsigned char *)src < host_allocations[at].start + host_allocations[at].size)
+        return "host memory (malloc's)";
+    return NULL;
+}
+
+void cuda_cpu_pipeline_memcpy_async(void *dst, const void *src, size_t size, size_t zfill) {
+    const void *code = __builtin_return_address(0);
+    if (current < 0) return;
+    const char *source_is = not_a_source(src);
+    /* the toolkit's header: __trap() (cudaErrorLaunchFailure) for a wrong size or zfill */
+    if (size != 4 && size != 8 && size != 16)
+        return async_misuse(code, cudaErrorLaunchFailure, "size_and_align %zu: a copy is 4, 8 or 16 bytes", size);
+    if (zfill > size)
+        return async_misuse(code, cudaErrorLaunchFailure, "zfill %zu is more than size_and_align %zu", zfill, size);
+    if (!is_shared(dst))
+        return async_misuse(code, cudaSuccess, "its destination %p is not shared memory%s", dst,
+                            is_global(dst) ? " (it is device memory)" : "");
+    if (source_is) return async_misuse(code, cudaSuccess, "its source %p is %s, not global memory", src, source_is);
+    if ((uintptr_t)dst % size || (uintptr_t)src % size) {
+        note(MISALIGNED, code, NULL, NULL, 0, NULL, 0, (unsigned)current, (unsigned)current);
+        sticky_error = cudaErrorMisalignedAddress;
+        return;
+    }
+    const unsigned me = (unsigned)current, source_bytes = (unsigned)(size - zfill);
+    if (source_bytes) access_memory((void *)src, source_bytes, 0, code, 0); /* out of bounds, unwritten, blocks */
+    for (size_t i = 0; i < size; ++i) /* until it lands they hold what they held: unwritten ones, poison */
+        if (shadow_of((unsigned char *)dst + i)->writer == 0) ((unsigned char *)dst)[i] = POISON;
+    access_memory(dst, size, 1, code, 0); /* the write starts now: after others' reads it is a race */
+    if (pending_write && pending.code == code && pending.address == dst) { /* over another's write: its bytes */
+        memcpy(pending.before, src, source_bytes);
+        memset(pending.before + source_bytes, 0, size - source_bytes);
+        settle_pending_write();
+    }
+    if (async_counts[me] == async_rooms[me]) {
+        async_rooms[me] = async_rooms[me] ? 2 * async_rooms[me] : 8;
+        async_copies[me] = realloc(async_copies[me], (size_t)async_rooms[me] * sizeof **async_copies);
+        if (!async_copies[me]) {
+            fprintf(stderr, "CPU runner: out of memory for asynchronous copies\n");
+            exit(3);
+        }
+    }
+    const async_copy c = {dst, src, (unsigned)size, source_bytes, async_batches[me], ++async_serial, code};
+    async_copies[me][async_counts[me]++] = c;
+    ++async_in_flight;
+    for (unsigned i = 0; i < c.size; ++i) {
+        shadow *s = shadow_of(c.dst + i);
+        s->async_thread = me + 1, s->async_serial = c.serial, s->async_exited = 0, s->async_code = code;
+    }
+}
+
+void cuda_cpu_pipeline_commit(void) {
+    if (current >= 0) ++async_batches[current];
+}
+
+/* The copy lands: its source read now, its bytes written as the running thread's (which issued it). Those
+ * of a thread that exited stay marked: no thread waited for them. */
+static void land(const async_copy *c, int exited) {
+    const unsigned me = (unsigned)current;
+    settle_pending_write();
+    memcpy(c->dst, c->src, c->source_bytes);
+    memset(c->dst + c->source_bytes, 0, c->size - c->source_bytes);
+    for (unsigned i = 0; i < c->size; ++i) {
+        shadow *s = shadow_of(c->dst + i);
+        if (s->async_serial == c->serial) s->async_thread = exited ? me + 1 : 0, s->async_exited = exited;
+        s->writer = me + 1, s->write_epoch = barrier_epoch, s->write_warp_epoch = warp_epoch[me / WARP];
+        s->write_code = c->code, s->write_atomic = 0, s->reader = 0;
+    }
+    --async_in_flight;
+}
+
+/* Lands the running thread's copies of every batch but the newest `prior` it committed (8 or more: 8, as
+ * the toolkit's header waits); exited: all of them, committed or not. */
+static void land_copies(size_t prior, int exited) {
+    const int me = current;
+    if (prior > 8) prior = 8;
+    int kept = 0;
+    for (int i = 0; i < async_counts[me]; ++i) {
+        const async_copy *c = &async_copies[me][i];
+        if (exited || (size_t)c->batch + prior < async_batches[me]) land(c, exited);
+        else async_copies[me][kept++] = *c;
+    }
+    async_counts[me] = kept;
+}
+
+void cuda_cpu_pipeline_wait_prior(size_t prior) {
+    if (current >= 0) land_copies(prior, 0);
+}
 
 /* gcc calls __tsan_readN/__tsan_writeN for an access whose type is N-byte aligned (an under-aligned one,
  * packed or a struct copy, goes through the _range hooks): a kernel's such access at an address that is
@@ -1086,6 +1258,7 @@ static void fiber_main(void) {
     if (!_setjmp(t->resume)) swapcontext(&slot_context, &scheduler_context); /* made: back to the launch */
     for (;;) {
         launch_body(launch_argument);
+        if (async_counts[current]) land_copies(0, 1); /* its copies land, as on a GPU, unwaited for */
         threads[current].state = EXITED;
         if (!_setjmp(t->resume)) _longjmp(scheduler, 1);
     }
@@ -1166,6 +1339,13 @@ void cuda_cpu_no_ptx(const char *file, int line) {
     fprintf(stderr, "CPU runner: %s:%d: inline PTX cannot run on the CPU runner (the program should have skipped this "
                     "kernel)\n", file, line);
     exit(3);
+}
+
+void cuda_cpu_needs_a_gpu(const char *file, int line, const char *what) {
+    fflush(stdout);
+    printf("CPU runner: %s:%d: %s. Exit 3.\n", file, line, what);
+    fflush(stdout);
+    _exit(3);
 }
 
 long long cuda_cpu_clock64(void) {
@@ -1425,6 +1605,9 @@ static void run_block(void) {
     memset(last_fence, 0, (size_t)thread_count * sizeof *last_fence);
     barrier_epoch = 0;
     memset(warp_epoch, 0, sizeof warp_epoch);
+    memset(async_counts, 0, (size_t)thread_count * sizeof *async_counts);
+    memset(async_batches, 0, (size_t)thread_count * sizeof *async_batches);
+    async_in_flight = 0;
     for (int i = 0; i < thread_count; ++i) {
         cuda_thread *t = &threads[i];
         const dim3 b = cuda_cpu_blockDim;

@@ -52,6 +52,13 @@ unsigned cuda_cpu_active_mask(void);
 /* __threadfence(): the calling thread's earlier global stores are seen before its later ones (and its
  * atomics) by every block: the race detector's "released" mark. */
 void cuda_cpu_threadfence(void);
+/* <cuda_pipeline.h>'s primitives (cpu_runner/stubs/cuda_pipeline_primitives.h calls these): the calling
+ * thread's asynchronous copy of size_and_align - zfill bytes from global memory, then zfill zero bytes,
+ * into shared memory (pending until it lands); its commit, which closes a batch of its copies; its wait,
+ * which lands every batch of its own but the newest prior ones. runtime.c says how they are checked. */
+void cuda_cpu_pipeline_memcpy_async(void *dst_shared, const void *src_global, size_t size_and_align, size_t zfill);
+void cuda_cpu_pipeline_commit(void);
+void cuda_cpu_pipeline_wait_prior(size_t prior);
 /* Device memory: every allocation tracked, with room around it that no allocation holds (an access
  * there is out of bounds). DEVICE: cudaMalloc; MANAGED: cudaMallocManaged (the host may touch it);
  * HOST: cudaMallocHost/cudaHostAlloc (pinned host memory a kernel may read). */
@@ -77,6 +84,8 @@ int cuda_cpu_is_shared(const void *address);
 size_t cuda_cpu_shared_offset(const void *address);
 void cuda_cpu_atomic_access(void *address, size_t size, const void *code_address);
 void cuda_cpu_no_ptx(const char *file, int line);
+/* What only a GPU runs (a cluster launch): one line naming file:line, exit 3. */
+void cuda_cpu_needs_a_gpu(const char *file, int line, const char *what) __attribute__((noreturn));
 /* cudaFuncSetAttribute(kernel, attribute, value), its arguments also as written ("kernel, attribute, value"). */
 cudaError_t cuda_cpu_func_set_attribute(const char *arguments, const void *function, enum cudaFuncAttribute attribute,
                                         int value);

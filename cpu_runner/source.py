@@ -6,7 +6,9 @@ directive keeps every message and every finding on the .cu's own lines):
   extern __shared__ [__align__(N)] T name[];  ->  T *name = (T *)cuda_cpu_dynamic_shared();
   __shared__ T name[dims];                    ->  a reference to the variable's place in the block's shared
                                                   memory (cuda_cpu_static_shared), which knows its bounds
-  asm(...)                                    ->  CUDA_CPU_INLINE_PTX(...)   (says it cannot run)
+  asm(...)                                    ->  CUDA_CPU_INLINE_PTX(...)   (says it cannot run), or, for
+                                                  TMA, mbarrier and cluster PTX, CUDA_CPU_SM90_PTX(...) (a build
+                                                  error with the line)
 Nothing else changes: the kernels compile as the lesson writes them.
 
     python3 cpu_runner/source.py SOURCE.cu OUTPUT.cpp NAME_IN_MESSAGES
@@ -18,6 +20,9 @@ KERNEL = r"[A-Za-z_][\w:]*(?:<[^<>;()\n]*(?:<[^<>;()\n]*>[^<>;()\n]*)*>)?"  # a 
 LAUNCH = re.compile(r"(" + KERNEL + r")\s*<<<(.*?)>>>\s*\(")
 EXTERN_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\(\s*\d+\s*\)\s+)?([^;\[\]\n]*?)\s*\b(\w+)\s*\[\s*\]\s*;")
 INLINE_PTX = re.compile(r"\basm\s*(?:volatile\s*)?\(")
+# The instructions of sm_90's Tensor Memory Accelerator, its mbarrier and thread block clusters, in an asm's
+# strings: a build error naming the line (cuda_on_cpu.h's CUDA_CPU_SM90_PTX), not the runtime's "cannot run".
+SM90_PTX = re.compile(r"cp\.(?:reduce\.)?async\.bulk|mbarrier|cluster|mapa|multimem|fence\.proxy\.async")
 QUALIFIERS = r"(?:(?:static|volatile|const)\s+)*"
 SHARED = re.compile(r"(?<![\w])(" + QUALIFIERS + r")__shared__\s+(" + QUALIFIERS + r")([^;{}=]*?)\s*;")
 ALIGN = re.compile(r"__align__\s*\(\s*(\d+)\s*\)")
@@ -94,7 +99,32 @@ def rewrite(text):
                              text)
     code = code_spans(text)
     text = SHARED.sub(lambda m: code[m.start()] and shared_declaration(m) or m.group(0), text)
-    return INLINE_PTX.sub("CUDA_CPU_INLINE_PTX(", text)
+    return INLINE_PTX.sub(lambda m: "CUDA_CPU_SM90_PTX(" if SM90_PTX.search(asm_strings(text, m.end()))
+                          else "CUDA_CPU_INLINE_PTX(", text)
+
+
+def asm_strings(text, i):
+    """The string literals of the asm statement whose argument list starts at i, up to its first ':' or ')'."""
+    strings, depth = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            end = i + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            strings.append(text[i + 1:end])
+            i = end + 1
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == ":" and depth == 0:
+            break
+        i += 1
+    return "".join(strings)
 
 
 def main(argv):

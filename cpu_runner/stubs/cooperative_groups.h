@@ -5,7 +5,7 @@
  * its findings (a lane that exited, a divergent barrier) name the line that called it.
  *
  * Not modelled, and a build error naming it where used: grid_group::sync() (the blocks run one
- * after another here, so a grid-wide barrier would wait forever), cluster groups, tiles of more
+ * after another here, so a grid-wide barrier would wait forever), clusters (this_cluster()), tiles of more
  * than 32 threads. */
 #ifndef CUDA_CPU_COOPERATIVE_GROUPS_H
 #define CUDA_CPU_COOPERATIVE_GROUPS_H
@@ -126,8 +126,27 @@ class grid_group : public thread_group {
     }
 };
 inline grid_group this_grid() { return grid_group(); }
-struct cluster_group;
-cluster_group this_cluster() __attribute__((error("cooperative_groups::this_cluster() is not modelled by the CPU runner")));
+/* A cluster: this_cluster() stops the build with one line; its members are declared, so that nothing else does. */
+struct cluster_group {
+    void sync() const;
+    void barrier_wait() const;
+    unsigned long long barrier_arrive() const;
+    void barrier_wait(unsigned long long token) const;
+    unsigned block_rank() const;
+    unsigned num_blocks() const;
+    unsigned long long num_threads() const;
+    unsigned long long size() const;
+    unsigned long long thread_rank() const;
+    dim3 block_index() const;
+    dim3 dim_blocks() const;
+    dim3 dim_threads() const;
+    dim3 thread_index() const;
+    template <typename T> T *map_shared_rank(T *address, int rank) const;
+    template <typename T> T &map_shared_rank(T &address, int rank) const;
+    unsigned query_shared_rank(const void *address) const;
+    static bool is_valid();
+};
+cluster_group this_cluster() __attribute__((error(CUDA_CPU_NEEDS_SM90 " (cooperative_groups::this_cluster())")));
 
 /* A set of lanes of one warp: coalesced_threads(), a dynamic tiled_partition, a labeled partition. Its
  * ranks count its lanes in order; its shuffles take a rank. */
