@@ -12,12 +12,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+from testkit import InTemporaryFolder, read, run, write
 import layout  # noqa: E402
 
 REPO = os.path.abspath(os.environ.get("FIRST_HOUR_REPO") or os.path.join(os.path.dirname(__file__), os.pardir))
@@ -52,24 +50,6 @@ chmod +x "$out"
 """.replace("$DEFAULT_VERSION", "'%s'" % NVCC_VERSION.strip())
 
 
-def write(path, text, executable=False):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    os.chmod(path, 0o755 if executable else 0o644)
-    return path
-
-
-def read(path):
-    with open(path, encoding="utf-8") as stream:
-        return stream.read()
-
-
-def run(command, **options):
-    """subprocess.run with text output captured; returns the CompletedProcess."""
-    return subprocess.run(command, capture_output=True, text=True, **options)
-
-
 def chapters():
     """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
     return {folder: (program + ".cu", HEADER_NVCC.search(read(os.path.join(REPO, folder, program + ".cu"))).group(1)
@@ -92,16 +72,6 @@ def hand_build_block(readme):
 def listed_chapters(readme):
     """The chapter folders the README's table of chapters lists."""
     return re.findall(r"(?m)^\| \[`(ch\d\d_[\w-]+)/`\]", read(os.path.join(REPO, readme)))
-
-
-class InTemporaryFolder(unittest.TestCase):
-    def setUp(self):
-        temporary = tempfile.TemporaryDirectory()
-        self.addCleanup(temporary.cleanup)
-        self.folder = temporary.name
-
-    def path(self, *parts):
-        return os.path.join(self.folder, *parts)
 
 
 class CudaArchitectures(InTemporaryFolder):
@@ -449,23 +419,24 @@ class TestsSummary(InTemporaryFolder):
         self.assertEqual(done.returncode, 2)
         self.assertIn("none.xml", done.stderr)
 
-    def test_run_tests_ends_with_the_summary_and_exits_as_ctest_did(self):
-        """scripts/run_tests.sh itself, with apt, nvcc, cmake and ctest standing in."""
+    def run_tests(self, junit, dpkg="echo 'install ok installed'", apt_exit=0, **environment):
+        """scripts/run_tests.sh itself, with apt (DPKG says what is installed), nvcc, cmake and ctest standing in."""
         bin_dir = self.path("bin")
-        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
-        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'install ok installed'\n", executable=True)
-        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\n", executable=True)
+        for name, text in (("ctest", FAKE_CTEST), ("cmake", "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n"),
+                           ("nvcc", FAKE_NVCC), ("cuobjdump", "#!/bin/sh\n"), ("dpkg-query", "#!/bin/sh\n%s\n" % dpkg),
+                           ("apt-get", "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\nexit %d\n" % apt_exit)):
+            write(os.path.join(bin_dir, name), text, executable=True)
+        write(self.path("j.xml"), junit)
+        write(self.path("t.json"), LABELS)
+        return run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=dict(
+            os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"),
+            FAKE_LOG=self.path("log"), FAKE_JUNIT=self.path("j.xml"), FAKE_LABELS=self.path("t.json"), **environment))
+
+    def test_run_tests_ends_with_the_summary_and_exits_as_ctest_did(self):
         os.makedirs(self.path("build"))
         for ctest_exit, last in (("8", "tests: 1 passed, 2 failed, 3 skipped"), ("0", None)):
-            environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"),
-                               FAKE_LOG=self.path("log"), FAKE_CTEST_EXIT=ctest_exit, FAKE_JUNIT=self.path("j.xml"),
-                               FAKE_LABELS=self.path("t.json"), CI="true")
-            write(self.path("j.xml"), JUNIT if last else JUNIT.replace('status="fail"', 'status="run"'))
-            write(self.path("t.json"), LABELS)
-            done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+            done = self.run_tests(JUNIT if last else JUNIT.replace('status="fail"', 'status="run"'),
+                                  FAKE_CTEST_EXIT=ctest_exit, CI="true")
             self.assertEqual(done.returncode, int(ctest_exit), done.stdout + done.stderr)
             lines = done.stdout.splitlines()
             self.assertRegex(lines[-1], CI_LINE, done.stdout)
@@ -475,21 +446,8 @@ class TestsSummary(InTemporaryFolder):
     def test_run_tests_goes_on_when_apt_get_fails_and_names_what_it_cost(self):
         """The done-when of item 1: apt-get install exits 100 (no mirror); the test command still configures,
         builds and runs the tests, and its closing lines name each missing package and what it cost."""
-        bin_dir = self.path("bin")
-        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
-        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\ncase $3 in libgl1-mesa-dri|libpng-dev) echo "
-                                                   "not-installed ;; *) echo 'install ok installed' ;; esac\n",
-              executable=True)
-        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\nexit 100\n",
-              executable=True)
-        write(self.path("j.xml"), JUNIT.replace('status="fail"', 'status="run"'))
-        write(self.path("t.json"), LABELS)
-        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"), FAKE_LOG=self.path("log"),
-                           FAKE_JUNIT=self.path("j.xml"), FAKE_LABELS=self.path("t.json"))
-        done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+        done = self.run_tests(JUNIT.replace('status="fail"', 'status="run"'), "case $3 in libgl1-mesa-dri|libpng-dev) "
+                              "echo not-installed ;; *) echo 'install ok installed' ;; esac", apt_exit=100)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         calls = read(self.path("log")).splitlines()
         self.assertTrue([c for c in calls if c.startswith("apt-get install")] and

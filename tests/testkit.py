@@ -1,0 +1,66 @@
+"""What the tooling's Python tests share: files written and read, commands and scripts run with their output
+captured, a script's main run in this process, a temporary folder per test."""
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS, TESTS = os.path.join(ROOT, "scripts"), os.path.join(ROOT, "tests")
+sys.path.insert(0, SCRIPTS)
+
+
+def write(path, text, executable=False):
+    """Writes a file (and its folders); returns its path."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as stream:
+        stream.write(text if isinstance(text, bytes) else text.encode())
+    os.chmod(path, 0o755 if executable else 0o644)
+    return path
+
+
+def read(path, binary=False):
+    with open(path, "rb") if binary else open(path, encoding="utf-8") as stream:
+        return stream.read()
+
+
+def run(command, **options):
+    """subprocess.run with text output captured."""
+    return subprocess.run(command, capture_output=True, text=True, **options)
+
+
+def script(path, *arguments, **options):
+    """run of the repository's script PATH (scripts/plot.py, tests/expect_sass.sh: bash for .sh, this Python for
+    .py; an absolute PATH as it is) with ARGUMENTS."""
+    path = os.path.join(ROOT, path)
+    return run((["bash"] if path.endswith(".sh") else [sys.executable]) + [path] + list(arguments), **options)
+
+
+def in_process(main, argv):
+    """(exit code, stdout, stderr) of a script's MAIN(ARGV) run here; a SystemExit (argparse's) is its code."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as stop:
+            code = stop.code
+    return code, out.getvalue(), err.getvalue()
+
+
+class InTemporaryFolder(unittest.TestCase):
+    def setUp(self):
+        temporary = tempfile.TemporaryDirectory()
+        self.addCleanup(temporary.cleanup)
+        self.folder = temporary.name
+
+    def path(self, *parts):
+        return os.path.join(self.folder, *parts)
+
+    def assertOneLine(self, done, code, *words):
+        """DONE (a run) exited CODE with one line on stderr holding each of WORDS (a compiled one: a match)."""
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (code, 1), done.stderr)
+        for word in words:
+            self.assertRegex(done.stderr, word) if hasattr(word, "pattern") else self.assertIn(word, done.stderr)
