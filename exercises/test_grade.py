@@ -7,8 +7,8 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(HERE, "..", "scripts"), os.path.join(HERE, "..", "tests")]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+from testkit import in_process, write  # noqa: E402  (it puts scripts/ on the path)
 import check_predictions  # noqa: E402
 import grade  # noqa: E402
 from grader import screen, source, spec, verdicts  # noqa: E402
@@ -26,11 +26,17 @@ int main() { tree<float><<<1, 1>>>(0, 0); return 0; }
 
 
 def spec_file(text):
-    folder = tempfile.mkdtemp()
-    path = os.path.join(folder, "dot.spec")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return path
+    return write(os.path.join(tempfile.mkdtemp(), "dot.spec"), text)
+
+
+def demo_build(row):
+    """A build folder whose ch01_demo/demo prints ROW, a --bank-model line; and an exercise that predicts a, b and
+    c, each its k/acc."""
+    build = tempfile.mkdtemp()
+    write(os.path.join(build, "ch01_demo", "demo"), '#!/bin/sh\nprintf "%s\\n"\n' % row, executable=True)
+    ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
+    ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
+    return build, ex
 
 
 GOOD = '''source ch05_dot/dot.cu
@@ -139,16 +145,9 @@ class Source(unittest.TestCase):
 
 
 def grading(*argv):
-    """(exit code, stdout and stderr) of scripts/grade.py ARGV, in this process."""
-    import contextlib
-    import io
-    shown = io.StringIO()
-    with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
-        try:
-            code = grade.main(list(argv))
-        except SystemExit as e:  # a bad command line, as argparse ends it
-            code = e.code
-    return code, shown.getvalue()
+    """(exit code, stdout then stderr) of scripts/grade.py ARGV, in this process."""
+    code, out, err = in_process(grade.main, list(argv))
+    return code, out + err
 
 
 class Paths(unittest.TestCase):
@@ -427,35 +426,22 @@ class Output(unittest.TestCase):
         self.assertEqual(pages(good, good.replace("acc=8", "acc=7")), 1)  # the pages disagree
 
     def test_a_prediction_with_a_unit_or_full_width_digits_counts_and_an_untouched_one_gives_nothing_away(self):
-        build = tempfile.mkdtemp()
-        os.makedirs(os.path.join(build, "ch01_demo"))
-        program = os.path.join(build, "ch01_demo", "demo")
-        with open(program, "w") as f:
-            f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n"\n')
-        os.chmod(program, 0o755)
-        ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
-        ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
-        import contextlib
-        import io
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown):
-            kinds = grade.grade_predict(ex, "a = ８ 次\nb = ?\nc = 8 passes\n", build, "en")
-        lines = shown.getvalue().split("\n")
+        build, ex = demo_build("k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-")
+        kinds, shown, _ = in_process(grade.grade_predict, ex, "a = ８ 次\nb = ?\nc = 8 passes\n", build, "en")
+        lines = shown.split("\n")
         self.assertEqual(kinds, ["value"])
         self.assertTrue(lines[1].startswith("  ok   a") and lines[3].startswith("  ok   c"), lines)
         self.assertIn("no number yet", lines[2])
         self.assertNotIn("8", lines[2])  # the answer is not given away before a prediction
-        self.assertIn("FAIL: 1 of 3 wrong", shown.getvalue())
+        self.assertIn("FAIL: 1 of 3 wrong", shown)
         # A wrong number a known wrong answer gives: its why; the Chinese labels read as well as the English.
         wrong = spec.Wrong("myth", ["value"], "solution")
         wrong.why, wrong.answers = "the myth | 误解", ["7", "7", "1"]
         ex.wrongs, ex.label_zh = [wrong], {"a": "甲", "b": "乙", "c": "丙"}
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown):
-            grade.grade_predict(ex, "甲 = 7\nb = 8\nc = 3\n", build, "zh")
-        self.assertIn("FAIL 甲", shown.getvalue())
-        self.assertIn("填 7 的常见原因：误解", shown.getvalue())
-        self.assertEqual(shown.getvalue().count("常见原因"), 1)  # 3 is no known wrong answer's
+        shown = in_process(grade.grade_predict, ex, "甲 = 7\nb = 8\nc = 3\n", build, "zh")[1]
+        self.assertIn("FAIL 甲", shown)
+        self.assertIn("填 7 的常见原因：误解", shown)
+        self.assertEqual(shown.count("常见原因"), 1)  # 3 is no known wrong answer's
 
     def test_a_wrong_prediction_is_told_why_from_the_models_lanes(self):
         lanes = lambda stride, width: ",".join("%d:0" % (t * stride * width) for t in range(32))
@@ -467,20 +453,9 @@ class Output(unittest.TestCase):
         self.assertIn("broadcast", grade.bank_why(dict(row, passes="1", lanes=lanes(0, 4)))[0])
         self.assertIsNone(grade.bank_why(dict(row, passes="3")))  # not the model's count: nothing said
         # Through the grading: a right answer and a wrong one each get the model's why, an unanswered one none.
-        build = tempfile.mkdtemp()
-        os.makedirs(os.path.join(build, "ch01_demo"))
-        program = os.path.join(build, "ch01_demo", "demo")
-        with open(program, "w") as f:
-            f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t2\\t1\\t-\\t%s\\n"\n' % lanes(2, 4))
-        os.chmod(program, 0o755)
-        ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
-        ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
-        import contextlib
-        import io
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown):
-            grade.grade_predict(ex, "a = 2\nb = 3\nc = ?\n", build, "en")
-        self.assertEqual(shown.getvalue().count("so 2 passes"), 2, shown.getvalue())
+        build, ex = demo_build("k\\tacc\\tld\\t4\\t2\\t1\\t-\\t" + lanes(2, 4))
+        shown = in_process(grade.grade_predict, ex, "a = 2\nb = 3\nc = ?\n", build, "en")[1]
+        self.assertEqual(shown.count("so 2 passes"), 2, shown)
 
     def test_both_languages(self):
         self.assertEqual(screen.say("zh", "yes | 是"), "是")

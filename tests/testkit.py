@@ -39,12 +39,13 @@ def script(path, *arguments, **options):
     return run((["bash"] if path.endswith(".sh") else [sys.executable]) + [path] + list(arguments), **options)
 
 
-def in_process(main, argv):
-    """(exit code, stdout, stderr) of a script's MAIN(ARGV) run here; a SystemExit (argparse's) is its code."""
+def in_process(function, *arguments):
+    """(what FUNCTION(*ARGUMENTS) returned, its stdout, its stderr), run here: a script's main(argv), whose
+    SystemExit (argparse's) is its exit code."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            code = main(list(argv))
+            code = function(*arguments)
         except SystemExit as stop:
             code = stop.code
     return code, out.getvalue(), err.getvalue()
