@@ -38,6 +38,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CUDA_ON_CPU = os.path.join(ROOT, "scripts", "cuda_on_cpu")
 SYSROOT = "/usr/aarch64-linux-gnu"
+sys.path.insert(0, os.path.join(ROOT, "tests", "runner_suite"))
+from check import parse_expectations  # noqa: E402  (the runner suite's driver: its programs' // expect: lines)
 RUN_TIMEOUT_S = 300
 
 # The programs: name -> (source .cu, relative to the repository, and how its copy is changed, if at all).
@@ -123,20 +125,6 @@ def missing_tools():
     if not missing and not os.path.isfile(os.path.join(SYSROOT, "lib", "ld-linux-aarch64.so.1")):
         missing.append("%s/lib/ld-linux-aarch64.so.1 (Debian package libc6-arm64-cross)" % SYSROOT)
     return missing
-
-
-def suite_exit(path):
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.startswith("//"):
-                break
-            if line.startswith("// expect:"):
-                if line.split(":", 1)[1].strip() == "clean":
-                    return 0
-                m = re.search(r"\bexit=(\d+)", line)
-                if m:
-                    return int(m.group(1))
-    raise ValueError("%s: no // expect: line with an exit code" % path)
 
 
 def rewrite_headers(folder):
@@ -258,7 +246,7 @@ def main(argv):
     include = os.path.join(build, "include")
     rewrite_headers(include)
     for name in SUITE:
-        SUITE_EXIT[name] = suite_exit(os.path.join(ROOT, PROGRAMS[name][0]))
+        SUITE_EXIT[name] = parse_expectations(os.path.join(ROOT, PROGRAMS[name][0]))["exit"]
     cases = [(n, p, a, SUITE_EXIT[p] if e is None else e) for n, p, a, e in cases]
     programs = sorted({c[1] for c in cases})
     controls = [p for p in CONTROL if p in programs]
