@@ -36,6 +36,7 @@ SUITE_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(SUITE_DIR, "..", "..", "scripts"))
 import check  # noqa: E402  (check.py beside this file: the expectations and the runner's output)
 from layout import ROOT, cuda_tool  # noqa: E402
+from plot import between  # noqa: E402  (the pages' generated blocks, replaced as plot.py replaces its own)
 
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 RUNS = ["plain"] + TOOLS
@@ -314,13 +315,11 @@ def main():
 
 def put_into(documents, table):
     """The table between each document's <!-- sanitizer-table:begin --> and <!-- sanitizer-table:end --> lines."""
-    begin, end = "<!-- sanitizer-table:begin -->\n", "<!-- sanitizer-table:end -->"
     for document in documents:
         with open(document, encoding="utf-8") as f:
-            text = f.read()
-        if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+            text = between(f.read(), "sanitizer-table", table)
+        if text is None:
             sys.exit("sanitizer_table: %s has no <!-- sanitizer-table:begin --> ... end --> block" % document)
-        text = text[:text.index(begin) + len(begin)] + table + text[text.index(end):]
         with open(document, "w", encoding="utf-8") as f:
             f.write(text)
         print("sanitizer_table: the table is in %s" % document, file=sys.stderr)
