@@ -227,10 +227,9 @@ class Plot(InTemporaryFolder):
         readme = read(self.readme)
         self.assertTrue(readme.startswith("# Page\n\nprose before\n\n<!-- results:begin -->\n**NVIDIA H100"))
         self.assertTrue(readme.endswith("\n<!-- results:end -->\n\nprose after\n"))
-        self.assertNotIn("old table", readme)
-        self.assertIn("| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |", readme)
-        self.assertIn("| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |", readme)
-        self.assertNotIn("2^20", readme)  # not a headline size
+        self.assertHolds(readme, ["| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |",
+                                  "| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |"],
+                         absent=["old table", "2^20"])  # 2^20: not a headline size
         self.plot(csv_path)
         self.assertEqual(read(self.readme), readme)  # a second run changes nothing
 
@@ -282,15 +281,14 @@ class Plot(InTemporaryFolder):
         code, _, stderr = in_process(plot.main, [path, "--regenerate", "--readme", self.readme, "--readme", chinese,
                                                  "--results", self.results])
         self.assertEqual(code, 0, stderr)
-        text = read(chinese)
-        for words in ("数据：[sweep.csv](h100/sweep.csv)；测试（[日志](h100/ctest.log)）：`95% tests passed",
+        self.assertHolds(read(chinese), [
+                      "数据：[sweep.csv](h100/sweep.csv)；测试（[日志](h100/ctest.log)）：`95% tests passed",
                       "| 程序 | 类型 | 规模 | 核函数 | ms | GB/s | 占上限的百分比 | 状态 |",
                       "| dot | float | 2^26 | book（只含核函数） | 0.5 | 500 | 97.1 | PASS |",
                       "**NVIDIA H100 80GB HBM3 上的 bank 冲突**", "在 Nsight Compute 下运行 `build/t/transpose --check`：",
                       "| 核函数 | 读指令数 |\n| --- | ---: |\n| shared | 32 |\n| k（cuBLAS 自己的核函数） | 1 |",
                       "有 1 行的预测与 SASS 级计数不同（✗）：\n- shared，读：预测 2.00，SASS 级计数 32.00",
-                      "| 章 | 植入的错误 | 发现它的测试 | 检验的退出码 |", "植入的错误：共 1 个，0 个未被发现"):
-            self.assertIn(words, text)
+                      "| 章 | 植入的错误 | 发现它的测试 | 检验的退出码 |", "植入的错误：共 1 个，0 个未被发现"])
         import test_docs
         english = test_docs.generated_blocks(self.readme)
         self.assertEqual(sorted(english), ["banks", "mutants", "results"])
@@ -364,17 +362,15 @@ class Plot(InTemporaryFolder):
         self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\n"
                                        "\nmutants: 2 planted, 0 not caught\n")
         self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
-        text = read(self.readme)
-        self.assertIn("| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |", text)
-        self.assertIn("| dot | float | 2^26 | fast |", text)
-        self.assertIn("| banks |", text)
-        self.assertNotIn("| transpose |", text)
-        self.assertIn("| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted", text)
-        self.assertIn("<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
-                      "<!-- mutants:ch08_banks:end -->", text)
-        self.assertIn("<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
-                      text)
-        self.assertIn("```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```", text)
+        self.assertHolds(read(self.readme), [
+            "| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |",
+            "| dot | float | 2^26 | fast |", "| banks |",
+            "| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted",
+            "<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
+            "<!-- mutants:ch08_banks:end -->",
+            "<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
+            "```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```"],
+            absent=["| transpose |"])
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s: no plot drawn (Debian and Ubuntu: "
                                           "apt-get install python3-matplotlib)" % sys.executable)
@@ -530,8 +526,7 @@ sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], ru
 """ % sys.executable, executable=True)
         done = run([pyenv, os.path.join(self.repo, "scripts", "plot.py"), "docs/results/h100/sweep.csv"],
                    cwd=self.repo, env=dict(os.environ, SYSTEM_PYTHON=system))
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertIn("has no matplotlib: running under %s" % system, done.stdout)
+        self.assertPrints(done, 0, "has no matplotlib: running under %s" % system)
         self.assertTrue(os.listdir(os.path.join(self.repo, "build", "plots", "nvidia-h100-80gb-hbm3")))
         self.assertIn("plot.py docs/results/h100/sweep.csv", read(log))
 
@@ -565,12 +560,10 @@ class Mutants(InTemporaryFolder):
         environment = dict(os.environ, MUTANTS_ROOT=self.folder, PATH=self.path("bin") + os.pathsep +
                            os.environ["PATH"])
         done = script("scripts/mutants.sh", env=environment)
-        self.assertEqual(done.returncode, 1, done.stderr)
-        self.assertIn("| ch99_fake | caught | prog_test | 1 |", done.stdout)
-        self.assertIn("| ch99_fake | survived | SURVIVED | 0 |", done.stdout)
-        self.assertIn("| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |", done.stdout)
-        self.assertIn("| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |", done.stdout)
-        self.assertIn("mutants: 4 planted, 3 not caught", done.stdout)
+        self.assertPrints(done, 1, "| ch99_fake | caught | prog_test | 1 |", "| ch99_fake | survived | SURVIVED | 0 |",
+                          "| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |",
+                          "| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |",
+                          "mutants: 4 planted, 3 not caught")
         for selection, planted in ("only", "1 planted, 0 not caught"), ("skip", "3 planted, 3 not caught"):
             done = script("scripts/mutants.sh", env=dict(environment, MUTANTS_SERIAL=selection))
             self.assertIn("mutants: " + planted, done.stdout)
@@ -619,30 +612,24 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
         return self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
 
     def test_table_with_sass_counts_and_predictions(self):
-        done = self.fake(sass=True)
-        self.assertEqual(done.returncode, 0, done.stderr)
         # loads: hardware 32.0 per load, SASS 30.5, predicted 32: differs by more than 2 %
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 30.52 | 32.00 \u2717 | 1015808 | 32768 | "
-                      "32768 | 1.00 | 1.00 | 1.00 | 0 |", done.stdout)
-        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.00 | 4.00 | 4.00 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
-                      done.stdout)
-        self.assertIn("| transpose_readWrite_alignment_kernel<float> (cuBLAS\u2019s own kernel) | 10 |", done.stdout)
-        self.assertIn("differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
-                      "SASS-counted 30.52", done.stdout)
+        self.assertPrints(self.fake(sass=True), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 30.52 | 32.00 "
+                          "\u2717 | 1015808 | 32768 | 32768 | 1.00 | 1.00 | 1.00 | 0 |",
+                          "| bank_read<double, 2> | 10 | 40 | 4.00 | 4.00 | 4.00 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
+                          "| transpose_readWrite_alignment_kernel<float> (cuBLAS\u2019s own kernel) | 10 |",
+                          "differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
+                          "SASS-counted 30.52")
 
     def test_table_without_sass_counts_compares_the_hardware_count(self):
-        done = self.fake(sass=False)
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | 1015808 |", done.stdout)
-        self.assertIn("Every prediction equals the measured count (within 2 %).", done.stdout)
+        self.assertPrints(self.fake(sass=False), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | "
+                          "1015808 |", "Every prediction equals the measured count (within 2 %).")
 
     def test_help_describes_the_script_and_exits_0(self):
         for option in ("--help", "-h"):
             done = self.run_script(os.environ["PATH"], option)
             self.assertEqual((done.returncode, done.stderr), (0, ""), option)
             self.assertTrue(done.stdout.startswith("bank_conflicts.sh PROGRAM [ARGS...]\n"), done.stdout)
-            self.assertIn("Runs PROGRAM ARGS under Nsight Compute", done.stdout)
-            self.assertIn("Exit 77 when ncu or a GPU is missing", done.stdout)
+            self.assertHolds(done.stdout, ["Runs PROGRAM ARGS under Nsight Compute", "Exit 77 when ncu or a GPU is missing"])
             self.assertNotIn("#", done.stdout.replace("#", "", 0).split("\n")[0])
         done = run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")])
         self.assertEqual(done.returncode, 2)
@@ -769,9 +756,8 @@ arch = sm_90
         return script("tests/expect_sass.sh", cuobjdump, "program", function, *claims)
 
     def test_a_claim_holds_on_every_architecture_or_fails_naming_it(self):
-        done = self.sass("--has", "LDS", "--lacks", "LOCAL")
-        self.assertEqual(done.returncode, 0, done.stdout)
-        self.assertIn("1 function(s) matching 'tree', 4 claim(s) checked on sm_75 sm_90", done.stdout)
+        self.assertPrints(self.sass("--has", "LDS", "--lacks", "LOCAL"), 0,
+                          "1 function(s) matching 'tree', 4 claim(s) checked on sm_75 sm_90")
         done = self.sass("--count", "BAR\\.SYNC", "1", "--lacks", "CCTL")
         self.assertEqual(done.returncode, 1)
         failures = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
@@ -783,15 +769,11 @@ arch = sm_90
     def test_arch_restricts_the_claims_after_it(self):
         done = self.sass("--arch", "sm_80+", "--has", "CCTL", "--count", "BAR", "2", "--arch", "sm_75", "--has",
                          "LDS\\.U", "--arch", "all", "--has", "EXIT")
-        self.assertEqual(done.returncode, 0, done.stdout)
-        self.assertIn("5 claim(s) checked", done.stdout)
-        done = self.sass("--arch", "sm_100+", "--has", "CCTL")  # no such architecture here: nothing checked
-        self.assertEqual(done.returncode, 77, done.stdout)
-        self.assertIn("no claim is about an architecture of this build: skipped", done.stdout)
-        done = self.sass("--arch", "sm_75,sm_90", "--has", "CCTL")
-        self.assertEqual(done.returncode, 1)
-        self.assertIn("FAIL: sm_75 ", done.stdout)
-        self.assertNotIn("FAIL: sm_90 ", done.stdout)
+        self.assertPrints(done, 0, "5 claim(s) checked")
+        # No such architecture here: nothing checked.
+        self.assertPrints(self.sass("--arch", "sm_100+", "--has", "CCTL"), 77,
+                          "no claim is about an architecture of this build: skipped")
+        self.assertPrints(self.sass("--arch", "sm_75,sm_90", "--has", "CCTL"), 1, "FAIL: sm_75 ", absent=["FAIL: sm_90 "])
 
     def test_a_binary_is_disassembled_once_while_it_is_the_same(self):
         """Reruns and the other tests of one program read the SASS kept beside it (item 4: about 20 tests
@@ -852,14 +834,11 @@ SASS
         write(page, "text\n" + marker % "begin" + marker % "end")
         self.assertEqual(self.run_script(build, page).returncode, 0)
         text = read(page)
-        self.assertIn(", sm_90, nvcc 13.0: its LDS, STS, BAR instructions", text)
-        self.assertIn("```text\n        @!P0 STS [R0], R15 ;\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
-                      "        LDS.128 R4, [R12] ;\n```\n", text)
+        self.assertHolds(text, [", sm_90, nvcc 13.0: its LDS, STS, BAR instructions", "```text\n        @!P0 STS [R0], R15 ;"
+                                "\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n        LDS.128 R4, [R12] ;\n```\n"])
         self.assertEqual(self.run_script("--check", build, page).returncode, 0)
         write(page, text.replace("LDS.128", "LDS"))
-        done = self.run_script("--check", build, page)
-        self.assertEqual(done.returncode, 1)
-        self.assertIn("differs from the build's", done.stdout)
+        self.assertPrints(self.run_script("--check", build, page), 1, "differs from the build's")
         write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
         chinese = self.path("page.zh-CN.md")  # a Chinese page: its caption in Chinese
@@ -960,9 +939,7 @@ class ReadmeFigures(InTemporaryFolder):
         self.assertTrue(page.endswith("<!-- timings:end -->\nprose\n"))
         self.assertEqual(self.figures("--check").returncode, 0)
         self.listing(self.names + [("dot_bad_input", "host")])
-        done = self.figures("--check")
-        self.assertEqual(done.returncode, 1)
-        self.assertIn("ran 7 of 9 tests", done.stdout)
+        self.assertPrints(self.figures("--check"), 1, "ran 7 of 9 tests")
         self.assertEqual(read(self.page), page)
 
     def test_a_build_without_a_chapter_is_skipped_and_bad_timings_refused(self):
@@ -1069,10 +1046,8 @@ for line in sys.stdin:
         return script("tests/res_usage.py", cuobjdump, limits, self.path("program"))
 
     def test_table_with_the_kernels_own_shared_memory_and_declared_block(self):
-        done = self.res_usage()
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertRegex(done.stdout, r"\n  bounded +256 +40/2048/1t +40/0/1t\n")
-        self.assertRegex(done.stdout, r"\n  tree +1024\* +32/4096/1t +30/4096/1t\n")
+        self.assertPrints(self.res_usage(), 0, re.compile(r"\n  bounded +256 +40/2048/1t +40/0/1t\n"),
+                          re.compile(r"\n  tree +1024\* +32/4096/1t +30/4096/1t\n"))
 
     def test_each_check_fails_naming_architecture_and_kernel(self):
         for values, message in (
@@ -1093,10 +1068,8 @@ for line in sys.stdin:
     def test_each_gpu_against_the_code_it_runs(self):
         done = self.res_usage()  # sm_75 and sm_90 code: no code an sm_80 or sm_86 GPU could run
         self.assertIn(self.NOT_CHECKED + "sm_80 sm_86\n", done.stdout)
-        done = self.res_usage(newer="sm_80")  # an sm_86 GPU runs the sm_80 code; sm_90 none
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertRegex(done.stdout, r"\n  kernel +block +sm_75 +sm_80 +sm_86\(80\)\n")
-        self.assertIn(self.NOT_CHECKED + "sm_90\n", done.stdout)
+        self.assertPrints(self.res_usage(newer="sm_80"), 0,  # an sm_86 GPU runs the sm_80 code; sm_90 none
+                          re.compile(r"\n  kernel +block +sm_75 +sm_80 +sm_86\(80\)\n"), self.NOT_CHECKED + "sm_90\n")
         done = self.res_usage(newer="sm_80", registers=300)
         self.assertIn("FAIL: program sm_86 (sm_80 code) bounded: no block of 256 threads fits", done.stdout)
 

@@ -60,8 +60,19 @@ class InTemporaryFolder(unittest.TestCase):
     def path(self, *parts):
         return os.path.join(self.folder, *parts)
 
-    def assertOneLine(self, done, code, *words):
-        """DONE (a run) exited CODE with one line on stderr holding each of WORDS (a compiled one: a match)."""
-        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (code, 1), done.stderr)
+    def assertHolds(self, text, words, absent=()):
+        """TEXT holds each of WORDS (a compiled one: a match of it) and none of ABSENT."""
         for word in words:
-            self.assertRegex(done.stderr, word) if hasattr(word, "pattern") else self.assertIn(word, done.stderr)
+            self.assertRegex(text, word) if hasattr(word, "pattern") else self.assertIn(word, text)
+        for word in absent:
+            self.assertNotIn(word, text)
+
+    def assertOneLine(self, done, code, *words):
+        """DONE (a run) exited CODE with one line on stderr holding each of WORDS."""
+        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (code, 1), done.stderr)
+        self.assertHolds(done.stderr, words)
+
+    def assertPrints(self, done, code, *words, absent=()):
+        """DONE (a run) exited CODE, its stdout holding each of WORDS and none of ABSENT."""
+        self.assertEqual(done.returncode, code, done.stdout + done.stderr)
+        self.assertHolds(done.stdout, words, absent)
