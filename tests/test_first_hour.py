@@ -240,27 +240,10 @@ class InstallDeps(InTemporaryFolder):
         self.assertTrue([line for line in code if re.search(r"\bpython3-matplotlib\b", line)])
 
     def test_with_nothing_installed_matplotlib_comes_from_apt_and_no_python_is_touched(self):
-        bin_dir = self.path("bin")
-        log = self.path("log")
-        record = '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\n'
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
-        write(os.path.join(bin_dir, "apt-get"), record % "apt-get", executable=True)
-        write(os.path.join(bin_dir, "sudo"), record % "sudo" + 'exec "$@"\n', executable=True)
-        for pip in ("pip", "pip3"):
-            write(os.path.join(bin_dir, pip), record % pip + "exit 1\n", executable=True)
-        # A python3 without matplotlib, whose pip would install if asked: every call is recorded.
-        write(os.path.join(bin_dir, "python3"), record % "python3" + """case "$*" in
-*"import matplotlib"*) exit 1 ;;
-"-m pip"*) exit 0 ;;
-esac
-exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
-""", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
-                           REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"))
-        done = run(["bash", os.path.join(REPO, "scripts", "install_deps.sh")], env=environment, cwd=self.folder)
-        calls = read(log).splitlines() if os.path.exists(log) else []
+        # A python3 without matplotlib, whose pip would install if asked: every call of it and of pip is recorded.
+        done, calls = self.install_deps(self.stand_ins("", sudo='exec "$@"\n', pips=True, python3=(
+            'echo "python3 $*" >>"$FAKE_LOG"\ncase "$*" in *"import matplotlib"*) exit 1 ;; "-m pip"*) exit 0 ;; esac\n'
+            'exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"\n')))
         self.assertFalse([call for call in calls if re.search(r"\bpip3?\b.*\binstall\b|^pip", call)],
                          "pip was asked to install:\n" + "\n".join(calls))
         self.assertTrue([call for call in calls if call.startswith("apt-get install") and "python3-matplotlib" in call],
@@ -269,23 +252,20 @@ exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
         self.assertNotIn("Build cuda_13.0", done.stdout)
         self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
 
-    def stand_ins(self, apt_get, sudo=None, uid=None):
-        """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), a python3
-        without matplotlib, nvcc, cuobjdump, and where given a sudo and an id. Returns the environment."""
+    def stand_ins(self, apt_get, sudo=None, uid=None, pips=False, python3='case "$*" in *"import matplotlib"*) '
+                  'exit 1 ;; esac\nexec /usr/bin/env PATH="$REAL_PATH" python3 "$@"\n'):
+        """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), PYTHON3 as a
+        python3 without matplotlib, nvcc, cuobjdump, and where given a sudo, an id, a pip and pip3 (each logs its
+        calls; pip fails). Returns the environment."""
         bin_dir, log = self.path("bin"), self.path("log")
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
-        write(os.path.join(bin_dir, "apt-get"), '#!/bin/sh\necho "apt-get $*" >>"$FAKE_LOG"\n' + apt_get,
-              executable=True)
-        write(os.path.join(bin_dir, "python3"), """#!/bin/sh
-case "$*" in *"import matplotlib"*) exit 1 ;; esac
-exec /usr/bin/env PATH="$REAL_PATH" python3 "$@"
-""", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        if sudo is not None:
-            write(os.path.join(bin_dir, "sudo"), '#!/bin/sh\necho "sudo $*" >>"$FAKE_LOG"\n' + sudo, executable=True)
-        if uid is not None:
-            write(os.path.join(bin_dir, "id"), "#!/bin/sh\necho %d\n" % uid, executable=True)
+        record = '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\n'
+        tools = {"dpkg-query": "#!/bin/sh\necho 'not-installed'\n", "apt-get": record % "apt-get" + apt_get,
+                 "python3": "#!/bin/sh\n" + python3, "nvcc": FAKE_NVCC, "cuobjdump": "#!/bin/sh\n"}
+        tools.update({"sudo": record % "sudo" + sudo} if sudo is not None else {})
+        tools.update({"id": "#!/bin/sh\necho %d\n" % uid} if uid is not None else {})
+        tools.update({pip: record % pip + "exit 1\n" for pip in ("pip", "pip3")} if pips else {})
+        for name, text in tools.items():
+            write(os.path.join(bin_dir, name), text, executable=True)
         return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
                     REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"),
                     INSTALL_DEPS_REPORT=self.path("report"))
