@@ -44,14 +44,6 @@ def nvcc_version(build):
     return found.group(1) if found else "unknown"
 
 
-def demangle(name):
-    filt = shutil.which("c++filt") or shutil.which("cu++filt")
-    if not filt:
-        return name
-    out = subprocess.run([filt, name], capture_output=True, text=True).stdout.strip()
-    return re.sub(r"^void |\(.*", "", out) or name
-
-
 CAPTION = {"en": "`cuobjdump -sass` of `{kernel}`, {arch}, nvcc {version}: its {ops} instructions, in program order",
            "zh-CN": "`{kernel}` 的 `cuobjdump -sass`，{arch}，nvcc {version}：其中的 {ops} 指令，按程序中的顺序"}
 RECORDED = re.compile(r"[,，] ?nvcc (\d+\.\d+)[:：]")  # the nvcc a caption names, in either language
@@ -77,7 +69,7 @@ def excerpt(cuobjdump, build, program, function, ops, version, language="en"):
     if done.returncode != 0 or not lines:
         print("sass_excerpts: %s has no %s SASS of %s with %s" % (program, ARCH, function, ops), file=sys.stderr)
         return None
-    head = CAPTION[language].format(kernel=demangle(function), arch=ARCH, version=version,
+    head = CAPTION[language].format(kernel=cuobjdump_cache.demangle([function])[function], arch=ARCH, version=version,
                                     ops=("、" if language == "zh-CN" else ", ").join(keep))
     return head + "\n\n```text\n" + "\n".join(lines) + "\n```\n"
 

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shutil
 import sys
 import unittest
 from unittest import mock
@@ -976,6 +977,12 @@ class CuobjdumpCache(InTemporaryFolder):
         self.assertEqual(calls(), 5)
         self.assertEqual(len(os.listdir(self.path("build", "sass_cache"))), 1)  # binary 1's gone
         self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", "/nonexistent/program"], "test").returncode, 0)
+
+    @unittest.skipUnless(shutil.which("c++filt"), "no c++filt")
+    def test_kernel_names_as_nsight_prints_them(self):
+        import cuobjdump_cache
+        names = ["_Z8dot_fastIfEvPKT_S2_PS0_x", "_Z1kPf", "not_mangled"]
+        self.assertEqual(cuobjdump_cache.demangle(names), dict(zip(names, ["dot_fast<float>", "k", "not_mangled"])))
 
 
 class ResUsage(InTemporaryFolder):
