@@ -26,22 +26,19 @@ import subprocess
 import sys
 
 import cuobjdump_cache  # answers kept beside the program while it is the same
-from layout import cuda_tool
+from layout import cached, cuda_tool
 
 MARKER = re.compile(r"^<!-- sass:(\w+):(\w+):([\w-]+):begin -->\n(.*?)^<!-- sass:\1:\2:\3:end -->$", re.S | re.M)
 ARCH = "sm_90"
 
 
 def nvcc_version(build):
-    cache = os.path.join(build, "CMakeCache.txt")
-    text = open(cache, encoding="utf-8").read() if os.path.exists(cache) else ""
-    found = re.search(r"^CMAKE_CUDA_COMPILER_VERSION:\w+=(\d+\.\d+)", text, re.M)
+    found = re.match(r"\d+\.\d+", cached(build, "CMAKE_CUDA_COMPILER_VERSION") or "")
     if not found:  # older caches keep it elsewhere: ask the compiler the cache names
-        compiler = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", text, re.M)
-        compiler = compiler.group(1) if compiler else cuda_tool("nvcc")
+        compiler = cached(build, "CMAKE_CUDA_COMPILER") or cuda_tool("nvcc")
         out = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout if compiler else ""
-        found = re.search(r"release (\d+\.\d+)", out)
-    return found.group(1) if found else "unknown"
+        found = re.search(r"(?<=release )\d+\.\d+", out)
+    return found.group(0) if found else "unknown"
 
 
 CAPTION = {"en": "`cuobjdump -sass` of `{kernel}`, {arch}, nvcc {version}: its {ops} instructions, in program order",
