@@ -325,6 +325,12 @@ class Output(unittest.TestCase):
         self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
                          ["misaligned", "crash"])
 
+    def test_compute_sanitizers_count_from_its_last_summary(self):  # the GPU grading's and sanitizer_table.py's
+        from grader.gpu import sanitizer_count
+        self.assertEqual([sanitizer_count(text) for text in (
+            "========= RACECHECK SUMMARY: 3 hazards displayed (3 errors, 0 warnings)", "========= ERROR SUMMARY: 1 error",
+            "========= ERROR SUMMARY: 0 errors", "a run that printed no summary")], [3, 1, 0, None])
+
     def test_a_crash_names_its_kernel_thread_and_line_in_both_languages(self):
         line = ("FINDING kind=%s file=exercises/mine/dot_1.cu line=9 block=1,0,0 thread=3 other=- other_thread=3 "
                 "other_block=1,0,0 address=0 count=1 kernel=dot_book<float>\n")

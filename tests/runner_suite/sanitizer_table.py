@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(SUITE_DIR, "..", "..", "scripts"))
 import check  # noqa: E402  (check.py beside this file: the expectations and the runner's output)
 from layout import ROOT, cuda_tool  # noqa: E402
 from plot import between  # noqa: E402  (the pages' generated blocks, replaced as plot.py replaces its own)
+from grader.gpu import sanitizer_count  # noqa: E402  (the count of compute-sanitizer's summary, as the grader reads it)
 
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 RUNS = ["plain"] + TOOLS
@@ -91,15 +92,7 @@ def parse_sanitizer(text, program):
             m = suite_file.search(body)
             if m:
                 current[1] = int(m.group(1))
-    errors = None
-    m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", text)
-    if m:
-        errors = int(m.group(1))
-    else:
-        m = re.search(r"ERROR SUMMARY: (\d+) errors?", text)
-        if m:
-            errors = int(m.group(1))
-    return {"errors": errors, "records": [tuple(r) for r in records]}
+    return {"errors": sanitizer_count(text), "records": [tuple(r) for r in records]}
 
 
 def unfinished_cell(run):
