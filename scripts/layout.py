@@ -5,9 +5,17 @@ import re
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-with open(os.path.join(ROOT, "chapters.txt"), encoding="utf-8") as _list:
-    CHAPTERS = [line.strip() for line in _list if line.strip() and not line.startswith("#")]
-PROGRAMS = [re.sub(r"^ch\d\d_", "", chapter) for chapter in CHAPTERS]  # in the lessons' order
+
+
+def chapters(root=ROOT):
+    """{chapter folder: its program} as ROOT's chapters.txt lists them (this checkout's, or a copy's), in the
+    lessons' order; the chapter's source is FOLDER/PROGRAM.cu."""
+    with open(os.path.join(root, "chapters.txt"), encoding="utf-8") as listed:
+        folders = [line.strip() for line in listed if line.strip() and not line.startswith("#")]
+    return {folder: re.sub(r"^ch\d\d_", "", folder) for folder in folders}
+
+
+CHAPTERS, PROGRAMS = list(chapters()), list(chapters().values())  # in the lessons' order
 
 
 def cached(build, key):

@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from grader.source import find_function  # noqa: E402  the grader's definition finder: comments and strings blanked
-from layout import CHAPTERS  # noqa: E402
+from layout import CHAPTERS, chapters as listed  # noqa: E402
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 MARKER = re.compile(r"<!-- ([\w:.,-]+):begin -->(.*?)<!-- \1:end -->", re.S)  # results, results:dot, run:banks
@@ -40,7 +40,7 @@ def documents(repo):
 
 
 def chapters(repo):
-    return sorted(d for d in os.listdir(repo) if re.match(r"ch\d\d_", d) and os.path.isdir(os.path.join(repo, d)))
+    return list(listed(repo))  # chapters.txt's
 
 
 def broken_links(repo, document):
@@ -409,6 +409,7 @@ def self_test():
             "<!-- results:demo:end -->\n"
         run = "<!-- run:demo:begin -->\nData: [a](h100/a.png)\n```\n$ demo\nsum 1.5\n```\n<!-- run:demo:end -->\n"
         files = {
+            "chapters.txt": "# the made-up chapters\nch01_demo\nch02_english_only\n",
             "README.md": "[中文](README.zh-CN.md)\n[lesson](ch01_demo/README.md) ![plot](docs/missing.png)\n" +
                          table + run,
             "README.zh-CN.md": "[English](README.md)\n[课程](ch01_demo/)\n" +  # the words translated: the same

@@ -53,7 +53,7 @@ chmod +x "$out"
 def chapters():
     """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
     return {folder: (program + ".cu", HEADER_NVCC.search(read(os.path.join(REPO, folder, program + ".cu"))).group(1)
-                     .rstrip()) for folder, program in zip(layout.CHAPTERS, layout.PROGRAMS)}
+                     .rstrip()) for folder, program in layout.chapters(REPO).items()}
 
 
 def hand_build_block(readme):

@@ -25,6 +25,9 @@ import shutil
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+from layout import chapters  # noqa: E402
+
 DIVIDER = "// ===== Harness: below this line, not needed to follow the lesson ====="
 PARTS = ["options", "the run", "the launch switch", "CPU replays", "checks", "bank model"]
 MAX_LINES = 1100
@@ -36,12 +39,8 @@ FIGURE = re.compile(r"\bH[12]00\b|\d\s*(ms|us|µs|ns|GB/s|TB/s|cycles)\b|\d\s*%"
 
 
 def chapter_sources(repo):
-    found = []
-    for folder in sorted(os.listdir(repo)):
-        if re.match(r"ch\d\d_", folder) and os.path.isdir(os.path.join(repo, folder)):
-            found += [os.path.join(folder, f) for f in sorted(os.listdir(os.path.join(repo, folder)))
-                      if f.endswith(".cu")]
-    return found
+    """FOLDER/PROGRAM.cu of every chapter chapters.txt lists."""
+    return [os.path.join(folder, program + ".cu") for folder, program in chapters(repo).items()]
 
 
 def common_headers(repo):
@@ -159,6 +158,7 @@ def self_test(repo):
                 os.makedirs(os.path.join(copy, os.path.dirname(path)), exist_ok=True)
                 shutil.copy(os.path.join(repo, path), os.path.join(copy, path))
             shutil.copytree(os.path.join(repo, "common"), os.path.join(copy, "common"))
+            shutil.copy(os.path.join(repo, "chapters.txt"), copy)
             edit(copy)
             return problems(copy)
 
