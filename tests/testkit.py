@@ -51,14 +51,8 @@ def in_process(function, *arguments):
     return code, out.getvalue(), err.getvalue()
 
 
-class InTemporaryFolder(unittest.TestCase):
-    def setUp(self):
-        temporary = tempfile.TemporaryDirectory()
-        self.addCleanup(temporary.cleanup)
-        self.folder = temporary.name
-
-    def path(self, *parts):
-        return os.path.join(self.folder, *parts)
+class Checks(unittest.TestCase):
+    """The assertions the tests share."""
 
     def assertHolds(self, text, words, absent=()):
         """TEXT holds each of WORDS (a compiled one: a match of it) and none of ABSENT."""
@@ -76,3 +70,13 @@ class InTemporaryFolder(unittest.TestCase):
         """DONE (a run) exited CODE, its stdout holding each of WORDS and none of ABSENT."""
         self.assertEqual(done.returncode, code, done.stdout + done.stderr)
         self.assertHolds(done.stdout, words, absent)
+
+
+class InTemporaryFolder(Checks):
+    def setUp(self):
+        temporary = tempfile.TemporaryDirectory()
+        self.addCleanup(temporary.cleanup)
+        self.folder = temporary.name
+
+    def path(self, *parts):
+        return os.path.join(self.folder, *parts)
