@@ -27,6 +27,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
 from layout import chapters  # noqa: E402
+import testkit  # noqa: E402
 
 DIVIDER = "// ===== Harness: below this line, not needed to follow the lesson ====="
 PARTS = ["options", "the run", "the launch switch", "CPU replays", "checks", "bank model"]
@@ -193,15 +194,7 @@ def self_test(repo):
         line = f"/* as on the {gpu} */"
         plants[f"a measured figure in a comment above the divider: {line}"] = \
             lambda c, line=line: rewrite(c, first, lambda t: above_main(t, line))
-    failed = 0
-    for expected, edit in plants.items():
-        found = planted(edit)
-        if not any(expected in problem for problem in found):
-            print(f"self-test: planted '{expected}', not reported (found: {found})")
-            failed = 1
-    if not failed:
-        print(f"self-test: every planted problem ({len(plants)}) was reported")
-    return failed
+    return testkit.planted(plants, planted, "a copy of " + repo)
 
 
 def main():

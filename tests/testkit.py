@@ -51,6 +51,21 @@ def in_process(function, *arguments):
     return code, out.getvalue(), err.getvalue()
 
 
+def planted(plants, found, where):
+    """A checker's self-test: 1 unless, for each EXPECTED: PLANT of PLANTS, FOUND(PLANT) (the problems the checker
+    reports with PLANT in WHERE; None: it could not be planted) has one naming EXPECTED; 0, and a line, if so."""
+    failed = 0
+    for expected, plant in plants.items():
+        problems = found(plant)
+        if problems is None or not any(expected in problem for problem in problems):
+            print(f"self-test: planted '{expected}' in {where}: " +
+                  ("it could not be planted" if problems is None else f"not reported (found: {problems[:3]})"))
+            failed = 1
+    if not failed:
+        print(f"self-test: each of {len(plants)} planted problems was reported in {where}")
+    return failed
+
+
 class Checks(unittest.TestCase):
     """The assertions the tests share."""
 
