@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SUITE = os.path.relpath(HERE, ROOT)  # tests/runner_suite
 ORDERS = ["forward", "reverse", "random:1", "lockstep"]
 RUN_TIMEOUT_S = 120
-# The headings the runner prints (docs/CPU_RUNNER.md; /work/notes/plan.md): a `CPU runner:` line
+# The headings the runner prints (docs/CPU_RUNNER.md; cpu_runner/runtime.c's kind_names): a `CPU runner:` line
 # starting with one of these is a finding.
 HEADINGS = (
     "race on shared memory",
