@@ -326,7 +326,7 @@ def main(argv):
     problems = check(lines)
     for problem in problems:
         print(problem)
-    results = sum(1 for line in lines if line.startswith("RESULT "))
+    results = sum(1 for line in lines if (fields(line) or {}).get("record") == "RESULT")
     runs = len(shared_vs_global_runs(lines))
     if problems:
         return 1
