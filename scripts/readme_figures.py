@@ -17,7 +17,6 @@ readme_figures), 77 when BUILD does not hold every chapter (the README's counts 
 build of all six: libpng missing leaves the bitmap chapter out). Exit 2: a bad command line,
 a missing file or a page without its markers.
 """
-import json
 import os
 import re
 import subprocess
@@ -44,11 +43,7 @@ def tests_of(build, ctest):
     done = subprocess.run([ctest, "--test-dir", build, "--show-only=json-v1"], capture_output=True, text=True)
     if done.returncode != 0:
         refuse("%s --show-only failed in %s: %s" % (ctest, build, done.stderr.strip()))
-    tests = {}
-    for test in json.loads(done.stdout).get("tests", []):
-        labels = [p.get("value") for p in test.get("properties", []) if p.get("name") == "LABELS"]
-        tests[test["name"]] = list(labels[0]) if labels else []
-    return tests
+    return ctest_summary.labels_of(done.stdout)
 
 
 def books_skip_line():
