@@ -48,6 +48,16 @@ done
 printf '#!/bin/sh\necho "%s ran in $PWD" >>"$NVCC_LOG.runs"\nexit 77\n' "$out" >"$out"
 chmod +x "$out"
 """.replace("$DEFAULT_VERSION", "'%s'" % NVCC_VERSION.strip())
+# Stands in for the python3 of a machine without matplotlib.
+PYTHON3 = 'case "$*" in *"import matplotlib"*) exit 1 ;; esac\nexec /usr/bin/env PATH="$REAL_PATH" python3 "$@"\n'
+# pip download, standing in: one wheel holding NVIDIA's cuobjdump and nvdisasm, in the folder -d names.
+FAKE_WHEELS = r"""case "$*" in "-m pip download"*)
+    folder=$(echo "$*" | sed 's/.* -d \([^ ]*\) .*/\1/')
+    exec /usr/bin/env PATH="$REAL_PATH" python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1] + "/nvidia_cuda_cuobjdump-13.0-py3-none-any.whl", "w") as wheel:
+    for tool in ("cuobjdump", "nvdisasm"): wheel.writestr("nvidia/cu13/bin/" + tool, "#!/bin/sh\n")' "$folder" ;;
+esac
+"""
 
 
 def chapters():
@@ -234,9 +244,10 @@ class InstallDeps(InTemporaryFolder):
     no pip install of any kind; nvcc's release line is printed."""
 
     def test_the_script_has_no_pip_install(self):
-        code = [line.split("#")[0] for line in read(os.path.join(REPO, "scripts", "install_deps.sh")).splitlines()]
+        code = [line.split("#")[0] for script in ("install_deps.sh", "wheels.sh")  # wheels.sh: its pip download
+                for line in read(os.path.join(REPO, "scripts", script)).splitlines()]
         self.assertEqual([line.strip() for line in code if re.search(r"pip3?\b.*\binstall\b|--break-system", line)],
-                         [], "install_deps.sh runs pip install")
+                         [], "install_deps.sh or wheels.sh runs pip install")
         self.assertTrue([line for line in code if re.search(r"\bpython3-matplotlib\b", line)])
 
     def test_with_nothing_installed_matplotlib_comes_from_apt_and_no_python_is_touched(self):
@@ -252,15 +263,15 @@ class InstallDeps(InTemporaryFolder):
         self.assertNotIn("Build cuda_13.0", done.stdout)
         self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
 
-    def stand_ins(self, apt_get, sudo=None, uid=None, pips=False, python3='case "$*" in *"import matplotlib"*) '
-                  'exit 1 ;; esac\nexec /usr/bin/env PATH="$REAL_PATH" python3 "$@"\n'):
+    def stand_ins(self, apt_get, sudo=None, uid=None, pips=False, cuobjdump=True, python3=PYTHON3):
         """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), PYTHON3 as a
-        python3 without matplotlib, nvcc, cuobjdump, and where given a sudo, an id, a pip and pip3 (each logs its
-        calls; pip fails). Returns the environment."""
+        python3 without matplotlib, nvcc, cuobjdump unless not, and where given a sudo, an id, a pip and pip3 (each
+        logs its calls; pip fails). Returns the environment."""
         bin_dir, log = self.path("bin"), self.path("log")
         record = '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\n'
         tools = {"dpkg-query": "#!/bin/sh\necho 'not-installed'\n", "apt-get": record % "apt-get" + apt_get,
-                 "python3": "#!/bin/sh\n" + python3, "nvcc": FAKE_NVCC, "cuobjdump": "#!/bin/sh\n"}
+                 "python3": "#!/bin/sh\n" + python3, "nvcc": FAKE_NVCC}
+        tools.update({"cuobjdump": "#!/bin/sh\n"} if cuobjdump else {})
         tools.update({"sudo": record % "sudo" + sudo} if sudo is not None else {})
         tools.update({"id": "#!/bin/sh\necho %d\n" % uid} if uid is not None else {})
         tools.update({pip: record % pip + "exit 1\n" for pip in ("pip", "pip3")} if pips else {})
@@ -294,6 +305,13 @@ class InstallDeps(InTemporaryFolder):
         self.assertEqual(read(self.path("report")).splitlines(),
                          [line for line in done.stderr.splitlines() if line.startswith("not installed: ")])
         self.assertIn("install_deps: nvcc: ", done.stdout)
+
+    def test_a_toolkit_without_cuobjdump_gets_nvidias_wheels_unpacked_into_tools(self):
+        """NVIDIA's minimal toolkit has no cuobjdump: its wheels from PyPI (a stand-in pip download here) are
+        unpacked by scripts/wheels.sh into .tools/bin, where scripts/cuda_tool.sh looks; no Python is touched."""
+        done, _ = self.install_deps(self.stand_ins("exit 0\n", cuobjdump=False, python3=FAKE_WHEELS + PYTHON3))
+        self.assertIn("install_deps: cuobjdump and nvdisasm unpacked into .tools/bin", done.stdout, done.stderr)
+        self.assertEqual(sorted(os.listdir(self.path(".tools", "bin"))), ["cuobjdump", "nvdisasm"])
 
     def test_without_root_or_sudo_one_line_and_on(self):
         for sudo in ("echo 'sudo: a password is required' >&2\nexit 1\n", None):
