@@ -20,7 +20,6 @@ import layout  # noqa: E402
 
 REPO = os.path.abspath(os.environ.get("FIRST_HOUR_REPO") or os.path.join(os.path.dirname(__file__), os.pardir))
 CMAKE = os.environ.get("FIRST_HOUR_CMAKE") or "cmake"
-HEADER_NVCC = re.compile(r"^ \*[ \t]*(nvcc .*)$", re.M)  # what builds_alone.sh's sed reads: the first such line
 # A line of the hand-build block: a subshell that enters one chapter, builds it, and may run the program there.
 HAND_BUILD_LINE = re.compile(r"^\(cd (?P<folder>[\w.-]+) && (?P<nvcc>nvcc .+?)(?: && (?P<run>\./[\w.-]+[^()]*))?\)$")
 HEADINGS = {"README.md": "## Build one chapter by hand", "README.zh-CN.md": "## 手工编译单独一章"}
@@ -61,9 +60,10 @@ esac
 
 
 def chapters():
-    """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
-    return {folder: (program + ".cu", HEADER_NVCC.search(read(os.path.join(REPO, folder, program + ".cu"))).group(1)
-                     .rstrip()) for folder, program in layout.chapters(REPO).items()}
+    """{chapter folder: (its .cu, the header's nvcc line builds_alone.sh runs: its first)} as the .cu files say now."""
+    return {folder: (program + ".cu", run(["sh", os.path.join(REPO, "scripts", "builds_alone.sh"), "--line",
+                                           os.path.join(REPO, folder), program + ".cu"]).stdout.strip())
+            for folder, program in layout.chapters(REPO).items()}
 
 
 def hand_build_block(readme):
