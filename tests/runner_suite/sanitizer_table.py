@@ -150,31 +150,26 @@ def gpu_runs(name, args, nvcc, sanitizer):
     commands = {"plain": [exe]}
     for tool in TOOLS:
         commands[tool] = [sanitizer, "--tool", tool, exe]
+    def record(code, text, **more):  # a run that timeout ended (124, 137 after its kill) hung
+        return dict(program=name, exit=code, timed_out=code in (124, 137), timeout=args.timeout, output=text, **more)
+
     if args.from_logs:
-        records = {}
-        for run in RUNS:
-            path = os.path.join(args.from_logs, "%s.%s.txt" % (name, run))
-            if not os.path.isfile(path):
-                records[run] = None
-                continue
-            with open(path, encoding="utf-8", errors="replace") as f:
+        records = {run: os.path.join(args.from_logs, "%s.%s.txt" % (name, run)) for run in RUNS}
+        for run, path in records.items():
+            with open(path, encoding="utf-8", errors="replace") if os.path.isfile(path) else open(os.devnull) as f:
                 text = f.read()
             m = re.search(r"^# exit (\d+)", text, re.M)
-            code = int(m.group(1)) if m else 0
-            records[run] = {"program": name, "exit": code, "timed_out": code == 124, "timeout": args.timeout,
-                            "output": text}
+            records[run] = record(int(m.group(1)) if m else 0, text) if os.path.isfile(path) else None
         return records
     code, text = run_command(build, 600, ROOT)
     if code != 0:
-        return {run: {"program": name, "exit": code, "timed_out": False, "timeout": args.timeout,
-                      "output": "nvcc failed:\n" + text, "build_failed": True} for run in RUNS}
+        return {run: dict(record(code, "nvcc failed:\n" + text, build_failed=True), timed_out=False) for run in RUNS}
     records = {}
     for run in RUNS:
         code, text = run_command(commands[run], args.timeout, ROOT)
         with open(os.path.join(args.work, "%s.%s.txt" % (name, run)), "w", encoding="utf-8") as f:
             f.write("# %s\n# exit %d\n%s" % (" ".join(commands[run]), code, text))
-        records[run] = {"program": name, "exit": code, "timed_out": code in (124, 137), "timeout": args.timeout,
-                        "output": text}
+        records[run] = record(code, text)
     return records
 
 
