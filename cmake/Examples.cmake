@@ -174,8 +174,9 @@ endfunction()
 # build that succeeded is not redone while the line, nvcc and every file of the
 # folder and common/ stay the same (a stamp in builds_alone_cache/).
 function(add_builds_alone_test target source)
-  file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${source} cublas_line REGEX "^ \\*[ ]+nvcc .*-lcublas")
-  if(cublas_line AND TARGET examples_no_cublas)
+  execute_process(COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/builds_alone.sh --line ${CMAKE_CURRENT_SOURCE_DIR} ${source}
+                  OUTPUT_VARIABLE line) # the line it builds with
+  if(line MATCHES "-lcublas" AND TARGET examples_no_cublas)
     add_skipped_test(${target}_builds_alone host "its nvcc line links cuBLAS, which this toolkit lacks (NVIDIA's wheels)")
     return()
   endif()

@@ -7,8 +7,9 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [os.path.join(HERE, "..", "scripts"), os.path.join(HERE, "..", "tests")]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+import testkit  # noqa: E402  (it puts scripts/ on the path)
+from testkit import in_process, write  # noqa: E402
 import check_predictions  # noqa: E402
 import grade  # noqa: E402
 from grader import screen, source, spec, verdicts  # noqa: E402
@@ -26,11 +27,17 @@ int main() { tree<float><<<1, 1>>>(0, 0); return 0; }
 
 
 def spec_file(text):
-    folder = tempfile.mkdtemp()
-    path = os.path.join(folder, "dot.spec")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    return path
+    return write(os.path.join(tempfile.mkdtemp(), "dot.spec"), text)
+
+
+def demo_build(row):
+    """A build folder whose ch01_demo/demo prints ROW, a --bank-model line; and an exercise that predicts a, b and
+    c, each its k/acc."""
+    build = tempfile.mkdtemp()
+    write(os.path.join(build, "ch01_demo", "demo"), '#!/bin/sh\nprintf "%s\\n"\n' % row, executable=True)
+    ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
+    ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
+    return build, ex
 
 
 GOOD = '''source ch05_dot/dot.cu
@@ -139,16 +146,9 @@ class Source(unittest.TestCase):
 
 
 def grading(*argv):
-    """(exit code, stdout and stderr) of scripts/grade.py ARGV, in this process."""
-    import contextlib
-    import io
-    shown = io.StringIO()
-    with contextlib.redirect_stdout(shown), contextlib.redirect_stderr(shown):
-        try:
-            code = grade.main(list(argv))
-        except SystemExit as e:  # a bad command line, as argparse ends it
-            code = e.code
-    return code, shown.getvalue()
+    """(exit code, stdout then stderr) of scripts/grade.py ARGV, in this process."""
+    code, out, err = in_process(grade.main, list(argv))
+    return code, out + err
 
 
 class Paths(unittest.TestCase):
@@ -234,9 +234,14 @@ RESULT example=dot kernel=book type=float n=1001 value=1 expected=2 rel_err=0.5 
 """
 
 
-class Output(unittest.TestCase):
+def verdict(output, code):
+    """The grader's verdicts on a run that printed OUTPUT and exited CODE."""
+    return verdicts.read_output(verdicts.Run([]), output, code)
+
+
+class Output(testkit.Checks):
     def test_the_runners_finding_lines_in_both_languages_and_a_wrong_value_with_its_size(self):
-        run = verdicts.read_output(verdicts.Run([]), RACE, 1)
+        run = verdict(RACE, 1)
         self.assertEqual(run.kinds, ["race", "barrier", "value"])  # not a kind the grader judges: no verdict
         self.assertEqual(run.details[0], (
             "race on shared memory: a thread reads what another thread wrote since the last barrier\n      at "
@@ -257,15 +262,15 @@ class Output(unittest.TestCase):
         row = ("kernel shared float 2145 0 2145 1 0 - - -  FAIL  3 wrong, first wrong out[0][2]: got nan, "
                "expected 66, more words\nRESULT example=transpose kernel=shared type=float n=2145 value=0 "
                "expected=2145 status=FAIL\n").replace("kernel shared", "shared")
-        run = verdicts.read_output(verdicts.Run([]), row, 1)
+        run = verdict(row, 1)
         self.assertTrue(run.first_wrong)
         self.assertEqual(run.details[0][0], "kernel shared, float, n = 2145: got 0, expected 2145; 3 wrong, more words")
         en, zh = run.details[1]
         self.assertEqual(en, "the first wrong element: out[0][2] is nan, should be 66 (NaN: often the poison the "
                              "output starts as, never written, or copied from shared memory no thread wrote)")
         self.assertTrue(zh.startswith("第一个出错的元素：out[0][2] 是 nan，应为 66（NaN"))
-        self.assertFalse(verdicts.read_output(verdicts.Run([]), RACE, 1).first_wrong)
-        counted = verdicts.read_output(verdicts.Run([]), row.replace("3 wrong,", "value: elements right, 3 wrong,"), 1)
+        self.assertFalse(verdict(RACE, 1).first_wrong)
+        counted = verdict(row.replace("3 wrong,", "value: elements right, 3 wrong,"), 1)
         self.assertEqual(counted.details[0][0], "kernel shared, float, n = 2145: elements right: 0, expected 2145; "
                                              "3 wrong, more words")
 
@@ -274,33 +279,31 @@ class Output(unittest.TestCase):
                "the CPU's, exact 25721281068030, first wrong partial[0]: got 1.04154327e+12, expected 1.0415432e+12\n"
                "RESULT example=dot kernel=book type=float n=33791 value=25721279873024 expected=25721277775872 "
                "rel_err=8.2e-08 tolerance=0 status=FAIL\n")
-        run = verdicts.read_output(verdicts.Run([]), row, 1)
+        run = verdict(row, 1)
         self.assertIn("24 个部分和与 CPU 重算的不同，精确值 25721281068030", run.details[0][1])
-        en, zh = run.details[1]
-        self.assertIn("bit for bit against the CPU's replay of this kernel's order of additions", en)
-        self.assertIn("another order", en)
-        self.assertIn("though yours is nearer the exact sum", en)  # the serial loop's: nearer, and still wrong
-        self.assertIn("逐位相同", zh)
-        self.assertIn("哪怕你的结果离精确和更近", zh)
-        far = verdicts.read_output(verdicts.Run([]), row.replace("value=25721279873024", "value=99348119552"), 1)
+        en, zh = run.details[1]  # the serial loop's sum: nearer the exact one, and still wrong
+        self.assertHolds(en, ["bit for bit against the CPU's replay of this kernel's order of additions",
+                              "another order", "though yours is nearer the exact sum"])
+        self.assertHolds(zh, ["逐位相同", "哪怕你的结果离精确和更近"])
+        far = verdict(row.replace("value=25721279873024", "value=99348119552"), 1)
         self.assertNotIn("another order", far.details[1][0])  # a quarter of the sum: no order explains it
-        within = verdicts.read_output(verdicts.Run([]), row.replace("tolerance=0", "tolerance=1e-09"), 1)
+        within = verdict(row.replace("tolerance=0", "tolerance=1e-09"), 1)
         self.assertIn("within a relative tolerance of 1e-09", within.details[1][0])
         counted = "shared float 10 9 10 0.1 0 - - -  FAIL  value: elements right, 1 wrong\nRESULT example=t kernel=shared " \
                   "type=float n=10 value=9 expected=10 rel_err=0.1 tolerance=0 status=FAIL\n"
-        self.assertEqual(verdicts.read_output(verdicts.Run([]), counted, 1).details[1], (
+        self.assertEqual(verdict(counted, 1).details[1], (
             "the check: bit for bit (tolerance 0)", "检验方式：逐位相同（容差为 0）"))
         self.assertIn("核函数 shared，float，n = 10：正确的元素数：9，应为 10；1 个元素出错",
-                      verdicts.read_output(verdicts.Run([]), counted, 1).details[0][1])
+                      verdict(counted, 1).details[0][1])
 
     def test_a_row_failed_only_by_the_runners_findings_is_no_wrong_value(self):
         findings = RACE.split("FINDING kind=barrier_exited")[0]
         row = ("book float 1001 2 2 0 0 - - -  FAIL  exact 2, its check passed, but the CPU runner's findings above "
                "fail it\nRESULT example=dot kernel=book type=float n=1001 value=2 expected=2 rel_err=0 tolerance=0 "
                "status=FAIL\n")
-        self.assertEqual(verdicts.read_output(verdicts.Run([]), findings + row, 1).kinds, ["race"])
+        self.assertEqual(verdict(findings + row, 1).kinds, ["race"])
         both = row.replace("value=2 expected=2", "value=1 expected=2").replace("its check passed, but ", "")
-        run = verdicts.read_output(verdicts.Run([]), findings + both, 1)
+        run = verdict(findings + both, 1)
         self.assertEqual(run.kinds, ["race", "value"])
         self.assertNotIn("findings", run.details[1][0])
 
@@ -315,29 +318,31 @@ class Output(unittest.TestCase):
         self.assertEqual(screen.say_lines("both", (text, text)), [text])
 
     def test_exit_codes(self):
-        self.assertEqual(verdicts.read_output(verdicts.Run([]), "all passed", 0).kinds, [])
-        self.assertEqual(verdicts.read_output(verdicts.Run([]), "CPU runner: deadlock in block (0,0,0)", 4).kinds,
-                         ["deadlock"])
-        self.assertEqual(verdicts.read_output(verdicts.Run([]), "Checked: FAIL", 1).kinds, ["value"])
-        crash = verdicts.read_output(verdicts.Run([]), "", -11)
+        self.assertEqual([verdict(*run).kinds for run in (("all passed", 0), ("CPU runner: deadlock in block (0,0,0)", 4),
+                                                           ("Checked: FAIL", 1), ("CUDA error: misaligned address", 3))],
+                         [[], ["deadlock"], ["value"], ["misaligned", "crash"]])
+        crash = verdict("", -11)
         self.assertEqual(crash.kinds, ["crash"])
-        self.assertIn("signal 11", crash.details[0][0])
-        self.assertIn("信号 11", crash.details[0][1])
-        self.assertEqual(verdicts.read_output(verdicts.Run([]), "CUDA error: misaligned address", 3).kinds,
-                         ["misaligned", "crash"])
+        self.assertHolds(crash.details[0][0] + crash.details[0][1], ["signal 11", "信号 11"])
+
+    def test_compute_sanitizers_count_from_its_last_summary(self):  # the GPU grading's and sanitizer_table.py's
+        from grader.gpu import sanitizer_count
+        self.assertEqual([sanitizer_count(text) for text in (
+            "========= RACECHECK SUMMARY: 3 hazards displayed (3 errors, 0 warnings)", "========= ERROR SUMMARY: 1 error",
+            "========= ERROR SUMMARY: 0 errors", "a run that printed no summary")], [3, 1, 0, None])
 
     def test_a_crash_names_its_kernel_thread_and_line_in_both_languages(self):
         line = ("FINDING kind=%s file=exercises/mine/dot_1.cu line=9 block=1,0,0 thread=3 other=- other_thread=3 "
                 "other_block=1,0,0 address=0 count=1 kernel=dot_book<float>\n")
         for kind in ("invalid_access", "host_memory_in_kernel", "stack_overflow", "local_out_of_bounds",
                      "integer_division", "trap"):
-            run = verdicts.read_output(verdicts.Run([]), line % kind, 3)
+            run = verdict(line % kind, 3)
             self.assertEqual((run.kinds, run.crash_named, grade.unnamed_kinds([run])), (["crash"], True, set()), kind)
             self.assertEqual(len(run.details), 1, kind)  # the finding alone: no "exit 3" under it
             en, zh = run.details[0]
             self.assertIn("\n      in kernel dot_book<float>, at exercises/mine/dot_1.cu:9: thread 3 of block (1,0,0)", en)
             self.assertIn("\n      核函数 dot_book<float> 中，位置 exercises/mine/dot_1.cu:9：线程块 (1,0,0) 中的线程 3", zh)
-        bare = verdicts.read_output(verdicts.Run([]), "", -11)  # a crash the runner did not catch: no place
+        bare = verdict("", -11)  # a crash the runner did not catch: no place
         self.assertEqual((bare.crash_named, grade.unnamed_kinds([bare])), (False, {"crash"}))
 
     def accesses(self, rows, places, conflict_free, coalescing=None):
@@ -427,35 +432,22 @@ class Output(unittest.TestCase):
         self.assertEqual(pages(good, good.replace("acc=8", "acc=7")), 1)  # the pages disagree
 
     def test_a_prediction_with_a_unit_or_full_width_digits_counts_and_an_untouched_one_gives_nothing_away(self):
-        build = tempfile.mkdtemp()
-        os.makedirs(os.path.join(build, "ch01_demo"))
-        program = os.path.join(build, "ch01_demo", "demo")
-        with open(program, "w") as f:
-            f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n"\n')
-        os.chmod(program, 0o755)
-        ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
-        ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
-        import contextlib
-        import io
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown):
-            kinds = grade.grade_predict(ex, "a = ８ 次\nb = ?\nc = 8 passes\n", build, "en")
-        lines = shown.getvalue().split("\n")
+        build, ex = demo_build("k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-")
+        kinds, shown, _ = in_process(grade.grade_predict, ex, "a = ８ 次\nb = ?\nc = 8 passes\n", build, "en")
+        lines = shown.split("\n")
         self.assertEqual(kinds, ["value"])
         self.assertTrue(lines[1].startswith("  ok   a") and lines[3].startswith("  ok   c"), lines)
         self.assertIn("no number yet", lines[2])
         self.assertNotIn("8", lines[2])  # the answer is not given away before a prediction
-        self.assertIn("FAIL: 1 of 3 wrong", shown.getvalue())
+        self.assertIn("FAIL: 1 of 3 wrong", shown)
         # A wrong number a known wrong answer gives: its why; the Chinese labels read as well as the English.
         wrong = spec.Wrong("myth", ["value"], "solution")
         wrong.why, wrong.answers = "the myth | 误解", ["7", "7", "1"]
         ex.wrongs, ex.label_zh = [wrong], {"a": "甲", "b": "乙", "c": "丙"}
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown):
-            grade.grade_predict(ex, "甲 = 7\nb = 8\nc = 3\n", build, "zh")
-        self.assertIn("FAIL 甲", shown.getvalue())
-        self.assertIn("填 7 的常见原因：误解", shown.getvalue())
-        self.assertEqual(shown.getvalue().count("常见原因"), 1)  # 3 is no known wrong answer's
+        shown = in_process(grade.grade_predict, ex, "甲 = 7\nb = 8\nc = 3\n", build, "zh")[1]
+        self.assertIn("FAIL 甲", shown)
+        self.assertIn("填 7 的常见原因：误解", shown)
+        self.assertEqual(shown.count("常见原因"), 1)  # 3 is no known wrong answer's
 
     def test_a_wrong_prediction_is_told_why_from_the_models_lanes(self):
         lanes = lambda stride, width: ",".join("%d:0" % (t * stride * width) for t in range(32))
@@ -467,20 +459,9 @@ class Output(unittest.TestCase):
         self.assertIn("broadcast", grade.bank_why(dict(row, passes="1", lanes=lanes(0, 4)))[0])
         self.assertIsNone(grade.bank_why(dict(row, passes="3")))  # not the model's count: nothing said
         # Through the grading: a right answer and a wrong one each get the model's why, an unanswered one none.
-        build = tempfile.mkdtemp()
-        os.makedirs(os.path.join(build, "ch01_demo"))
-        program = os.path.join(build, "ch01_demo", "demo")
-        with open(program, "w") as f:
-            f.write('#!/bin/sh\nprintf "k\\tacc\\tld\\t4\\t2\\t1\\t-\\t%s\\n"\n' % lanes(2, 4))
-        os.chmod(program, 0o755)
-        ex = spec.Exercise("demo", "ch01_demo/demo.cu", 1)
-        ex.title, ex.predicts = {"en": "t", "zh": "题"}, [("a", "k", "acc"), ("b", "k", "acc"), ("c", "k", "acc")]
-        import contextlib
-        import io
-        shown = io.StringIO()
-        with contextlib.redirect_stdout(shown):
-            grade.grade_predict(ex, "a = 2\nb = 3\nc = ?\n", build, "en")
-        self.assertEqual(shown.getvalue().count("so 2 passes"), 2, shown.getvalue())
+        build, ex = demo_build("k\\tacc\\tld\\t4\\t2\\t1\\t-\\t" + lanes(2, 4))
+        shown = in_process(grade.grade_predict, ex, "a = 2\nb = 3\nc = ?\n", build, "en")[1]
+        self.assertEqual(shown.count("so 2 passes"), 2, shown)
 
     def test_both_languages(self):
         self.assertEqual(screen.say("zh", "yes | 是"), "是")

@@ -1,5 +1,6 @@
 #!/bin/sh
 # builds_alone.sh CHAPTER_DIR SOURCE COMMON_DIR NVCC [CACHE_DIR] [OUT]
+# builds_alone.sh --line CHAPTER_DIR SOURCE: prints that nvcc line, builds nothing.
 # The one way a chapter is built outside CMake: copies the chapter's folder and
 # common/ (nothing else of the repository) into an empty directory and runs,
 # from the chapter's copy, exactly the nvcc line that SOURCE's header comment
@@ -17,12 +18,15 @@
 # same compilers before: the script says so and compiles nothing. CACHE_DIR
 # defaults to builds_alone_cache/ in the current folder when that is a CTest
 # build folder (it holds CTestTestfile.cmake); otherwise nothing is cached.
-chapter_dir=$1 source=$2 common_dir=$3 nvcc=$4 cache_dir=${5:-} out=${6:-}
-[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
+line_only=
+[ "$1" = --line ] && line_only=1 && shift
+chapter_dir=$1 source=$2 common_dir=${3:-} nvcc=${4:-} cache_dir=${5:-} out=${6:-}
 pick="head -n 1"
 [ "${BUILDS_ALONE_LINE:-first}" = last ] && pick="tail -n 1"
 command=$(sed -n 's/^ \*[[:space:]]*\(nvcc .*\)$/\1/p' "$chapter_dir/$source" | $pick)
 [ -n "$command" ] || { echo "FAIL: $source has no 'nvcc ...' line in its header comment"; exit 1; }
+[ -z "$line_only" ] || { echo "$command"; exit 0; }
+[ -x "$nvcc" ] || { echo "no nvcc: skipped"; exit 77; }
 chapter=$(basename "$chapter_dir")
 if [ -z "$cache_dir" ] && [ -f CTestTestfile.cmake ]; then cache_dir=builds_alone_cache; fi
 [ -z "$out" ] || cache_dir= # a build whose program is wanted is always built

@@ -41,21 +41,19 @@ def read_junit(path):
     return tests
 
 
+def labels_of(listing):
+    """{test name: [labels]} of every test in ctest --show-only=json-v1's LISTING (its text)."""
+    return {test.get("name"): next((list(p.get("value") or []) for p in test.get("properties", [])
+                                    if p.get("name") == "LABELS"), []) for test in json.loads(listing).get("tests", [])}
+
+
 def read_labels(path):
-    """{test name: [labels]} from ctest --show-only=json-v1; {} when there is no such file."""
-    if not path:
-        return {}
+    """labels_of the file PATH; {} when there is no such file."""
     try:
         with open(path) as stream:
-            listing = json.load(stream)
-    except (OSError, ValueError):
+            return labels_of(stream.read())
+    except (TypeError, OSError, ValueError):
         return {}
-    labels = {}
-    for test in listing.get("tests", []):
-        for prop in test.get("properties", []):
-            if prop.get("name") == "LABELS":
-                labels[test.get("name")] = list(prop.get("value") or [])
-    return labels
 
 
 def reason_of(output):

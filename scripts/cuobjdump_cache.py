@@ -1,4 +1,5 @@
-"""cuobjdump's answers about a program, kept beside it while the binary is the same.
+"""cuobjdump's answers about a program, kept beside it while the binary is the same; the names of its kernels
+demangled as Nsight prints them (demangle).
 
 Reading the compiled code of an all-major program takes seconds to half a minute, and the host
 tests that read it (res_usage.py, scripts/sass_excerpts.py; expect_sass.sh keeps its own split
@@ -10,6 +11,7 @@ same. Only answers of commands that succeeded are kept; an older binary's file i
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 
 _KEYS = {}  # (cuobjdump, program) -> its hash, once per process
@@ -25,6 +27,16 @@ def _key(cuobjdump, program):
         digest.update(("%s %d %d" % (os.path.realpath(cuobjdump), tool.st_size, tool.st_mtime_ns)).encode())
         _KEYS[(cuobjdump, program)] = digest.hexdigest()[:16]
     return _KEYS[(cuobjdump, program)]
+
+
+def demangle(names):
+    """{mangled: the name as Nsight prints it, dot_fast<float>} (c++filt -p, or cu++filt -p where it is alone),
+    or each name as it is when neither is here."""
+    for filt in filter(shutil.which, ("c++filt", "cu++filt")):
+        done = subprocess.run([filt, "-p"] + list(names), capture_output=True, text=True)
+        if done.returncode == 0 and len(done.stdout.splitlines()) == len(names):
+            return dict(zip(names, done.stdout.splitlines()))
+    return {name: name for name in names}
 
 
 def run(command, tag):

@@ -147,13 +147,7 @@ nvcc=$(sh "$(dirname "$0")/cuda_tool.sh" nvcc) && [ "$nvcc" != "$(command -v nvc
 unpack_cuda_wheels() {
     local wheels
     wheels=$(mktemp -d)
-    if ! python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" "$@" >/dev/null 2>&1; then
-        rm -rf "$wheels"
-        return 1
-    fi
-    for wheel in "$wheels"/*.whl; do
-        python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$wheels/x"
-    done
+    sh "$(dirname "$0")/wheels.sh" "$wheels/x" "$@" 2>/dev/null || { rm -rf "$wheels"; return 1; }
     mkdir -p .tools/cuda
     cp -a "$wheels"/x/nvidia/cu13/. .tools/cuda/
     chmod +x .tools/cuda/bin/* .tools/cuda/bin/crt/* .tools/cuda/nvvm/bin/* 2>/dev/null
@@ -197,12 +191,8 @@ say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release li
 # (nothing is installed into any Python).
 if ! sh "$(dirname "$0")/cuda_tool.sh" cuobjdump "$nvcc" >/dev/null; then
     wheels=$(mktemp -d)
-    if python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$wheels" nvidia-cuda-cuobjdump \
-        nvidia-cuda-nvdisasm >/dev/null 2>&1; then
+    if sh "$(dirname "$0")/wheels.sh" "$wheels/x" nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm 2>/dev/null; then
         mkdir -p .tools/bin
-        for wheel in "$wheels"/*.whl; do
-            python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$wheel" "$wheels/x"
-        done
         find "$wheels/x" -type f \( -name cuobjdump -o -name nvdisasm \) -exec cp {} .tools/bin/ \;
         chmod +x .tools/bin/* 2>/dev/null || true
         say "cuobjdump and nvdisasm unpacked into .tools/bin (for the SASS tests)"

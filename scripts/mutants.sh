@@ -31,27 +31,42 @@ root=${MUTANTS_ROOT:-$here}
 source "$here/scripts/env.sh"
 chapters=("$@")
 [ ${#chapters[@]} -gt 0 ] || for table in "$root"/ch*/mutants.tsv; do chapters+=("$(basename "$(dirname "$table")")"); done
-if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
-    unplanted=0 count=0 copy=$(mktemp)
-    for chapter in "${chapters[@]}"; do
-        source_file=$(ls "$root/$chapter"/*.cu | head -n 1)
-        while IFS=$'\t' read -r name _ script _; do
-            case $name in '' | '#'*) continue ;; esac
-            count=$((count + 1))
-            target=$source_file
-            case $script in common/*::*) target=$root/${script%%::*} script=${script#*::} ;; esac
-            sed -e "$script" "$target" >"$copy"
-            cmp -s "$target" "$copy" && { echo "NOT PLANTED: $chapter $name"; unplanted=$((unplanted + 1)); }
-        done <"$root/$chapter/mutants.tsv"
-        [ -e "$root/$chapter/weakened.tsv" ] || continue
-        while IFS=$'\t' read -r name _ script; do
-            case $name in '' | '#'*) continue ;; esac
-            count=$((count + 1))
-            sed -e "$script" "$source_file" >"$copy"
-            cmp -s "$source_file" "$copy" && { echo "NOT PLANTED: $chapter weakened $name"; unplanted=$((unplanted + 1)); }
-        done <"$root/$chapter/weakened.tsv"
+declare -A sources
+for chapter in "${chapters[@]}"; do
+    source_file=$(cd "$root/$chapter" && ls ./*.cu | head -n 1)
+    sources[$chapter]=${source_file#./}
+done
+
+# rows TABLE: its rows, comments and blank lines left out (none when there is no TABLE).
+rows() { [ -e "$1" ] && grep -v -E '^(#|$)' "$1"; }
+
+# copy_chapter CHAPTER FOLDER [SED_SCRIPT...]: the chapter and common/ copied into FOLDER, the scripts
+# planted one after the other (into the chapter's .cu; "common/FILE::SCRIPT" into common/FILE); exit 3
+# when a script changed nothing.
+copy_chapter() {
+    local chapter=$1 folder=$2 script target
+    shift 2
+    mkdir -p "$folder" && cp -R "$root/$chapter" "$folder/$chapter" && cp -R "$root/common" "$folder/common"
+    for script in "$@"; do
+        target=$chapter/${sources[$chapter]}
+        case $script in common/*::*) target=${script%%::*} script=${script#*::} ;; esac
+        cp "$folder/$target" "$folder/before"
+        sed -i -e "$script" "$folder/$target"
+        cmp -s "$folder/before" "$folder/$target" && return 3
     done
-    rm -f "$copy"
+    return 0
+}
+
+if [ "${MUTANTS_PLANT_ONLY:-0}" = 1 ]; then
+    unplanted=0 count=0
+    for chapter in "${chapters[@]}"; do
+        while IFS=$'\t' read -r name script; do
+            count=$((count + 1)) work=$(mktemp -d)
+            copy_chapter "$chapter" "$work" "$script" || { echo "NOT PLANTED: $chapter $name"; unplanted=$((unplanted + 1)); }
+            rm -rf "$work"
+        done < <(rows "$root/$chapter/mutants.tsv" | cut -f1,3
+                 rows "$root/$chapter/weakened.tsv" | cut -f1,3 | sed 's/^/weakened /')
+    done
     echo "mutants: $count sed scripts, $unplanted change nothing"
     [ "$unplanted" -eq 0 ]
     exit
@@ -73,21 +88,11 @@ wanted() {
     esac
 }
 
-# build_copy CHAPTER SOURCE FOLDER [SED_SCRIPT...]: the chapter and common/ copied
-# into FOLDER, the scripts planted one after the other, built there. Prints nothing; exit 3 if
+# build_copy CHAPTER FOLDER [SED_SCRIPT...]: copy_chapter, then built there. Prints nothing; exit 3 if
 # a script changed nothing, 4 if the copy does not build (the first error in FOLDER/build.log).
 build_copy() {
-    local chapter=$1 source_file=$2 folder=$3 script target
-    shift 3
-    mkdir -p "$folder" && cp -R "$root/$chapter" "$folder/$chapter" && cp -R "$root/common" "$folder/common"
-    for script in "$@"; do
-        [ -n "$script" ] || continue
-        target=$chapter/$source_file
-        case $script in common/*::*) target=${script%%::*} script=${script#*::} ;; esac
-        cp "$folder/$target" "$folder/before"
-        sed -i -e "$script" "$folder/$target"
-        cmp -s "$folder/before" "$folder/$target" && return 3
-    done
+    local chapter=$1 folder=$2 source_file=${sources[$1]}
+    copy_chapter "$@" || return 3
     BUILDS_ALONE_LINE=last NVCC_APPEND_FLAGS="${NVCC_APPEND_FLAGS:+$NVCC_APPEND_FLAGS }-arch=native" \
         sh "$here/scripts/builds_alone.sh" "$folder/$chapter" "$source_file" "$folder/common" "$nvcc" "" \
         "$folder/$chapter/${source_file%.cu}" >"$folder/build.log" 2>&1 || return 4
@@ -107,7 +112,7 @@ one_mutant() {
     local chapter=$1 source_file=$2 name=$3 test=$4 script=$5 check=$6 serial=$7 work verdict status=- control
     local start=$SECONDS
     work=$(mktemp -d)
-    build_copy "$chapter" "$source_file" "$work" "$script"
+    build_copy "$chapter" "$work" "$script"
     case $? in
     3) verdict="NOT PLANTED (the sed script changed nothing)" ;;
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
@@ -140,7 +145,7 @@ one_weakening() {
     local script check serial
     script=$(echo "$row" | cut -f3) check=$(echo "$row" | cut -f4) serial=$(echo "$row" | cut -f5)
     work=$(mktemp -d)
-    build_copy "$chapter" "$source_file" "$work" "$weakening" "$script"
+    build_copy "$chapter" "$work" "$weakening" "$script"
     case $? in
     3) verdict="NOT PLANTED (a sed script changed nothing)" ;;
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
@@ -157,12 +162,9 @@ one_weakening() {
     rm -rf "$work"
 }
 
-declare -A sources
 for chapter in "${chapters[@]}"; do
-    source_file=$(cd "$root/$chapter" && ls ./*.cu | head -n 1)
-    sources[$chapter]=${source_file#./}
     wait_for_a_slot
-    build_copy "$chapter" "${sources[$chapter]}" "$results/control.$chapter" &
+    build_copy "$chapter" "$results/control.$chapter" &
 done
 wait
 # The controls: each distinct check once on the unmutated program (in its own copy: some
@@ -171,7 +173,6 @@ for chapter in "${chapters[@]}"; do
     [ -x "$results/control.$chapter/$chapter/${sources[$chapter]%.cu}" ] ||
         { echo "mutants: $chapter does not build unmutated: $(grep -m1 error "$results/control.$chapter/build.log")" >&2; exit 1; }
     while IFS=$'\t' read -r name _ _ check serial; do
-        case $name in '' | '#'*) continue ;; esac
         wanted "$serial" || continue
         key=$(echo "$check" | md5sum | cut -c1-16)
         [ -e "$results/control.$chapter.$key" ] && continue
@@ -184,23 +185,20 @@ for chapter in "${chapters[@]}"; do
             echo $? >"$results/control.$chapter.$key"
             rm -rf "$copy"
         ) &
-    done <"$root/$chapter/mutants.tsv"
+    done < <(rows "$root/$chapter/mutants.tsv")
 done
 wait
 for chapter in "${chapters[@]}"; do
     while IFS=$'\t' read -r name test script check serial; do
-        case $name in '' | '#'*) continue ;; esac
         wanted "$serial" || continue
         wait_for_a_slot
         one_mutant "$chapter" "${sources[$chapter]}" "$name" "$test" "$script" "$check" "$serial" &
-    done <"$root/$chapter/mutants.tsv"
-    [ -e "$root/$chapter/weakened.tsv" ] || continue
+    done < <(rows "$root/$chapter/mutants.tsv")
     while IFS=$'\t' read -r name mutant weakening; do
-        case $name in '' | '#'*) continue ;; esac
         wanted "$(awk -F'\t' -v m="$mutant" '$1 == m { print $5 }' "$root/$chapter/mutants.tsv")" || continue
         wait_for_a_slot
         one_weakening "$chapter" "${sources[$chapter]}" "$name" "$mutant" "$weakening" &
-    done <"$root/$chapter/weakened.tsv"
+    done < <(rows "$root/$chapter/weakened.tsv")
 done
 wait
 echo "| chapter | mutant | caught by | check exit |"

@@ -17,7 +17,6 @@ readme_figures), 77 when BUILD does not hold every chapter (the README's counts 
 build of all six: libpng missing leaves the bitmap chapter out). Exit 2: a bad command line,
 a missing file or a page without its markers.
 """
-import json
 import os
 import re
 import subprocess
@@ -26,7 +25,7 @@ import sys
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 import ctest_summary  # noqa: E402  the closing lines' own code
 from layout import PROGRAMS  # noqa: E402
-from plot import OneLineParser  # noqa: E402  one line and exit 2 for a bad command line
+from plot import OneLineParser, between  # noqa: E402  one line and exit 2 for a bad command line; the markers
 
 TIMINGS = os.path.join(TOP, "docs", "results", "timings.txt")
 NO_DRIVER = "no NVIDIA driver is installed (libcuda.so.1 is missing)"  # what CI's machine says
@@ -44,11 +43,7 @@ def tests_of(build, ctest):
     done = subprocess.run([ctest, "--test-dir", build, "--show-only=json-v1"], capture_output=True, text=True)
     if done.returncode != 0:
         refuse("%s --show-only failed in %s: %s" % (ctest, build, done.stderr.strip()))
-    tests = {}
-    for test in json.loads(done.stdout).get("tests", []):
-        labels = [p.get("value") for p in test.get("properties", []) if p.get("name") == "LABELS"]
-        tests[test["name"]] = list(labels[0]) if labels else []
-    return tests
+    return ctest_summary.labels_of(done.stdout)
 
 
 def books_skip_line():
@@ -89,11 +84,10 @@ def timings_block(path):
 
 
 def replace(text, name, body, page):
-    begin, end = "<!-- %s:begin -->" % name, "<!-- %s:end -->" % name
-    lines = text.split("\n")
-    if lines.count(begin) != 1 or lines.count(end) != 1 or lines.index(begin) > lines.index(end):
-        refuse("%s: no pair of lines %s and %s" % (page, begin, end))
-    return "\n".join(lines[:lines.index(begin) + 1] + ([body] if body else []) + lines[lines.index(end):])
+    new = between(text, name, body)
+    if new is None:
+        refuse("%s: no pair of lines <!-- %s:begin --> and <!-- %s:end -->" % (page, name, name))
+    return new
 
 
 def main(argv=None):

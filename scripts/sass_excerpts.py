@@ -26,30 +26,19 @@ import subprocess
 import sys
 
 import cuobjdump_cache  # answers kept beside the program while it is the same
-from layout import cuda_tool
+from layout import cached, cuda_tool
 
 MARKER = re.compile(r"^<!-- sass:(\w+):(\w+):([\w-]+):begin -->\n(.*?)^<!-- sass:\1:\2:\3:end -->$", re.S | re.M)
 ARCH = "sm_90"
 
 
 def nvcc_version(build):
-    cache = os.path.join(build, "CMakeCache.txt")
-    text = open(cache, encoding="utf-8").read() if os.path.exists(cache) else ""
-    found = re.search(r"^CMAKE_CUDA_COMPILER_VERSION:\w+=(\d+\.\d+)", text, re.M)
+    found = re.match(r"\d+\.\d+", cached(build, "CMAKE_CUDA_COMPILER_VERSION") or "")
     if not found:  # older caches keep it elsewhere: ask the compiler the cache names
-        compiler = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", text, re.M)
-        compiler = compiler.group(1) if compiler else cuda_tool("nvcc")
+        compiler = cached(build, "CMAKE_CUDA_COMPILER") or cuda_tool("nvcc")
         out = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout if compiler else ""
-        found = re.search(r"release (\d+\.\d+)", out)
-    return found.group(1) if found else "unknown"
-
-
-def demangle(name):
-    filt = shutil.which("c++filt") or shutil.which("cu++filt")
-    if not filt:
-        return name
-    out = subprocess.run([filt, name], capture_output=True, text=True).stdout.strip()
-    return re.sub(r"^void |\(.*", "", out) or name
+        found = re.search(r"(?<=release )\d+\.\d+", out)
+    return found.group(0) if found else "unknown"
 
 
 CAPTION = {"en": "`cuobjdump -sass` of `{kernel}`, {arch}, nvcc {version}: its {ops} instructions, in program order",
@@ -77,7 +66,7 @@ def excerpt(cuobjdump, build, program, function, ops, version, language="en"):
     if done.returncode != 0 or not lines:
         print("sass_excerpts: %s has no %s SASS of %s with %s" % (program, ARCH, function, ops), file=sys.stderr)
         return None
-    head = CAPTION[language].format(kernel=demangle(function), arch=ARCH, version=version,
+    head = CAPTION[language].format(kernel=cuobjdump_cache.demangle([function])[function], arch=ARCH, version=version,
                                     ops=("、" if language == "zh-CN" else ", ").join(keep))
     return head + "\n\n```text\n" + "\n".join(lines) + "\n```\n"
 

@@ -17,11 +17,13 @@ import re
 import subprocess
 import sys
 
+import layout
 from plot import OneLineParser  # one line and exit 2 for a bad command line, as plot.py and the programs do
-from results import records
+from results import number, records
 
-PROGRAMS = {"dot": "ch05_dot/dot", "reduce": "ch08_reduce/reduce", "transpose": "ch08_transpose/transpose"}
-BANKS = "ch08_banks/banks"  # run once with its defaults, when built
+BUILT = {program: "%s/%s" % (folder, program) for folder, program in layout.chapters().items()}  # in a build folder
+PROGRAMS = {program: BUILT[program] for program in ("dot", "reduce", "transpose")}
+BANKS = BUILT["banks"]  # run once with its defaults, when built
 POWERS = [2**k for k in range(10, 29, 2)]
 SIZES = {  # --n of each run; transpose: the side of a square matrix
     "dot": sorted(POWERS + [33792]),
@@ -100,12 +102,7 @@ def median_rows(runs):
             "record") and rows[place].get("kernel", rows[place].get("name")) == first.get("kernel", first.get("name"))]
         failing = [row for row in same if row.get("status", "PASS") != "PASS"]
         key = "gbps" if first.get("record") == "CEILING" else "ms"
-
-        def figure(row):
-            try:
-                return float(row.get(key, ""))
-            except ValueError:
-                return float("inf")
+        figure = lambda row: float("inf") if number(row.get(key)) is None else number(row.get(key))  # noqa: E731
         pick = failing[0] if failing else sorted(same, key=figure)[(len(same) - 1) // 2] if len(same) == len(
             runs) else first
         chosen.append(dict(pick, runs=str(len(same))))

@@ -24,18 +24,13 @@ cmake=$tree/cmake/data/bin/cmake
 if ! [ -x "$cmake" ]; then
     command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 ||
         { echo "skipped: no python3 with pip to fetch CMake $version from PyPI"; exit 77; }
-    rm -rf "$tree.wheel" && mkdir -p "$tree.wheel"
-    if ! timeout 300 python3 -m pip download --quiet --no-deps --only-binary=:all: --disable-pip-version-check \
-        --retries 1 --timeout 15 \
-        -d "$tree.wheel" "cmake==$version" >"$tree.wheel/log" 2>&1; then
-        echo "skipped: PyPI unreachable: pip download cmake==$version failed: $(tail -n 1 "$tree.wheel/log")"
-        exit 77
-    fi
-    rm -rf "$tree" &&
-        python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
-            "$tree.wheel"/cmake-*.whl "$tree" &&
-        chmod +x "$tree"/cmake/data/bin/* || fail "could not unpack $(ls "$tree.wheel")"
-    rm -rf "$tree.wheel"
+    rm -rf "$tree"
+    sh "$source_dir/scripts/wheels.sh" "$tree" "cmake==$version" 2>"$work/wheel.log"
+    case $? in
+    0) chmod +x "$tree"/cmake/data/bin/* || fail "the cmake wheel holds no cmake/data/bin" ;;
+    1) echo "skipped: PyPI unreachable: pip download cmake==$version failed: $(cat "$work/wheel.log")"; exit 77 ;;
+    *) fail "$(cat "$work/wheel.log")" ;;
+    esac
 fi
 ctest=$(dirname "$cmake")/ctest
 echo "$("$cmake" --version | head -n 1), from PyPI (cmake==$version), in $tree"

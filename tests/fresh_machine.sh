@@ -10,7 +10,7 @@ set -euo pipefail
 work=$1 mode=${2:-headers}
 here=$(cd "$(dirname "$0")/.." && pwd)
 unshare -m true 2>/dev/null || { echo "skipped: no mount namespace here (needs root): cannot hide the toolkit"; exit 77; }
-python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$(mktemp -d)" "nvidia-cuda-crt==13.*" >/dev/null 2>&1 ||
+sh "$here/scripts/wheels.sh" "$(mktemp -d)" "nvidia-cuda-crt==13.*" 2>/dev/null ||
     { echo "skipped: PyPI cannot be reached: NVIDIA's wheels cannot be had"; exit 77; }
 rm -rf "$work" && mkdir -p "$work"
 git clone -q "$here" "$work/main"

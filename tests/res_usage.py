@@ -114,18 +114,6 @@ def parse_elf(text):
     return bounds, reserved
 
 
-def demangle(names):
-    """{mangled: the name as Nsight prints it, dot_fast<float>} (c++filt -p), or the mangled names."""
-    try:
-        done = subprocess.run(["c++filt", "-p"], input="\n".join(names) + "\n", capture_output=True, text=True)
-        readable = done.stdout.splitlines()
-        if done.returncode == 0 and len(readable) == len(names):
-            return dict(zip(names, readable))
-    except OSError:
-        pass
-    return {name: name for name in names}
-
-
 def short(name, width=72):
     """A table's kernel column. CUB's kernels by their name and the argument types that tell the
     instances apart (the policy, operator and identity dropped), labelled as CUB's; long names cut."""
@@ -208,7 +196,7 @@ def check_program(cuobjdump, helper, limits, program):
     unchecked = ["sm_%d" % gpu for gpu, code in gpus if code is None]
     gpus = [(gpu, code) for gpu, code in gpus if code is not None]
     functions = sorted({f for code in code_archs for f in usage[code]})
-    names = demangle(functions)
+    names = cuobjdump_cache.demangle(functions)
     prefix = os.path.basename(program)
 
     # What each architecture's code of each kernel uses: its own static shared memory, its block.

@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 from grader.source import find_function  # noqa: E402  the grader's definition finder: comments and strings blanked
-from layout import CHAPTERS  # noqa: E402
+from layout import CHAPTERS, chapters as listed  # noqa: E402
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 MARKER = re.compile(r"<!-- ([\w:.,-]+):begin -->(.*?)<!-- \1:end -->", re.S)  # results, results:dot, run:banks
@@ -40,7 +40,7 @@ def documents(repo):
 
 
 def chapters(repo):
-    return sorted(d for d in os.listdir(repo) if re.match(r"ch\d\d_", d) and os.path.isdir(os.path.join(repo, d)))
+    return list(listed(repo))  # chapters.txt's
 
 
 def broken_links(repo, document):
@@ -402,14 +402,14 @@ def problems_in(repo, figure_pages=None):
 def self_test():
     """The checks can fail: a made-up repository with one of each problem."""
     import tempfile
+    from testkit import write
 
     with tempfile.TemporaryDirectory() as repo:
-        os.makedirs(os.path.join(repo, "ch01_demo"))
-        os.makedirs(os.path.join(repo, "ch02_english_only"))
         table = "<!-- results:demo:begin -->\n| kernel | GB/s |\n| --- | ---: |\n| fast | 2950.5 |\n" \
             "<!-- results:demo:end -->\n"
         run = "<!-- run:demo:begin -->\nData: [a](h100/a.png)\n```\n$ demo\nsum 1.5\n```\n<!-- run:demo:end -->\n"
         files = {
+            "chapters.txt": "# the made-up chapters\nch01_demo\nch02_english_only\n",
             "README.md": "[中文](README.zh-CN.md)\n[lesson](ch01_demo/README.md) ![plot](docs/missing.png)\n" +
                          table + run,
             "README.zh-CN.md": "[English](README.md)\n[课程](ch01_demo/)\n" +  # the words translated: the same
@@ -426,16 +426,12 @@ def self_test():
             "```\n= at k(float *)+0x10 in k.cu:2\n= at void k<float, (bool)1>(float *)+0x20 in k.cu:7\n= at gone(int)+0x8 in k.cu:2\n```\n"
         files["ch01_demo/README.zh-CN.md"] += good + "线程块" * 1200 + "占用率很高。\n<details>" + "折半" * 500 + \
             "</details>\n"
-        os.makedirs(os.path.join(repo, "docs"))
-        os.makedirs(os.path.join(repo, "h100"))
         files["h100/a.png"] = files["h100/a.zh-CN.png"] = ""
-        os.makedirs(os.path.join(repo, "scripts"))
         files["scripts/go.sh"] = files["scripts/ok.sh"] = "true\n"
         files["ch02_english_only/README.md"] += "```\nscripts/go.sh\n$ scripts/ok.sh\npython3 scripts/go.sh\n```\n"
         files["docs/GLOSSARY.md"] = "[中文](GLOSSARY.zh-CN.md)\n"
         files["docs/GLOSSARY.zh-CN.md"] = "[English](GLOSSARY.md)\n## 用词约定\n| 用 | 不用 | 例外 |\n| --- | --- | --- |\n" \
             "| 占有率 | 占用率 | |\n| 同步函数 | 栅栏 | 内存栅栏 |\n## 其他\n内存栅栏可以用。\n"
-        os.makedirs(os.path.join(repo, "docs", "results", "h200"))
         files["docs/results/h200/examples.log"] = "book  ms=0.00877 gbps=30.8\n"
         run = "<!-- run:demo:begin -->\n```\nms=1.25\n```\n<!-- run:demo:end -->\n"
         log = " @ docs/results/h200/examples.log -->\n"
@@ -455,10 +451,7 @@ def self_test():
             "<details>\nFolded: 7 ms needs no source here.\n</details>\n"])
         files["ch01_demo/README.zh-CN.md"] += run
         for name, text in files.items():
-            with open(os.path.join(repo, name), "w", encoding="utf-8") as f:
-                f.write(text)
-        os.chmod(os.path.join(repo, "scripts/ok.sh"), 0o755)
-        os.chmod(os.path.join(repo, "scripts/go.sh"), 0o644)
+            write(os.path.join(repo, name), text, executable=name == "scripts/ok.sh")
         NOT_MEASURED.append((re.compile(r"V100 took [\d.]+ ms"), "a figure of the book"))
         try:
             found = "\n".join(problems_in(repo, figure_pages={"ch01_demo/README.md"}))

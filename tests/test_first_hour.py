@@ -12,17 +12,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
-import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+from testkit import InTemporaryFolder, read, run, write
 import layout  # noqa: E402
 
 REPO = os.path.abspath(os.environ.get("FIRST_HOUR_REPO") or os.path.join(os.path.dirname(__file__), os.pardir))
 CMAKE = os.environ.get("FIRST_HOUR_CMAKE") or "cmake"
-HEADER_NVCC = re.compile(r"^ \*[ \t]*(nvcc .*)$", re.M)  # what builds_alone.sh's sed reads: the first such line
 # A line of the hand-build block: a subshell that enters one chapter, builds it, and may run the program there.
 HAND_BUILD_LINE = re.compile(r"^\(cd (?P<folder>[\w.-]+) && (?P<nvcc>nvcc .+?)(?: && (?P<run>\./[\w.-]+[^()]*))?\)$")
 HEADINGS = {"README.md": "## Build one chapter by hand", "README.zh-CN.md": "## 手工编译单独一章"}
@@ -50,30 +47,23 @@ done
 printf '#!/bin/sh\necho "%s ran in $PWD" >>"$NVCC_LOG.runs"\nexit 77\n' "$out" >"$out"
 chmod +x "$out"
 """.replace("$DEFAULT_VERSION", "'%s'" % NVCC_VERSION.strip())
-
-
-def write(path, text, executable=False):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    os.chmod(path, 0o755 if executable else 0o644)
-    return path
-
-
-def read(path):
-    with open(path, encoding="utf-8") as stream:
-        return stream.read()
-
-
-def run(command, **options):
-    """subprocess.run with text output captured; returns the CompletedProcess."""
-    return subprocess.run(command, capture_output=True, text=True, **options)
+# Stands in for the python3 of a machine without matplotlib.
+PYTHON3 = 'case "$*" in *"import matplotlib"*) exit 1 ;; esac\nexec /usr/bin/env PATH="$REAL_PATH" python3 "$@"\n'
+# pip download, standing in: one wheel holding NVIDIA's cuobjdump and nvdisasm, in the folder -d names.
+FAKE_WHEELS = r"""case "$*" in "-m pip download"*)
+    folder=$(echo "$*" | sed 's/.* -d \([^ ]*\) .*/\1/')
+    exec /usr/bin/env PATH="$REAL_PATH" python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1] + "/nvidia_cuda_cuobjdump-13.0-py3-none-any.whl", "w") as wheel:
+    for tool in ("cuobjdump", "nvdisasm"): wheel.writestr("nvidia/cu13/bin/" + tool, "#!/bin/sh\n")' "$folder" ;;
+esac
+"""
 
 
 def chapters():
-    """{chapter folder: (its .cu, the first nvcc line of its header)} as the .cu files say now."""
-    return {folder: (program + ".cu", HEADER_NVCC.search(read(os.path.join(REPO, folder, program + ".cu"))).group(1)
-                     .rstrip()) for folder, program in zip(layout.CHAPTERS, layout.PROGRAMS)}
+    """{chapter folder: (its .cu, the header's nvcc line builds_alone.sh runs: its first)} as the .cu files say now."""
+    return {folder: (program + ".cu", run(["sh", os.path.join(REPO, "scripts", "builds_alone.sh"), "--line",
+                                           os.path.join(REPO, folder), program + ".cu"]).stdout.strip())
+            for folder, program in layout.chapters(REPO).items()}
 
 
 def hand_build_block(readme):
@@ -92,16 +82,6 @@ def hand_build_block(readme):
 def listed_chapters(readme):
     """The chapter folders the README's table of chapters lists."""
     return re.findall(r"(?m)^\| \[`(ch\d\d_[\w-]+)/`\]", read(os.path.join(REPO, readme)))
-
-
-class InTemporaryFolder(unittest.TestCase):
-    def setUp(self):
-        temporary = tempfile.TemporaryDirectory()
-        self.addCleanup(temporary.cleanup)
-        self.folder = temporary.name
-
-    def path(self, *parts):
-        return os.path.join(self.folder, *parts)
 
 
 class CudaArchitectures(InTemporaryFolder):
@@ -264,33 +244,17 @@ class InstallDeps(InTemporaryFolder):
     no pip install of any kind; nvcc's release line is printed."""
 
     def test_the_script_has_no_pip_install(self):
-        code = [line.split("#")[0] for line in read(os.path.join(REPO, "scripts", "install_deps.sh")).splitlines()]
+        code = [line.split("#")[0] for script in ("install_deps.sh", "wheels.sh")  # wheels.sh: its pip download
+                for line in read(os.path.join(REPO, "scripts", script)).splitlines()]
         self.assertEqual([line.strip() for line in code if re.search(r"pip3?\b.*\binstall\b|--break-system", line)],
-                         [], "install_deps.sh runs pip install")
+                         [], "install_deps.sh or wheels.sh runs pip install")
         self.assertTrue([line for line in code if re.search(r"\bpython3-matplotlib\b", line)])
 
     def test_with_nothing_installed_matplotlib_comes_from_apt_and_no_python_is_touched(self):
-        bin_dir = self.path("bin")
-        log = self.path("log")
-        record = '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\n'
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
-        write(os.path.join(bin_dir, "apt-get"), record % "apt-get", executable=True)
-        write(os.path.join(bin_dir, "sudo"), record % "sudo" + 'exec "$@"\n', executable=True)
-        for pip in ("pip", "pip3"):
-            write(os.path.join(bin_dir, pip), record % pip + "exit 1\n", executable=True)
-        # A python3 without matplotlib, whose pip would install if asked: every call is recorded.
-        write(os.path.join(bin_dir, "python3"), record % "python3" + """case "$*" in
-*"import matplotlib"*) exit 1 ;;
-"-m pip"*) exit 0 ;;
-esac
-exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
-""", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
-                           REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"))
-        done = run(["bash", os.path.join(REPO, "scripts", "install_deps.sh")], env=environment, cwd=self.folder)
-        calls = read(log).splitlines() if os.path.exists(log) else []
+        # A python3 without matplotlib, whose pip would install if asked: every call of it and of pip is recorded.
+        done, calls = self.install_deps(self.stand_ins("", sudo='exec "$@"\n', pips=True, python3=(
+            'echo "python3 $*" >>"$FAKE_LOG"\ncase "$*" in *"import matplotlib"*) exit 1 ;; "-m pip"*) exit 0 ;; esac\n'
+            'exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"\n')))
         self.assertFalse([call for call in calls if re.search(r"\bpip3?\b.*\binstall\b|^pip", call)],
                          "pip was asked to install:\n" + "\n".join(calls))
         self.assertTrue([call for call in calls if call.startswith("apt-get install") and "python3-matplotlib" in call],
@@ -299,23 +263,20 @@ exec /usr/bin/env -u FAKE_LOG PATH="$REAL_PATH" python3 "$@"
         self.assertNotIn("Build cuda_13.0", done.stdout)
         self.assertRegex(done.stdout + done.stderr, r"matplotlib")  # says that the drawing will be skipped
 
-    def stand_ins(self, apt_get, sudo=None, uid=None):
-        """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), a python3
-        without matplotlib, nvcc, cuobjdump, and where given a sudo and an id. Returns the environment."""
+    def stand_ins(self, apt_get, sudo=None, uid=None, pips=False, cuobjdump=True, python3=PYTHON3):
+        """A bin folder: dpkg-query that finds no package, APT_GET as apt-get (it logs its calls), PYTHON3 as a
+        python3 without matplotlib, nvcc, cuobjdump unless not, and where given a sudo, an id, a pip and pip3 (each
+        logs its calls; pip fails). Returns the environment."""
         bin_dir, log = self.path("bin"), self.path("log")
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'not-installed'\n", executable=True)
-        write(os.path.join(bin_dir, "apt-get"), '#!/bin/sh\necho "apt-get $*" >>"$FAKE_LOG"\n' + apt_get,
-              executable=True)
-        write(os.path.join(bin_dir, "python3"), """#!/bin/sh
-case "$*" in *"import matplotlib"*) exit 1 ;; esac
-exec /usr/bin/env PATH="$REAL_PATH" python3 "$@"
-""", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        if sudo is not None:
-            write(os.path.join(bin_dir, "sudo"), '#!/bin/sh\necho "sudo $*" >>"$FAKE_LOG"\n' + sudo, executable=True)
-        if uid is not None:
-            write(os.path.join(bin_dir, "id"), "#!/bin/sh\necho %d\n" % uid, executable=True)
+        record = '#!/bin/sh\necho "%s $*" >>"$FAKE_LOG"\n'
+        tools = {"dpkg-query": "#!/bin/sh\necho 'not-installed'\n", "apt-get": record % "apt-get" + apt_get,
+                 "python3": "#!/bin/sh\n" + python3, "nvcc": FAKE_NVCC}
+        tools.update({"cuobjdump": "#!/bin/sh\n"} if cuobjdump else {})
+        tools.update({"sudo": record % "sudo" + sudo} if sudo is not None else {})
+        tools.update({"id": "#!/bin/sh\necho %d\n" % uid} if uid is not None else {})
+        tools.update({pip: record % pip + "exit 1\n" for pip in ("pip", "pip3")} if pips else {})
+        for name, text in tools.items():
+            write(os.path.join(bin_dir, name), text, executable=True)
         return dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], FAKE_LOG=log,
                     REAL_PATH=os.environ["PATH"], SYSTEM_PYTHON=os.path.join(bin_dir, "python3"),
                     INSTALL_DEPS_REPORT=self.path("report"))
@@ -344,6 +305,13 @@ exec /usr/bin/env PATH="$REAL_PATH" python3 "$@"
         self.assertEqual(read(self.path("report")).splitlines(),
                          [line for line in done.stderr.splitlines() if line.startswith("not installed: ")])
         self.assertIn("install_deps: nvcc: ", done.stdout)
+
+    def test_a_toolkit_without_cuobjdump_gets_nvidias_wheels_unpacked_into_tools(self):
+        """NVIDIA's minimal toolkit has no cuobjdump: its wheels from PyPI (a stand-in pip download here) are
+        unpacked by scripts/wheels.sh into .tools/bin, where scripts/cuda_tool.sh looks; no Python is touched."""
+        done, _ = self.install_deps(self.stand_ins("exit 0\n", cuobjdump=False, python3=FAKE_WHEELS + PYTHON3))
+        self.assertIn("install_deps: cuobjdump and nvdisasm unpacked into .tools/bin", done.stdout, done.stderr)
+        self.assertEqual(sorted(os.listdir(self.path(".tools", "bin"))), ["cuobjdump", "nvdisasm"])
 
     def test_without_root_or_sudo_one_line_and_on(self):
         for sudo in ("echo 'sudo: a password is required' >&2\nexit 1\n", None):
@@ -449,23 +417,24 @@ class TestsSummary(InTemporaryFolder):
         self.assertEqual(done.returncode, 2)
         self.assertIn("none.xml", done.stderr)
 
-    def test_run_tests_ends_with_the_summary_and_exits_as_ctest_did(self):
-        """scripts/run_tests.sh itself, with apt, nvcc, cmake and ctest standing in."""
+    def run_tests(self, junit, dpkg="echo 'install ok installed'", apt_exit=0, **environment):
+        """scripts/run_tests.sh itself, with apt (DPKG says what is installed), nvcc, cmake and ctest standing in."""
         bin_dir = self.path("bin")
-        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
-        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\necho 'install ok installed'\n", executable=True)
-        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\n", executable=True)
+        for name, text in (("ctest", FAKE_CTEST), ("cmake", "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n"),
+                           ("nvcc", FAKE_NVCC), ("cuobjdump", "#!/bin/sh\n"), ("dpkg-query", "#!/bin/sh\n%s\n" % dpkg),
+                           ("apt-get", "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\nexit %d\n" % apt_exit)):
+            write(os.path.join(bin_dir, name), text, executable=True)
+        write(self.path("j.xml"), junit)
+        write(self.path("t.json"), LABELS)
+        return run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=dict(
+            os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"),
+            FAKE_LOG=self.path("log"), FAKE_JUNIT=self.path("j.xml"), FAKE_LABELS=self.path("t.json"), **environment))
+
+    def test_run_tests_ends_with_the_summary_and_exits_as_ctest_did(self):
         os.makedirs(self.path("build"))
         for ctest_exit, last in (("8", "tests: 1 passed, 2 failed, 3 skipped"), ("0", None)):
-            environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"),
-                               FAKE_LOG=self.path("log"), FAKE_CTEST_EXIT=ctest_exit, FAKE_JUNIT=self.path("j.xml"),
-                               FAKE_LABELS=self.path("t.json"), CI="true")
-            write(self.path("j.xml"), JUNIT if last else JUNIT.replace('status="fail"', 'status="run"'))
-            write(self.path("t.json"), LABELS)
-            done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+            done = self.run_tests(JUNIT if last else JUNIT.replace('status="fail"', 'status="run"'),
+                                  FAKE_CTEST_EXIT=ctest_exit, CI="true")
             self.assertEqual(done.returncode, int(ctest_exit), done.stdout + done.stderr)
             lines = done.stdout.splitlines()
             self.assertRegex(lines[-1], CI_LINE, done.stdout)
@@ -475,21 +444,8 @@ class TestsSummary(InTemporaryFolder):
     def test_run_tests_goes_on_when_apt_get_fails_and_names_what_it_cost(self):
         """The done-when of item 1: apt-get install exits 100 (no mirror); the test command still configures,
         builds and runs the tests, and its closing lines name each missing package and what it cost."""
-        bin_dir = self.path("bin")
-        write(os.path.join(bin_dir, "ctest"), FAKE_CTEST, executable=True)
-        write(os.path.join(bin_dir, "cmake"), "#!/bin/sh\necho \"cmake $*\" >>\"$FAKE_LOG\"\n", executable=True)
-        write(os.path.join(bin_dir, "nvcc"), FAKE_NVCC, executable=True)
-        write(os.path.join(bin_dir, "cuobjdump"), "#!/bin/sh\n", executable=True)
-        write(os.path.join(bin_dir, "dpkg-query"), "#!/bin/sh\ncase $3 in libgl1-mesa-dri|libpng-dev) echo "
-                                                   "not-installed ;; *) echo 'install ok installed' ;; esac\n",
-              executable=True)
-        write(os.path.join(bin_dir, "apt-get"), "#!/bin/sh\necho \"apt-get $*\" >>\"$FAKE_LOG\"\nexit 100\n",
-              executable=True)
-        write(self.path("j.xml"), JUNIT.replace('status="fail"', 'status="run"'))
-        write(self.path("t.json"), LABELS)
-        environment = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"], BUILD_DIR=self.path("build"), FAKE_LOG=self.path("log"),
-                           FAKE_JUNIT=self.path("j.xml"), FAKE_LABELS=self.path("t.json"))
-        done = run(["bash", os.path.join(REPO, "scripts", "run_tests.sh")], env=environment)
+        done = self.run_tests(JUNIT.replace('status="fail"', 'status="run"'), "case $3 in libgl1-mesa-dri|libpng-dev) "
+                              "echo not-installed ;; *) echo 'install ok installed' ;; esac", apt_exit=100)
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         calls = read(self.path("log")).splitlines()
         self.assertTrue([c for c in calls if c.startswith("apt-get install")] and

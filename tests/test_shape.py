@@ -25,6 +25,10 @@ import shutil
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts"))
+from layout import chapters  # noqa: E402
+import testkit  # noqa: E402
+
 DIVIDER = "// ===== Harness: below this line, not needed to follow the lesson ====="
 PARTS = ["options", "the run", "the launch switch", "CPU replays", "checks", "bank model"]
 MAX_LINES = 1100
@@ -36,12 +40,8 @@ FIGURE = re.compile(r"\bH[12]00\b|\d\s*(ms|us|µs|ns|GB/s|TB/s|cycles)\b|\d\s*%"
 
 
 def chapter_sources(repo):
-    found = []
-    for folder in sorted(os.listdir(repo)):
-        if re.match(r"ch\d\d_", folder) and os.path.isdir(os.path.join(repo, folder)):
-            found += [os.path.join(folder, f) for f in sorted(os.listdir(os.path.join(repo, folder)))
-                      if f.endswith(".cu")]
-    return found
+    """FOLDER/PROGRAM.cu of every chapter chapters.txt lists."""
+    return [os.path.join(folder, program + ".cu") for folder, program in chapters(repo).items()]
 
 
 def common_headers(repo):
@@ -159,6 +159,7 @@ def self_test(repo):
                 os.makedirs(os.path.join(copy, os.path.dirname(path)), exist_ok=True)
                 shutil.copy(os.path.join(repo, path), os.path.join(copy, path))
             shutil.copytree(os.path.join(repo, "common"), os.path.join(copy, "common"))
+            shutil.copy(os.path.join(repo, "chapters.txt"), copy)
             edit(copy)
             return problems(copy)
 
@@ -193,15 +194,7 @@ def self_test(repo):
         line = f"/* as on the {gpu} */"
         plants[f"a measured figure in a comment above the divider: {line}"] = \
             lambda c, line=line: rewrite(c, first, lambda t: above_main(t, line))
-    failed = 0
-    for expected, edit in plants.items():
-        found = planted(edit)
-        if not any(expected in problem for problem in found):
-            print(f"self-test: planted '{expected}', not reported (found: {found})")
-            failed = 1
-    if not failed:
-        print(f"self-test: every planted problem ({len(plants)}) was reported")
-    return failed
+    return testkit.planted(plants, planted, "a copy of " + repo)
 
 
 def main():

@@ -6,14 +6,13 @@ import contextlib
 import io
 import json
 import os
-import subprocess
+import re
+import shutil
 import sys
-import tempfile
 import unittest
 from unittest import mock
 
-SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "scripts")
-sys.path.insert(0, SCRIPTS)
+from testkit import SCRIPTS, InTemporaryFolder, in_process, read, run, script, write
 import layout  # noqa: E402
 import plot  # noqa: E402
 import results  # noqa: E402
@@ -56,20 +55,6 @@ The following tests FAILED:
 """
 
 
-def write(path, text, executable=False):
-    """Writes a file (and its folders); returns its path."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as stream:
-        stream.write(text)
-    os.chmod(path, 0o755 if executable else 0o644)
-    return path
-
-
-def read(path):
-    with open(path) as stream:
-        return stream.read()
-
-
 def result(kernel, n, gbps, **fields):
     return dict({"record": "RESULT", "example": "dot", "kernel": kernel, "type": "float", "n": str(n),
                  "ms": "0.5", "gbps": gbps, "pct_ceiling": "97.1", "status": "PASS"}, **fields)
@@ -84,13 +69,6 @@ def device_rows(name, gbps):
     rows += [{"record": "CEILING", "example": "dot", "name": "read", "type": "float", "n": "1048576", "gbps": "3000",
               "l2": "cold"}, result("fast", 2**20, "1500", l2="cold")]  # a --cold-l2 run: a cross in the plot
     return [dict(row, device=name, l2_mb="52") for row in rows]
-
-
-class InTemporaryFolder(unittest.TestCase):
-    def setUp(self):
-        temporary = tempfile.TemporaryDirectory()
-        self.addCleanup(temporary.cleanup)
-        self.folder = temporary.name
 
 
 class Sweep(InTemporaryFolder):
@@ -111,12 +89,11 @@ class Sweep(InTemporaryFolder):
 
     def run_sweep(self, **environment):
         """sweep.py --quick over a build folder holding only the stand-in dot: (exit code, CSV path)."""
-        write(os.path.join(self.folder, "ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
-        csv_path = os.path.join(self.folder, "sweep.csv")
-        with mock.patch.dict(os.environ, environment), contextlib.redirect_stdout(io.StringIO()), \
-                contextlib.redirect_stderr(io.StringIO()):
-            return sweep.main(["--build", self.folder, "--out", csv_path, "--force", "--quick", "--type", "float"]), \
-                csv_path
+        write(self.path("ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
+        csv_path = self.path("sweep.csv")
+        with mock.patch.dict(os.environ, environment):
+            return in_process(sweep.main, ["--build", self.folder, "--out", csv_path, "--force", "--quick", "--type",
+                                           "float"])[0], csv_path
 
     def test_sweep_writes_a_csv_that_plot_reads(self):
         code, csv_path = self.run_sweep()
@@ -128,7 +105,7 @@ class Sweep(InTemporaryFolder):
         self.assertEqual(rows[0]["l2"], "cold")
 
     def test_cold_l2_runs_at_the_sizes_that_fit_in_the_l2(self):
-        write(os.path.join(self.folder, "ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
+        write(self.path("ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
         cold = [(arguments, fields) for _, arguments, fields in sweep.plan(self.folder, ["float"], False, 5)
                 if "--cold-l2" in arguments]
         self.assertEqual([(f["n"], f["l2"]) for _, f in cold], [(str(n), "cold") for n in sweep.COLD["dot"]])
@@ -156,9 +133,9 @@ class Sweep(InTemporaryFolder):
     def test_every_option_checked_before_any_run(self):
         """A bad option is one line and exit 2 before any program runs, and an existing CSV is left alone
         (--type half ran 40 programs and then replaced the CSV with ERROR rows)."""
-        write(os.path.join(self.folder, "ch05_dot", "dot"), "#!/bin/sh\necho ran >>%s/ran\n" % self.folder,
+        write(self.path("ch05_dot", "dot"), "#!/bin/sh\necho ran >>%s/ran\n" % self.folder,
               executable=True)
-        existing = write(os.path.join(self.folder, "old.csv"), "device,record\nGPU,RESULT\n")
+        existing = write(self.path("old.csv"), "device,record\nGPU,RESULT\n")
         cases = {("--type", "half"): "'half' is not float or double",
                  ("--type", "float,float"): "named twice",
                  ("--type", ""): "is not float or double",
@@ -168,34 +145,26 @@ class Sweep(InTemporaryFolder):
                  ("--out", self.folder): "is a folder",
                  ("--out", existing): "exists: --force replaces it",
                  ("--build", "/nonexistent"): "no such folder",
-                 ("--build", os.path.join(self.folder, "ch05_dot")): "holds no built example",
+                 ("--build", self.path("ch05_dot")): "holds no built example",
                  ("--bogus",): "unrecognized arguments"}
         for arguments, problem in cases.items():
             arguments = list(arguments) + ([] if "--build" in arguments else ["--build", self.folder])
-            done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "sweep.py")] + arguments, capture_output=True,
-                                  text=True)
-            self.assertEqual((done.returncode, done.stdout), (2, ""), arguments)
-            self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
-            self.assertTrue(done.stderr.startswith("sweep.py: ") and problem in done.stderr, done.stderr)
-            self.assertFalse(os.path.exists(os.path.join(self.folder, "ran")), "%s: a program ran" % arguments)
+            done = script("scripts/sweep.py", *arguments)
+            self.assertEqual(done.stdout, "", arguments)
+            self.assertOneLine(done, 2, re.compile("^sweep.py: .*" + re.escape(problem)))
+            self.assertFalse(os.path.exists(self.path("ran")), "%s: a program ran" % arguments)
             self.assertEqual(read(existing), "device,record\nGPU,RESULT\n")
 
     def test_an_existing_csv_is_replaced_only_with_force_and_the_default_is_in_the_build_folder(self):
-        write(os.path.join(self.folder, "ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
-        quiet = contextlib.redirect_stdout(io.StringIO())
-        with quiet:
-            self.assertEqual(sweep.main(["--build", self.folder, "--quick", "--type", "float"]), 0)
-        default = os.path.join(self.folder, "sweep.csv")  # the build folder's, not the current folder's
+        write(self.path("ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
+        self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "float"])[0], 0)
+        default = self.path("sweep.csv")  # the build folder's, not the current folder's
         self.assertEqual(len(plot.read_csv(default)), 4)
-        with self.assertRaises(SystemExit) as stop, contextlib.redirect_stderr(io.StringIO()):
-            sweep.main(["--build", self.folder, "--quick", "--type", "float"])
-        self.assertEqual(stop.exception.code, 2)
+        self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "float"])[0], 2)
         write(default, "kept\n")
-        with self.assertRaises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
-            sweep.main(["--build", self.folder, "--out", default])
+        self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--out", default])[0], 2)
         self.assertEqual(read(default), "kept\n")
-        with contextlib.redirect_stdout(io.StringIO()):
-            self.assertEqual(sweep.main(["--build", self.folder, "--quick", "--type", "double", "--force"]), 0)
+        self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "double", "--force"])[0], 0)
         self.assertEqual({r["type"] for r in plot.read_csv(default)}, {"double"})
 
 
@@ -205,23 +174,18 @@ class Plot(InTemporaryFolder):
         self.readme, self.results = self.write("README.md", PAGE), self.write("RESULTS.md", PAGE)
 
     def write(self, name, text):
-        return write(os.path.join(self.folder, name), text)
+        return write(self.path(name), text)
 
     def device(self, slug, name, gbps="2950.5"):
-        path = os.path.join(self.folder, slug, "sweep.csv")
+        path = self.path(slug, "sweep.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
         sweep.write_csv(path, device_rows(name, gbps))
         return path
 
     def plot(self, *csv_paths):
         """Runs plot.py in this process: (exit code, stderr)."""
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
-            try:
-                code = plot.main(list(csv_paths) + ["--regenerate", "--readme", self.readme, "--results", self.results])
-            except SystemExit as stop:
-                code = stop.code
-        return code, stderr.getvalue()
+        return in_process(plot.main, list(csv_paths) + ["--regenerate", "--readme", self.readme, "--results",
+                                                         self.results])[::2]
 
     def test_malformed_csv_rejected_with_file_and_line(self):
         header, line2 = read(self.device("h100", "GPU")).splitlines()[:2]
@@ -247,7 +211,7 @@ class Plot(InTemporaryFolder):
         csv_path = self.device("h100", "GPU")
         self.write("h100/ctest.log", "Test project /x\n  1/1 Test #1: a ... Passed 0.1 sec\n")
         self.assertEqual(self.plot(csv_path), (2, "%s:2: no line 'N%% tests passed ... out of M': ctest did not "
-                                                  "finish\n" % os.path.join(self.folder, "h100", "ctest.log")))
+                                                  "finish\n" % self.path("h100", "ctest.log")))
 
     def test_missing_markers_exit_3_and_nothing_written(self):
         csv_path = self.device("h100", "GPU")
@@ -255,7 +219,7 @@ class Plot(InTemporaryFolder):
         self.assertEqual(self.plot(csv_path)[0], 3)
         self.assertEqual(read(self.readme), "no markers\n<!-- results:begin --> in a sentence\n")
         self.assertEqual(read(self.results), PAGE)
-        self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
+        self.assertEqual(os.listdir(self.path("h100")), ["sweep.csv"])
 
     def test_tables_regenerated_between_markers(self):
         csv_path = self.device("h100", "NVIDIA H100 80GB HBM3")
@@ -264,10 +228,9 @@ class Plot(InTemporaryFolder):
         readme = read(self.readme)
         self.assertTrue(readme.startswith("# Page\n\nprose before\n\n<!-- results:begin -->\n**NVIDIA H100"))
         self.assertTrue(readme.endswith("\n<!-- results:end -->\n\nprose after\n"))
-        self.assertNotIn("old table", readme)
-        self.assertIn("| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |", readme)
-        self.assertIn("| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |", readme)
-        self.assertNotIn("2^20", readme)  # not a headline size
+        self.assertHolds(readme, ["| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |",
+                                  "| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |"],
+                         absent=["old table", "2^20"])  # 2^20: not a headline size
         self.plot(csv_path)
         self.assertEqual(read(self.readme), readme)  # a second run changes nothing
 
@@ -314,23 +277,19 @@ class Plot(InTemporaryFolder):
                                        "| ch | skip | dot_x | 1 |\n\nmutants: 1 planted, 0 not caught\n")
         rows = device_rows("NVIDIA H100 80GB HBM3", "2950.5") + [result("book", 2**26, "500", scope="partials",
                                                                           device="NVIDIA H100 80GB HBM3")]
-        path = os.path.join(self.folder, "h100", "sweep.csv")
+        path = self.path("h100", "sweep.csv")
         sweep.write_csv(path, rows)
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
-            code = plot.main([path, "--regenerate", "--readme", self.readme, "--readme", chinese, "--results",
-                              self.results])
-        self.assertEqual(code, 0, stderr.getvalue())
-        text = read(chinese)
-        for words in ("数据：[sweep.csv](h100/sweep.csv)；测试（[日志](h100/ctest.log)）：`95% tests passed",
+        code, _, stderr = in_process(plot.main, [path, "--regenerate", "--readme", self.readme, "--readme", chinese,
+                                                 "--results", self.results])
+        self.assertEqual(code, 0, stderr)
+        self.assertHolds(read(chinese), [
+                      "数据：[sweep.csv](h100/sweep.csv)；测试（[日志](h100/ctest.log)）：`95% tests passed",
                       "| 程序 | 类型 | 规模 | 核函数 | ms | GB/s | 占上限的百分比 | 状态 |",
                       "| dot | float | 2^26 | book（只含核函数） | 0.5 | 500 | 97.1 | PASS |",
                       "**NVIDIA H100 80GB HBM3 上的 bank 冲突**", "在 Nsight Compute 下运行 `build/t/transpose --check`：",
                       "| 核函数 | 读指令数 |\n| --- | ---: |\n| shared | 32 |\n| k（cuBLAS 自己的核函数） | 1 |",
                       "有 1 行的预测与 SASS 级计数不同（✗）：\n- shared，读：预测 2.00，SASS 级计数 32.00",
-                      "| 章 | 植入的错误 | 发现它的测试 | 检验的退出码 |", "植入的错误：共 1 个，0 个未被发现"):
-            self.assertIn(words, text)
-        sys.path.insert(0, TESTS)
+                      "| 章 | 植入的错误 | 发现它的测试 | 检验的退出码 |", "植入的错误：共 1 个，0 个未被发现"])
         import test_docs
         english = test_docs.generated_blocks(self.readme)
         self.assertEqual(sorted(english), ["banks", "mutants", "results"])
@@ -404,37 +363,34 @@ class Plot(InTemporaryFolder):
         self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\n"
                                        "\nmutants: 2 planted, 0 not caught\n")
         self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
-        text = read(self.readme)
-        self.assertIn("| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |", text)
-        self.assertIn("| dot | float | 2^26 | fast |", text)
-        self.assertIn("| banks |", text)
-        self.assertNotIn("| transpose |", text)
-        self.assertIn("| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted", text)
-        self.assertIn("<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
-                      "<!-- mutants:ch08_banks:end -->", text)
-        self.assertIn("<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
-                      text)
-        self.assertIn("```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```", text)
+        self.assertHolds(read(self.readme), [
+            "| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |",
+            "| dot | float | 2^26 | fast |", "| banks |",
+            "| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted",
+            "<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
+            "<!-- mutants:ch08_banks:end -->",
+            "<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
+            "```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```"],
+            absent=["| transpose |"])
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s: no plot drawn (Debian and Ubuntu: "
                                           "apt-get install python3-matplotlib)" % sys.executable)
     def test_plot_drawn_and_linked(self):
         self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
-        with open(os.path.join(self.folder, "h100", "dot_float.png"), "rb") as image:
+        with open(self.path("h100", "dot_float.png"), "rb") as image:
             self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
         self.assertIn("![dot, float on NVIDIA H100 80GB HBM3](h100/dot_float.png)", read(self.results))
 
     def test_without_matplotlib_tables_still_written(self):
         blocker = self.write("blocker/matplotlib/__init__.py", "raise ImportError('blocked by the test')\n")
         environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker)))
-        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), self.device("h100", "GPU"),
-                               "--regenerate", "--readme", self.readme, "--results", self.results],
-                              capture_output=True, text=True, env=environment)
+        done = script("scripts/plot.py", self.device("h100", "GPU"), "--regenerate", "--readme", self.readme,
+                      "--results", self.results, env=environment)
         self.assertEqual((done.returncode, done.stderr),
                          (0, "plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: "
                              "apt-get install python3-matplotlib)\n" % sys.executable))
         self.assertIn("| dot | float | 2^26 | fast |", read(self.results))
-        self.assertEqual(os.listdir(os.path.join(self.folder, "h100")), ["sweep.csv"])
+        self.assertEqual(os.listdir(self.path("h100")), ["sweep.csv"])
 
 
 class PlotOutputs(InTemporaryFolder):
@@ -444,8 +400,7 @@ class PlotOutputs(InTemporaryFolder):
 
     def setUp(self):
         super().setUp()
-        self.repo = os.path.join(self.folder, "repo")
-        os.makedirs(os.path.join(self.repo, "scripts"))
+        self.repo = self.path("repo")
         for name in ("plot.py", "results.py"):
             write(os.path.join(self.repo, "scripts", name), read(os.path.join(SCRIPTS, name)))
         write(os.path.join(self.repo, ".gitignore"), "/build*/\n__pycache__/\n")
@@ -454,19 +409,17 @@ class PlotOutputs(InTemporaryFolder):
         for slug, name in (("h100", "NVIDIA H100 80GB HBM3"), ("h200", "NVIDIA H200")):
             os.makedirs(os.path.join(self.repo, "docs", "results", slug))
             sweep.write_csv(os.path.join(self.repo, "docs", "results", slug, "sweep.csv"), device_rows(name, "2950.5"))
-        self.git("init", "-q")
-        self.git("add", ".")
-        self.git("commit", "-q", "-m", "pages")
+        for arguments in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "pages"]):
+            self.git(*arguments)
 
     def git(self, *arguments):
-        done = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"] +
-                              list(arguments), cwd=self.repo, capture_output=True, text=True)
+        done = run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"] +
+                   list(arguments), cwd=self.repo)
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout
 
     def plot(self, *arguments, environment=None):
-        return subprocess.run([sys.executable, os.path.join(self.repo, "scripts", "plot.py")] + list(arguments),
-                              cwd=self.repo, capture_output=True, text=True, env=environment)
+        return script(os.path.join(self.repo, "scripts", "plot.py"), *arguments, cwd=self.repo, env=environment)
 
     def test_a_run_of_your_own_goes_into_build_plots_and_touches_nothing_tracked(self):
         """One CSV used to rewrite every page with that device alone (20 tracked docs, 2,184 lines)."""
@@ -477,34 +430,29 @@ class PlotOutputs(InTemporaryFolder):
         self.assertIn("| dot | float | 2^26 | fast |", page)
         self.assertIn("[sweep.csv](../../docs/results/h100/sweep.csv)", page)
         again = self.plot("docs/results/h100/sweep.csv")  # an output already there: only with --force
-        self.assertEqual((again.returncode, len(again.stderr.splitlines())), (2, 1), again.stderr)
-        self.assertIn("build/plots/RESULTS.md already there", again.stderr)
-        self.assertIn("--force replaces", again.stderr)
+        self.assertOneLine(again, 2, "build/plots/RESULTS.md already there", "--force replaces")
         # The plots are the run's too: with RESULTS.md gone, a plot already there is still not replaced.
         plots = sorted(os.path.join(folder, name) for folder, _, names in os.walk(os.path.join(self.repo, "build"))
                        for name in names if name.endswith(".png"))
         if plots:  # drawn: matplotlib here, or under the system's Python
             os.remove(os.path.join(self.repo, "build", "plots", "RESULTS.md"))
-            drawn = [read_bytes(path) for path in plots]
-            again = self.plot("docs/results/h100/sweep.csv")
-            self.assertEqual((again.returncode, len(again.stderr.splitlines())), (2, 1), again.stderr)
-            self.assertRegex(again.stderr, r"build/plots/\S+\.png already there.*: --force replaces")
-            self.assertEqual([read_bytes(path) for path in plots], drawn)
+            drawn = [read(path, True) for path in plots]
+            self.assertOneLine(self.plot("docs/results/h100/sweep.csv"), 2,
+                               re.compile(r"build/plots/\S+\.png already there.*: --force replaces"))
+            self.assertEqual([read(path, True) for path in plots], drawn)
             self.assertFalse(os.path.exists(os.path.join(self.repo, "build", "plots", "RESULTS.md")))
         self.assertEqual(self.plot("docs/results/h100/sweep.csv", "--force").returncode, 0)
 
     def test_regenerate_rewrites_the_pages_from_every_device_only(self):
-        done = self.plot("--regenerate", "docs/results/h100/sweep.csv")
-        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
-        self.assertIn("docs/results/h200/sweep.csv is left out", done.stderr)
+        self.assertOneLine(self.plot("--regenerate", "docs/results/h100/sweep.csv"), 2,
+                           "docs/results/h200/sweep.csv is left out")
         self.assertEqual(self.git("status", "--porcelain"), "")
         self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the pages hold 'old table'
         done = self.plot("--regenerate")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("NVIDIA H200", read(os.path.join(self.repo, "README.md")))
         self.assertIn("README.md", self.git("status", "--porcelain"))
-        self.git("add", ".")
-        self.git("commit", "-q", "-m", "regenerated")
+        self.git("add", "."), self.git("commit", "-q", "-m", "regenerated")
         if HAVE_MATPLOTLIB and not HAVE_CJK_FONT:  # the Chinese plots were not drawn: --check names them
             self.skipTest(NO_CJK_FONT)
         done = self.plot("--regenerate", "--check")
@@ -525,17 +473,17 @@ class PlotOutputs(InTemporaryFolder):
             self.assertNotIn("Software", plot.png_text(png))  # no matplotlib version in the file
             self.assertTrue(plot.png_text(png)["Source"].startswith("scripts/plot.py sha256:"))
         self.assertNotEqual(*[plot.png_text(png)["Source"] for png in pngs])
-        before = [read_bytes(png) for png in pngs]
+        before = [read(png, True) for png in pngs]
         with mock.patch.object(plot, "plot", side_effect=AssertionError("redrawn")):
             self.assertEqual(plot.draw([plot.load(csv_path)]), ([], []))  # another matplotlib would not draw either
-        self.assertEqual([read_bytes(png) for png in pngs], before)
+        self.assertEqual([read(png, True) for png in pngs], before)
         for png in pngs:  # drawn again from the same data: the same bytes
             os.remove(png)
         self.assertEqual(plot.draw([plot.load(csv_path)])[1], pngs)
-        self.assertEqual([read_bytes(png) for png in pngs], before)
+        self.assertEqual([read(png, True) for png in pngs], before)
         sweep.write_csv(csv_path, device_rows("NVIDIA H100 80GB HBM3", "2000.5"))  # new data: drawn again
         self.assertEqual(plot.draw([plot.load(csv_path)])[1], pngs)
-        self.assertNotEqual(read_bytes(pngs[0]), before[0])
+        self.assertNotEqual(read(pngs[0], True), before[0])
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
     def test_without_the_chinese_font_the_english_plots_drawn_and_one_line(self):
@@ -549,9 +497,7 @@ class PlotOutputs(InTemporaryFolder):
         self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the Chinese plot is still missing
 
     def test_bad_command_lines_and_missing_files_are_one_line_before_anything_is_written(self):
-        binary = os.path.join(self.folder, "binary.csv")
-        with open(binary, "wb") as stream:
-            stream.write(b"kernel,n\n\xff\xfe\x00\x01")
+        binary = write(self.path("binary.csv"), b"kernel,n\n\xff\xfe\x00\x01")
         cases = {("/nonexistent.csv",): "/nonexistent.csv: no such file",
                  (binary,): "binary.csv: not UTF-8 text at byte 9: not a CSV",
                  ("docs/results/h100/sweep.csv", "--out", "/proc/plots"): "/proc/plots: No such file or directory",
@@ -566,37 +512,29 @@ class PlotOutputs(InTemporaryFolder):
                  (): "give your sweep's CSV",
                  ("--bogus",): "unrecognized arguments"}
         for arguments, problem in cases.items():
-            done = self.plot(*arguments)
-            self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), (arguments, done.stderr))
-            self.assertIn(problem, done.stderr)
+            self.assertOneLine(self.plot(*arguments), 2, problem)
         self.assertEqual(self.git("status", "--porcelain", "--untracked-files=all"), "")
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
     def test_under_a_python_without_matplotlib_it_runs_under_the_systems(self):
         """The README's command under pyenv: python3 on PATH lacks matplotlib, the system's has Debian's."""
-        log = os.path.join(self.folder, "log")
-        system = write(os.path.join(self.folder, "system_python"), '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' % (
+        log = self.path("log")
+        system = write(self.path("system_python"), '#!/bin/sh\necho "$*" >>%s\nexec %s "$@"\n' % (
             log, sys.executable), executable=True)
-        pyenv = write(os.path.join(self.folder, "pyenv_python"), """#!/bin/sh
+        pyenv = write(self.path("pyenv_python"), """#!/bin/sh
 exec %s -c 'import os, runpy, sys; sys.modules["matplotlib"] = None; sys.argv = sys.argv[1:]; \
 sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], run_name="__main__")' "$@"
 """ % sys.executable, executable=True)
-        done = subprocess.run([pyenv, os.path.join(self.repo, "scripts", "plot.py"), "docs/results/h100/sweep.csv"],
-                              cwd=self.repo, capture_output=True, text=True, env=dict(os.environ, SYSTEM_PYTHON=system))
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertIn("has no matplotlib: running under %s" % system, done.stdout)
+        done = run([pyenv, os.path.join(self.repo, "scripts", "plot.py"), "docs/results/h100/sweep.csv"],
+                   cwd=self.repo, env=dict(os.environ, SYSTEM_PYTHON=system))
+        self.assertPrints(done, 0, "has no matplotlib: running under %s" % system)
         self.assertTrue(os.listdir(os.path.join(self.repo, "build", "plots", "nvidia-h100-80gb-hbm3")))
         self.assertIn("plot.py docs/results/h100/sweep.csv", read(log))
 
 
-def read_bytes(path):
-    with open(path, "rb") as stream:
-        return stream.read()
-
-
 class ExamplesLog(InTemporaryFolder):
     def test_machine_paths_cut_to_the_repository(self):
-        log = os.path.join(self.folder, "examples.log")
+        log = self.path("examples.log")
         write(log, "=== compute-sanitizer ch05_dot/dot\n/work/main/.snap/common/book.h:162: CUDA error\n"
                    "  racecheck /root/x/build-gpu/./ch05_shared_bitmap/shared_bitmap --no-sync\n"
                    "see a/common/b and https://x.org/common/y\n=== exit 3\n")
@@ -617,27 +555,21 @@ class Mutants(InTemporaryFolder):
 
     @unittest.skipUnless(layout.cuda_tool("nvcc"), "nvcc is not installed")
     def test_verdicts(self):
-        write(os.path.join(self.folder, "ch99_fake", "prog.cu"), self.SOURCE)
-        write(os.path.join(self.folder, "ch99_fake", "mutants.tsv"), "\n".join(self.TABLE) + "\n")
-        write(os.path.join(self.folder, "bin", "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
-        environment = dict(os.environ, MUTANTS_ROOT=self.folder, PATH=os.path.join(self.folder, "bin") + os.pathsep +
+        write(self.path("ch99_fake", "prog.cu"), self.SOURCE)
+        write(self.path("ch99_fake", "mutants.tsv"), "\n".join(self.TABLE) + "\n")
+        write(self.path("bin", "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
+        environment = dict(os.environ, MUTANTS_ROOT=self.folder, PATH=self.path("bin") + os.pathsep +
                            os.environ["PATH"])
-        done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
-                              env=environment)
-        self.assertEqual(done.returncode, 1, done.stderr)
-        self.assertIn("| ch99_fake | caught | prog_test | 1 |", done.stdout)
-        self.assertIn("| ch99_fake | survived | SURVIVED | 0 |", done.stdout)
-        self.assertIn("| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |", done.stdout)
-        self.assertIn("| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |", done.stdout)
-        self.assertIn("mutants: 4 planted, 3 not caught", done.stdout)
+        done = script("scripts/mutants.sh", env=environment)
+        self.assertPrints(done, 1, "| ch99_fake | caught | prog_test | 1 |", "| ch99_fake | survived | SURVIVED | 0 |",
+                          "| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |",
+                          "| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |",
+                          "mutants: 4 planted, 3 not caught")
         for selection, planted in ("only", "1 planted, 0 not caught"), ("skip", "3 planted, 3 not caught"):
-            done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
-                                  env=dict(environment, MUTANTS_SERIAL=selection))
+            done = script("scripts/mutants.sh", env=dict(environment, MUTANTS_SERIAL=selection))
             self.assertIn("mutants: " + planted, done.stdout)
             self.assertEqual("| ch99_fake | caught | prog_test | 1 |" in done.stdout, selection == "only")
-        environment["MUTANTS_PLANT_ONLY"] = "1"
-        done = subprocess.run(["bash", os.path.join(SCRIPTS, "mutants.sh")], capture_output=True, text=True,
-                              env=environment)
+        done = script("scripts/mutants.sh", env=dict(environment, MUTANTS_PLANT_ONLY="1"))
         self.assertEqual((done.returncode, done.stdout), (1, "NOT PLANTED: ch99_fake unplanted\n"
                                                             "mutants: 4 sed scripts, 1 change nothing\n"))
 
@@ -664,10 +596,10 @@ printf 'transpose_shared<float>\\trow write\\tst\\t4\\t1\\t32\\t-\\t-\\n'
 printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
 """
 
-    def run_script(self, path):
-        script = os.path.join(SCRIPTS, "bank_conflicts.sh")
-        return subprocess.run(["/bin/sh", script, os.path.join(self.folder, "program"), "--check"],
-                              capture_output=True, text=True, env=dict(os.environ, PATH=path))
+    def run_script(self, path, *arguments):
+        return run(["/bin/sh", os.path.join(SCRIPTS, "bank_conflicts.sh")] + list(arguments or (self.path("program"),
+                                                                                              "--check")),
+                   env=dict(os.environ, PATH=path))
 
     def fake(self, sass):
         metrics = ["smsp__sass_inst_executed_op_shared_%s.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
@@ -675,44 +607,37 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
                    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum"]
         names = [m % op for op in ("ld", "st") for m in metrics]
         query = "echo smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld" if sass else ":"
-        write(os.path.join(self.folder, "ncu"), self.NCU % (query, '","'.join(names)), executable=True)
-        write(os.path.join(self.folder, "nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
-        write(os.path.join(self.folder, "program"), self.PROGRAM, executable=True)
+        write(self.path("ncu"), self.NCU % (query, '","'.join(names)), executable=True)
+        write(self.path("nvidia-smi"), "#!/bin/sh\necho GPU 0\n", executable=True)
+        write(self.path("program"), self.PROGRAM, executable=True)
         return self.run_script(self.folder + os.pathsep + "/usr/bin:/bin")
 
     def test_table_with_sass_counts_and_predictions(self):
-        done = self.fake(sass=True)
-        self.assertEqual(done.returncode, 0, done.stderr)
         # loads: hardware 32.0 per load, SASS 30.5, predicted 32: differs by more than 2 %
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 30.52 | 32.00 \u2717 | 1015808 | 32768 | "
-                      "32768 | 1.00 | 1.00 | 1.00 | 0 |", done.stdout)
-        self.assertIn("| bank_read<double, 2> | 10 | 40 | 4.00 | 4.00 | 4.00 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
-                      done.stdout)
-        self.assertIn("| transpose_readWrite_alignment_kernel<float> (cuBLAS\u2019s own kernel) | 10 |", done.stdout)
-        self.assertIn("differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
-                      "SASS-counted 30.52", done.stdout)
+        self.assertPrints(self.fake(sass=True), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 30.52 | 32.00 "
+                          "\u2717 | 1015808 | 32768 | 32768 | 1.00 | 1.00 | 1.00 | 0 |",
+                          "| bank_read<double, 2> | 10 | 40 | 4.00 | 4.00 | 4.00 | 30 | 0 | 0 | \u2013 | \u2013 | \u2013 | 0 |",
+                          "| transpose_readWrite_alignment_kernel<float> (cuBLAS\u2019s own kernel) | 10 |",
+                          "differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
+                          "SASS-counted 30.52")
 
     def test_table_without_sass_counts_compares_the_hardware_count(self):
-        done = self.fake(sass=False)
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | 1015808 |", done.stdout)
-        self.assertIn("Every prediction equals the measured count (within 2 %).", done.stdout)
+        self.assertPrints(self.fake(sass=False), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | "
+                          "1015808 |", "Every prediction equals the measured count (within 2 %).")
 
     def test_help_describes_the_script_and_exits_0(self):
         for option in ("--help", "-h"):
-            done = subprocess.run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh"), option], capture_output=True,
-                                  text=True)
+            done = self.run_script(os.environ["PATH"], option)
             self.assertEqual((done.returncode, done.stderr), (0, ""), option)
             self.assertTrue(done.stdout.startswith("bank_conflicts.sh PROGRAM [ARGS...]\n"), done.stdout)
-            self.assertIn("Runs PROGRAM ARGS under Nsight Compute", done.stdout)
-            self.assertIn("Exit 77 when ncu or a GPU is missing", done.stdout)
+            self.assertHolds(done.stdout, ["Runs PROGRAM ARGS under Nsight Compute", "Exit 77 when ncu or a GPU is missing"])
             self.assertNotIn("#", done.stdout.replace("#", "", 0).split("\n")[0])
-        done = subprocess.run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")], capture_output=True, text=True)
+        done = run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")])
         self.assertEqual(done.returncode, 2)
         self.assertIn("--help says more", done.stderr)
 
     def test_77_without_ncu(self):
-        write(os.path.join(self.folder, "program"), self.PROGRAM, executable=True)
+        write(self.path("program"), self.PROGRAM, executable=True)
         self.assertEqual(self.run_script("/nonexistent").returncode, 77)
 
 
@@ -720,16 +645,15 @@ class BankMaps(InTemporaryFolder):
     """plot.py --bank-maps: a bank model's pictures drawn; malformed lines and names given twice rejected."""
     LINE = "k<float>\tcolumn read\tld\t4\t32\t32\t%s\t" + ",".join("%d:%d" % (128 * t, t) for t in range(32))
 
-    def plot(self, text):
-        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder],
-                              input=text, capture_output=True, text=True)
+    def plot(self, text, *arguments, **options):
+        return script("scripts/plot.py", "--bank-maps", *(arguments or (self.folder,)), input=text, **options)
 
     @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
     def test_picture_drawn(self):
         done = self.plot("# header\n" + self.LINE % "demo_column" + "\n" + self.LINE % "-" + "\n")
         self.assertEqual(done.returncode, 0, done.stderr)
         for name in ("demo_column.png", "demo_column.zh-CN.png"):  # in English and in Chinese
-            with open(os.path.join(self.folder, name), "rb") as image:
+            with open(self.path(name), "rb") as image:
                 self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
         self.assertEqual(sorted(os.listdir(self.folder)), ["demo_column.png", "demo_column.zh-CN.png"])
 
@@ -760,9 +684,7 @@ class BankMaps(InTemporaryFolder):
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
     def test_without_the_chinese_font_one_line_and_77(self):
-        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder],
-                              input=self.LINE % "demo" + "\n", capture_output=True, text=True,
-                              env=dict(os.environ, PLOT_CJK_FONT=os.path.join(self.folder, "no_such_font.ttc")))
+        done = self.plot(self.LINE % "demo" + "\n", env=dict(os.environ, PLOT_CJK_FONT=self.path("no_such_font.ttc")))
         self.assertEqual((done.returncode, done.stderr), (77, "plot.py: no WenQuanYi Micro Hei for the Chinese pictures "
                                                                "(Debian and Ubuntu: apt-get install fonts-wqy-microhei, "
                                                                "which scripts/install_deps.sh does): nothing drawn\n"))
@@ -772,29 +694,24 @@ class BankMaps(InTemporaryFolder):
     def test_a_picture_that_differs_is_replaced_only_with_force(self):
         line = self.LINE % "demo" + "\n"
         self.assertEqual(self.plot(line).returncode, 0)
-        path = os.path.join(self.folder, "demo.png")
-        drawn = read_bytes(path)
+        path = self.path("demo.png")
+        drawn = read(path, True)
         self.assertEqual(self.plot(line).stdout, "plot.py: 0 bank map(s) drawn into %s, 2 kept (the same picture)\n"
                          % self.folder)
         other = line.replace("\t32\t32\tdemo", "\t31\t32\tdemo")  # 31 passes: another picture
-        done = self.plot(other)
-        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
-        self.assertIn("demo.png, demo.zh-CN.png in %s show another picture than this bank model's: --force replaces "
-                      "them" % self.folder, done.stderr)
-        self.assertEqual(read_bytes(path), drawn)
-        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps", self.folder,
-                               "--force"], input=other, capture_output=True, text=True)
+        self.assertOneLine(self.plot(other), 2, "demo.png, demo.zh-CN.png in %s show another picture than this bank "
+                                                "model's: --force replaces them" % self.folder)
+        self.assertEqual(read(path, True), drawn)
+        done = self.plot(other, self.folder, "--force")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertNotEqual(read_bytes(path), drawn)
+        self.assertNotEqual(read(path, True), drawn)
 
     def test_without_matplotlib_one_line_and_77(self):
-        blocker = write(os.path.join(self.folder, "blocker", "matplotlib", "__init__.py"), "raise ImportError\n")
-        done = subprocess.run([sys.executable, os.path.join(SCRIPTS, "plot.py"), "--bank-maps",
-                               os.path.join(self.folder, "out")], input=self.LINE % "demo" + "\n", capture_output=True,
-                              text=True, env=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker))))
-        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (77, 1), done.stderr)
-        self.assertIn("no Python here has matplotlib", done.stderr)
-        self.assertFalse(os.path.exists(os.path.join(self.folder, "out")))
+        blocker = write(self.path("blocker", "matplotlib", "__init__.py"), "raise ImportError\n")
+        done = self.plot(self.LINE % "demo" + "\n", self.path("out"),
+                         env=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker))))
+        self.assertOneLine(done, 77, "no Python here has matplotlib")
+        self.assertFalse(os.path.exists(self.path("out")))
 
     def test_malformed_and_twice_rejected(self):
         done = self.plot(self.LINE % "demo" + ",7:0\n")  # 33 lanes
@@ -803,9 +720,6 @@ class BankMaps(InTemporaryFolder):
         self.assertEqual(done.returncode, 2)
         self.assertIn("given twice: same", done.stderr)
         self.assertEqual(os.listdir(self.folder), [])
-
-
-TESTS = os.path.dirname(os.path.abspath(__file__))
 
 
 class ExpectSass(InTemporaryFolder):
@@ -837,16 +751,14 @@ arch = sm_90
 
     def sass(self, *claims, function="tree", cuobjdump=None):
         if cuobjdump is None:
-            write(os.path.join(self.folder, "sass.txt"), self.SASS)
-            cuobjdump = write(os.path.join(self.folder, "cuobjdump"), "#!/bin/sh\ncat %s/sass.txt\n" % self.folder,
+            write(self.path("sass.txt"), self.SASS)
+            cuobjdump = write(self.path("cuobjdump"), "#!/bin/sh\ncat %s/sass.txt\n" % self.folder,
                               executable=True)
-        return subprocess.run(["bash", os.path.join(TESTS, "expect_sass.sh"), cuobjdump, "program", function] +
-                              list(claims), capture_output=True, text=True)
+        return script("tests/expect_sass.sh", cuobjdump, "program", function, *claims)
 
     def test_a_claim_holds_on_every_architecture_or_fails_naming_it(self):
-        done = self.sass("--has", "LDS", "--lacks", "LOCAL")
-        self.assertEqual(done.returncode, 0, done.stdout)
-        self.assertIn("1 function(s) matching 'tree', 4 claim(s) checked on sm_75 sm_90", done.stdout)
+        self.assertPrints(self.sass("--has", "LDS", "--lacks", "LOCAL"), 0,
+                          "1 function(s) matching 'tree', 4 claim(s) checked on sm_75 sm_90")
         done = self.sass("--count", "BAR\\.SYNC", "1", "--lacks", "CCTL")
         self.assertEqual(done.returncode, 1)
         failures = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
@@ -858,28 +770,23 @@ arch = sm_90
     def test_arch_restricts_the_claims_after_it(self):
         done = self.sass("--arch", "sm_80+", "--has", "CCTL", "--count", "BAR", "2", "--arch", "sm_75", "--has",
                          "LDS\\.U", "--arch", "all", "--has", "EXIT")
-        self.assertEqual(done.returncode, 0, done.stdout)
-        self.assertIn("5 claim(s) checked", done.stdout)
-        done = self.sass("--arch", "sm_100+", "--has", "CCTL")  # no such architecture here: nothing checked
-        self.assertEqual(done.returncode, 77, done.stdout)
-        self.assertIn("no claim is about an architecture of this build: skipped", done.stdout)
-        done = self.sass("--arch", "sm_75,sm_90", "--has", "CCTL")
-        self.assertEqual(done.returncode, 1)
-        self.assertIn("FAIL: sm_75 ", done.stdout)
-        self.assertNotIn("FAIL: sm_90 ", done.stdout)
+        self.assertPrints(done, 0, "5 claim(s) checked")
+        # No such architecture here: nothing checked.
+        self.assertPrints(self.sass("--arch", "sm_100+", "--has", "CCTL"), 77,
+                          "no claim is about an architecture of this build: skipped")
+        self.assertPrints(self.sass("--arch", "sm_75,sm_90", "--has", "CCTL"), 1, "FAIL: sm_75 ", absent=["FAIL: sm_90 "])
 
     def test_a_binary_is_disassembled_once_while_it_is_the_same(self):
         """Reruns and the other tests of one program read the SASS kept beside it (item 4: about 20 tests
         took 30-44 s each, every run)."""
-        write(os.path.join(self.folder, "sass.txt"), self.SASS)
-        log = os.path.join(self.folder, "calls")
-        cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\n[ "$1" = -sass ] && echo "$*" >>%s\n'
+        write(self.path("sass.txt"), self.SASS)
+        log = self.path("calls")
+        cuobjdump = write(self.path("cuobjdump"), '#!/bin/sh\n[ "$1" = -sass ] && echo "$*" >>%s\n'
                           'cat %s/sass.txt\n' % (log, self.folder), executable=True)
-        program = write(os.path.join(self.folder, "build", "program"), "the binary\n")
+        program = write(self.path("build", "program"), "the binary\n")
 
         def check(*claims):
-            return subprocess.run(["bash", os.path.join(TESTS, "expect_sass.sh"), cuobjdump, program, "tree"] +
-                                  list(claims), capture_output=True, text=True)
+            return script("tests/expect_sass.sh", cuobjdump, program, "tree", *claims)
         first = check("--has", "LDS")
         self.assertEqual((first.returncode, len(read(log).splitlines())), (0, 1), first.stdout)
         second = check("--count", "BAR\\.SYNC", "1")  # another test of the same program: not disassembled again
@@ -890,7 +797,7 @@ arch = sm_90
         write(program, "the binary, rebuilt\n")
         self.assertEqual(check("--has", "LDS").returncode, 0)
         self.assertEqual(len(read(log).splitlines()), 2)
-        self.assertEqual(len([name for name in os.listdir(os.path.join(self.folder, "build", "sass_cache"))
+        self.assertEqual(len([name for name in os.listdir(self.path("build", "sass_cache"))
                               if not name.endswith(".lock")]), 1)  # the older binary's is gone
 
     def test_malformed_claims_and_no_function(self):
@@ -916,36 +823,32 @@ SASS
 """
 
     def run_script(self, *args):
-        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "sass_excerpts.py"), "--cuobjdump",
-                               os.path.join(self.folder, "cuobjdump")] + list(args), capture_output=True, text=True)
+        return script("scripts/sass_excerpts.py", "--cuobjdump", self.path("cuobjdump"), *args)
 
     def test_written_checked_and_stale(self):
-        write(os.path.join(self.folder, "cuobjdump"), self.CUOBJDUMP, executable=True)
-        build = os.path.join(self.folder, "build")
+        write(self.path("cuobjdump"), self.CUOBJDUMP, executable=True)
+        build = self.path("build")
         write(os.path.join(build, "ch01", "prog"), "", executable=True)
-        write(os.path.join(build, "CMakeCache.txt"), "CMAKE_CUDA_COMPILER_VERSION:STRING=13.0.88\n")
-        page = os.path.join(self.folder, "page.md")
+        write(os.path.join(build, "CMakeCache.txt"), "CMAKE_CUDA_COMPILER_VERSION:STRING=12.8.93\n")
+        page = self.path("page.md")
         marker = "<!-- sass:prog:_Z1kPf:LDS-STS-BAR:%s -->\n"
         write(page, "text\n" + marker % "begin" + marker % "end")
         self.assertEqual(self.run_script(build, page).returncode, 0)
         text = read(page)
-        self.assertIn(", sm_90, nvcc 13.0: its LDS, STS, BAR instructions", text)
-        self.assertIn("```text\n        @!P0 STS [R0], R15 ;\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
-                      "        LDS.128 R4, [R12] ;\n```\n", text)
+        self.assertHolds(text, [", sm_90, nvcc 12.8: its LDS, STS, BAR instructions", "```text\n        @!P0 STS [R0], R15 ;"
+                                "\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n        LDS.128 R4, [R12] ;\n```\n"])
         self.assertEqual(self.run_script("--check", build, page).returncode, 0)
         write(page, text.replace("LDS.128", "LDS"))
-        done = self.run_script("--check", build, page)
-        self.assertEqual(done.returncode, 1)
-        self.assertIn("differs from the build's", done.stdout)
-        write(page, text.replace("nvcc 13.0", "nvcc 12.4"))
+        self.assertPrints(self.run_script("--check", build, page), 1, "differs from the build's")
+        write(page, text.replace("nvcc 12.8", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, page).returncode, 77)
-        chinese = os.path.join(self.folder, "page.zh-CN.md")  # a Chinese page: its caption in Chinese
+        chinese = self.path("page.zh-CN.md")  # a Chinese page: its caption in Chinese
         write(chinese, "text\n" + marker % "begin" + marker % "end")
         self.assertEqual(self.run_script(build, chinese).returncode, 0)
-        self.assertIn("` 的 `cuobjdump -sass`，sm_90，nvcc 13.0：其中的 LDS、STS、BAR 指令，按程序中的顺序\n\n"
+        self.assertIn("` 的 `cuobjdump -sass`，sm_90，nvcc 12.8：其中的 LDS、STS、BAR 指令，按程序中的顺序\n\n"
                       "```text\n        @!P0 STS [R0], R15 ;", read(chinese))
         self.assertEqual(self.run_script("--check", build, chinese).returncode, 0)
-        write(chinese, read(chinese).replace("nvcc 13.0", "nvcc 12.4"))
+        write(chinese, read(chinese).replace("nvcc 12.8", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, chinese).returncode, 77)
 
 
@@ -954,37 +857,32 @@ class PassedBefore(InTemporaryFolder):
     """tests/passed_before.sh: a test that passed is not run again while its inputs, its command and its
     tools' versions are the same (item 4: cmake_oldest, 93 s, and tooling, 42 s, reran in full)."""
 
-    def run_it(self, inputs, probe="echo tools 1", exit_code=0):
-        log = os.path.join(self.folder, "runs")
-        done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
-                               inputs, probe, "sh", "-c", 'echo ran >>"$0"; exit %d' % exit_code, log],
-                              capture_output=True, text=True,
-                              env={k: v for k, v in os.environ.items() if k != "EXAMPLES_RERUN_ALL"})
+    def run_it(self, inputs, probe="echo tools 1", exit_code=0, rerun_all=""):
+        log = self.path("runs")
+        done = script("tests/passed_before.sh", self.path("stamps"), inputs, probe, "sh", "-c",
+                      'echo ran >>"$0"; exit %d' % exit_code, log, env=dict(os.environ, EXAMPLES_RERUN_ALL=rerun_all))
         return done, len(read(log).splitlines()) if os.path.exists(log) else 0
 
     def test_run_once_then_reused_until_an_input_or_a_tool_changes(self):
-        source = write(os.path.join(self.folder, "inputs", "a.c"), "int a;\n")
-        other = write(os.path.join(self.folder, "one.txt"), "1\n")
+        source = write(self.path("inputs", "a.c"), "int a;\n")
+        other = write(self.path("one.txt"), "1\n")
         inputs = os.path.dirname(source) + ":" + other
         self.assertEqual(self.run_it(inputs)[1], 1)
         done, runs = self.run_it(inputs)
         self.assertEqual((done.returncode, runs), (0, 1))
         self.assertRegex(done.stdout, r"^reused: passed on \S+ with these same inputs and tools")
-        changes = [lambda: write(source, "int b;\n"), lambda: write(os.path.join(self.folder, "inputs", "new.h"), ""),
+        changes = [lambda: write(source, "int b;\n"), lambda: write(self.path("inputs", "new.h"), ""),
                    lambda: write(other, "2\n")]
         for count, change in enumerate(changes, start=2):
             change()
             self.assertEqual(self.run_it(inputs)[1], count)
             self.assertEqual(self.run_it(inputs)[1], count)
         self.assertEqual(self.run_it(inputs, probe="echo tools 2")[1], len(changes) + 2)
-        self.assertEqual(len(os.listdir(os.path.join(self.folder, "stamps"))), 1)
-        done = subprocess.run(["bash", os.path.join(TESTS, "passed_before.sh"), os.path.join(self.folder, "stamps"),
-                               inputs, "echo tools 2", "sh", "-c", 'echo ran >>"$0"', os.path.join(self.folder, "runs")],
-                              capture_output=True, text=True, env=dict(os.environ, EXAMPLES_RERUN_ALL="1"))
-        self.assertEqual(len(read(os.path.join(self.folder, "runs")).splitlines()), len(changes) + 3)  # asked to
+        self.assertEqual(len(os.listdir(self.path("stamps"))), 1)
+        self.assertEqual(self.run_it(inputs, probe="echo tools 2", rerun_all="1")[1], len(changes) + 3)  # asked to
 
     def test_a_failure_or_a_skip_is_never_reused(self):
-        inputs = write(os.path.join(self.folder, "one.txt"), "1\n")
+        inputs = write(self.path("one.txt"), "1\n")
         for code, runs in ((1, 1), (1, 2), (77, 3), (77, 4), (0, 5), (0, 5)):
             done, count = self.run_it(inputs, exit_code=code)
             self.assertEqual((done.returncode, count), (code, runs))
@@ -1009,20 +907,19 @@ class ReadmeFigures(InTemporaryFolder):
     def listing(self, names):
         listing = {"kind": "ctestInfo", "tests": [
             {"name": name, "properties": [{"name": "LABELS", "value": [label]}]} for name, label in names]}
-        write(os.path.join(self.folder, "tests.json"), json.dumps(listing))
+        write(self.path("tests.json"), json.dumps(listing))
 
     def figures(self, *arguments):
-        ctest = write(os.path.join(self.folder, "ctest"), "#!/bin/sh\ncat %s/tests.json\n" % self.folder,
+        ctest = write(self.path("ctest"), "#!/bin/sh\ncat %s/tests.json\n" % self.folder,
                       executable=True)
-        write(os.path.join(self.folder, "build", "CTestTestfile.cmake"), "")
-        return subprocess.run([sys.executable, os.path.join(SCRIPTS, "readme_figures.py"), "--ctest", ctest,
-                               "--timings", os.path.join(self.folder, "timings.txt"), os.path.join(self.folder, "build"),
-                               self.page] + list(arguments), capture_output=True, text=True)
+        write(self.path("build", "CTestTestfile.cmake"), "")
+        return script("scripts/readme_figures.py", "--ctest", ctest, "--timings", self.path("timings.txt"),
+                      self.path("build"), self.page, *arguments)
 
     def setUp(self):
         super().setUp()
-        self.page = write(os.path.join(self.folder, "README.md"), self.PAGE)
-        write(os.path.join(self.folder, "timings.txt"), self.TIMINGS)
+        self.page = write(self.path("README.md"), self.PAGE)
+        write(self.path("timings.txt"), self.TIMINGS)
         self.names = [(p + "_help", "host") for p in layout.PROGRAMS] + [("dot_float", "gpu"), ("dot_memcheck",
                                                                                                   "sanitizer")]
         self.listing(self.names)
@@ -1043,19 +940,15 @@ class ReadmeFigures(InTemporaryFolder):
         self.assertTrue(page.endswith("<!-- timings:end -->\nprose\n"))
         self.assertEqual(self.figures("--check").returncode, 0)
         self.listing(self.names + [("dot_bad_input", "host")])
-        done = self.figures("--check")
-        self.assertEqual(done.returncode, 1)
-        self.assertIn("ran 7 of 9 tests", done.stdout)
+        self.assertPrints(self.figures("--check"), 1, "ran 7 of 9 tests")
         self.assertEqual(read(self.page), page)
 
     def test_a_build_without_a_chapter_is_skipped_and_bad_timings_refused(self):
         self.listing(self.names[:1] + self.names[2:])
         self.assertEqual(self.figures("--check").returncode, 77)
         self.listing(self.names)
-        write(os.path.join(self.folder, "timings.txt"), self.TIMINGS.replace("rerun:", "again:"))
-        done = self.figures("--check")
-        self.assertEqual((done.returncode, len(done.stderr.splitlines())), (2, 1), done.stderr)
-        self.assertIn("no line 'tests rerun: ...'", done.stderr)
+        write(self.path("timings.txt"), self.TIMINGS.replace("rerun:", "again:"))
+        self.assertOneLine(self.figures("--check"), 2, "no line 'tests rerun: ...'")
 
 
 class CuobjdumpCache(InTemporaryFolder):
@@ -1064,10 +957,10 @@ class CuobjdumpCache(InTemporaryFolder):
 
     def test_asked_once_per_binary(self):
         import cuobjdump_cache
-        log = os.path.join(self.folder, "calls")
-        cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\necho "$*" >>%s\n[ "$1" = -bad ] && '
+        log = self.path("calls")
+        cuobjdump = write(self.path("cuobjdump"), '#!/bin/sh\necho "$*" >>%s\n[ "$1" = -bad ] && '
                           'exit 1\necho "answer to $1"\n' % log, executable=True)
-        program = write(os.path.join(self.folder, "build", "program"), "binary 1\n")
+        program = write(self.path("build", "program"), "binary 1\n")
         calls = lambda: len(read(log).splitlines())
         for _ in range(2):
             done = cuobjdump_cache.run([cuobjdump, "-elf", program], "test")
@@ -1082,8 +975,14 @@ class CuobjdumpCache(InTemporaryFolder):
         write(program, "binary 2\n")
         self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", program], "test").stdout, "answer to -elf\n")
         self.assertEqual(calls(), 5)
-        self.assertEqual(len(os.listdir(os.path.join(self.folder, "build", "sass_cache"))), 1)  # binary 1's gone
+        self.assertEqual(len(os.listdir(self.path("build", "sass_cache"))), 1)  # binary 1's gone
         self.assertEqual(cuobjdump_cache.run([cuobjdump, "-elf", "/nonexistent/program"], "test").returncode, 0)
+
+    @unittest.skipUnless(shutil.which("c++filt"), "no c++filt")
+    def test_kernel_names_as_nsight_prints_them(self):
+        import cuobjdump_cache
+        names = ["_Z8dot_fastIfEvPKT_S2_PS0_x", "_Z1kPf", "not_mangled"]
+        self.assertEqual(cuobjdump_cache.demangle(names), dict(zip(names, ["dot_fast<float>", "k", "not_mangled"])))
 
 
 class ResUsage(InTemporaryFolder):
@@ -1144,21 +1043,18 @@ for line in sys.stdin:
 
     def res_usage(self, newer="sm_90", registers=40, stack=0, local=0, shared=2048, cuobjdump=None):
         values = dict(newer=newer, registers=registers, stack=stack, local=local, shared=shared)
-        write(os.path.join(self.folder, "res.txt"), self.RES_USAGE % values)
-        write(os.path.join(self.folder, "elf.txt"), self.ELF % values)
+        write(self.path("res.txt"), self.RES_USAGE % values)
+        write(self.path("elf.txt"), self.ELF % values)
         if cuobjdump is None:
-            cuobjdump = write(os.path.join(self.folder, "cuobjdump"), '#!/bin/sh\ncase $1 in -res-usage) '
+            cuobjdump = write(self.path("cuobjdump"), '#!/bin/sh\ncase $1 in -res-usage) '
                               'cat %s/res.txt ;; -elf) cat %s/elf.txt ;; esac\n' % (self.folder, self.folder),
                               executable=True)
-        limits = write(os.path.join(self.folder, "test_arch_limits"), self.LIMITS, executable=True)
-        return subprocess.run([sys.executable, os.path.join(TESTS, "res_usage.py"), cuobjdump, limits,
-                               os.path.join(self.folder, "program")], capture_output=True, text=True)
+        limits = write(self.path("test_arch_limits"), self.LIMITS, executable=True)
+        return script("tests/res_usage.py", cuobjdump, limits, self.path("program"))
 
     def test_table_with_the_kernels_own_shared_memory_and_declared_block(self):
-        done = self.res_usage()
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertRegex(done.stdout, r"\n  bounded +256 +40/2048/1t +40/0/1t\n")
-        self.assertRegex(done.stdout, r"\n  tree +1024\* +32/4096/1t +30/4096/1t\n")
+        self.assertPrints(self.res_usage(), 0, re.compile(r"\n  bounded +256 +40/2048/1t +40/0/1t\n"),
+                          re.compile(r"\n  tree +1024\* +32/4096/1t +30/4096/1t\n"))
 
     def test_each_check_fails_naming_architecture_and_kernel(self):
         for values, message in (
@@ -1169,7 +1065,7 @@ for line in sys.stdin:
                 (dict(newer="sm_91"), "FAIL: program: no limits for sm_91 in tests/arch_limits.h")):
             done = self.res_usage(**values)
             self.assertEqual(done.returncode, 1, values)
-            self.assertIn(message, done.stdout.replace(os.path.join(self.folder, "program"), "program"))
+            self.assertIn(message, done.stdout.replace(self.path("program"), "program"))
         done = self.res_usage(registers=300)  # 300 x 256 > 64 K: no block of the declared 256 threads
         self.assertIn("FAIL: program sm_90 bounded: no block of 256 threads fits (300 registers, 0 bytes shared): "
                       "more registers than a block may have", done.stdout)
@@ -1179,10 +1075,8 @@ for line in sys.stdin:
     def test_each_gpu_against_the_code_it_runs(self):
         done = self.res_usage()  # sm_75 and sm_90 code: no code an sm_80 or sm_86 GPU could run
         self.assertIn(self.NOT_CHECKED + "sm_80 sm_86\n", done.stdout)
-        done = self.res_usage(newer="sm_80")  # an sm_86 GPU runs the sm_80 code; sm_90 none
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertRegex(done.stdout, r"\n  kernel +block +sm_75 +sm_80 +sm_86\(80\)\n")
-        self.assertIn(self.NOT_CHECKED + "sm_90\n", done.stdout)
+        self.assertPrints(self.res_usage(newer="sm_80"), 0,  # an sm_86 GPU runs the sm_80 code; sm_90 none
+                          re.compile(r"\n  kernel +block +sm_75 +sm_80 +sm_86\(80\)\n"), self.NOT_CHECKED + "sm_90\n")
         done = self.res_usage(newer="sm_80", registers=300)
         self.assertIn("FAIL: program sm_86 (sm_80 code) bounded: no block of 256 threads fits", done.stdout)
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 
-from layout import ROOT, cuda_tool
+from layout import ROOT, cached, cuda_tool
 
 from .source import chapter_functions, learner_unit, read, whole_source
 
@@ -89,9 +89,7 @@ def cached_build(build, tag, name, source, steps, program):
 
 def tool(build, name):
     """nvcc, compute-sanitizer or ncu: beside the build's nvcc first (scripts/cuda_tool.sh)."""
-    path = os.path.join(build, "CMakeCache.txt")
-    nvcc = re.search(r"^CMAKE_CUDA_COMPILER:\w+=(.+)$", read(path), re.M) if os.path.exists(path) else None
-    return cuda_tool(name, nvcc.group(1) if nvcc else None)
+    return cuda_tool(name, cached(build, "CMAKE_CUDA_COMPILER"))
 
 
 def has_gpu(build):

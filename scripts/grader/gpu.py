@@ -10,6 +10,12 @@ from .verdicts import Run, first_error, read_output, run_program
 from layout import ROOT
 
 
+def sanitizer_count(output):
+    """What compute-sanitizer's last summary line counts (racecheck's hazards, the other tools' errors), or None."""
+    found = re.findall(r"(?:ERROR|RACECHECK) SUMMARY: (\d+) (?:errors?|hazards?)", output)
+    return int(found[-1]) if found else None
+
+
 def sanitize(run, program, args, build):
     """racecheck and synccheck on the first run: their hazards and barrier errors, with a line."""
     sanitizer = tool(build, "compute-sanitizer")
@@ -20,15 +26,15 @@ def sanitize(run, program, args, build):
         output, _ = run_program([sanitizer, "--tool", name, program, "--check"] + args, timeout=900)
         with open(program + "." + name + ".txt", "w", encoding="utf-8") as f:
             f.write(output)
-        summary = re.findall(r"(?:ERROR|RACECHECK) SUMMARY: (\d+) (?:errors?|hazards?)", output)
-        where = re.search(r" in (\S+\.cuh?):(\d+)", output)
-        if summary and int(summary[-1]) > 0:
+        count, where = sanitizer_count(output), re.search(r" in (\S+\.cuh?):(\d+)", output)
+        if count:
             at = (os.path.basename(where.group(1)), where.group(2)) if where else None
-            run.add(kind, ("compute-sanitizer --tool %s: %s reported%s" % (name, summary[-1], " at %s:%s" % at if at else ""),
-                           "compute-sanitizer --tool %s：报告了 %s 个问题%s" % (name, summary[-1], "，位置 %s:%s" % at if at
+            run.add(kind, ("compute-sanitizer --tool %s: %d reported%s" % (name, count, " at %s:%s" % at if at else ""),
+                           "compute-sanitizer --tool %s：报告了 %d 个问题%s" % (name, count, "，位置 %s:%s" % at if at
                                                                              else "")))
-        notes.append(("compute-sanitizer --tool %s: %s" % (name, summary[-1] + " reported" if summary else "clean"),
-                      "compute-sanitizer --tool %s：%s" % (name, "报告了 %s 个问题" % summary[-1] if summary else "没有发现问题")))
+        notes.append(("compute-sanitizer --tool %s: %s" % (name, "%d reported" % count if count is not None else "clean"),
+                      "compute-sanitizer --tool %s：%s" % (name, "报告了 %d 个问题" % count if count is not None else
+                                                             "没有发现问题")))
     return notes
 
 

@@ -38,6 +38,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CUDA_ON_CPU = os.path.join(ROOT, "scripts", "cuda_on_cpu")
 SYSROOT = "/usr/aarch64-linux-gnu"
+sys.path[:0] = [os.path.join(ROOT, "tests", "runner_suite"), os.path.join(ROOT, "scripts")]
+from check import parse_expectations  # noqa: E402  (the runner suite's driver: its programs' // expect: lines)
+from results import records  # noqa: E402  (the RESULT lines, as every script reads them)
 RUN_TIMEOUT_S = 300
 
 # The programs: name -> (source .cu, relative to the repository, and how its copy is changed, if at all).
@@ -123,20 +126,6 @@ def missing_tools():
     if not missing and not os.path.isfile(os.path.join(SYSROOT, "lib", "ld-linux-aarch64.so.1")):
         missing.append("%s/lib/ld-linux-aarch64.so.1 (Debian package libc6-arm64-cross)" % SYSROOT)
     return missing
-
-
-def suite_exit(path):
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.startswith("//"):
-                break
-            if line.startswith("// expect:"):
-                if line.split(":", 1)[1].strip() == "clean":
-                    return 0
-                m = re.search(r"\bexit=(\d+)", line)
-                if m:
-                    return int(m.group(1))
-    raise ValueError("%s: no // expect: line with an exit code" % path)
 
 
 def rewrite_headers(folder):
@@ -230,10 +219,6 @@ def diff(a, b, what):
                                         "x86_64 " + what, "aarch64 " + what, n=2))
 
 
-def result_lines(text):
-    return [line for line in text.splitlines() if line.startswith("RESULT ")]
-
-
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "arm64"))
@@ -258,7 +243,7 @@ def main(argv):
     include = os.path.join(build, "include")
     rewrite_headers(include)
     for name in SUITE:
-        SUITE_EXIT[name] = suite_exit(os.path.join(ROOT, PROGRAMS[name][0]))
+        SUITE_EXIT[name] = parse_expectations(os.path.join(ROOT, PROGRAMS[name][0]))["exit"]
     cases = [(n, p, a, SUITE_EXIT[p] if e is None else e) for n, p, a, e in cases]
     programs = sorted({c[1] for c in cases})
     controls = [p for p in CONTROL if p in programs]
@@ -294,7 +279,7 @@ def main(argv):
             problems.append("standard error differs:\n" + diff(x_err, a_err, "stderr"))
         if (name, "x86_64-nofma") in results:
             n_code, n_out = results[(name, "x86_64-nofma")][:2]
-            if n_code == 0 or result_lines(n_out) == result_lines(x_out):
+            if n_code == 0 or records(n_out, "RESULT") == records(x_out, "RESULT"):
                 problems.append("the control (x86-64, -ffp-contract=off) passed or printed the same RESULT lines "
                                 "as the fused build (exit %s): this case cannot tell fused from unfused" % n_code)
         shown = "%s %s" % (program, " ".join(args))
@@ -303,11 +288,11 @@ def main(argv):
             print("FAIL %s (%s)\n  %s" % (name, shown, "\n  ".join(p.replace("\n", "\n    ") for p in problems)))
         else:
             findings = sum(1 for line in x_out.splitlines() if line.startswith("  at "))
-            compared["RESULT"] += len(result_lines(x_out))
+            compared["RESULT"] += len(records(x_out, "RESULT"))
             compared["finding"] += findings
             compared["lines"] += len(x_out.splitlines())
             print("same %-40s exit %s, %d lines, %d RESULT, %d finding location(s); %.1f s here, %.1f s under qemu"
-                  % (name, x_code, len(x_out.splitlines()), len(result_lines(x_out)), findings, x_s, a_s))
+                  % (name, x_code, len(x_out.splitlines()), len(records(x_out, "RESULT")), findings, x_s, a_s))
     print("arm64: %d of %d cases the same on x86_64 and aarch64 (%d output lines, %d RESULT lines, %d finding "
           "locations); builds %.0f s, runs %.0f s" % (len(cases) - len(failures), len(cases), compared["lines"],
                                                       compared["RESULT"], compared["finding"], built - started,

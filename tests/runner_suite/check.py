@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SUITE = os.path.relpath(HERE, ROOT)  # tests/runner_suite
 ORDERS = ["forward", "reverse", "random:1", "lockstep"]
 RUN_TIMEOUT_S = 120
-# The headings the runner prints (docs/CPU_RUNNER.md; /work/notes/plan.md): a `CPU runner:` line
+# The headings the runner prints (docs/CPU_RUNNER.md; cpu_runner/runtime.c's kind_names): a `CPU runner:` line
 # starting with one of these is a finding.
 HEADINGS = (
     "race on shared memory",
@@ -159,15 +159,14 @@ def build(name, build_dir, runner):
 def run_program(name, expect, build_dir, runner, orders):
     """Builds one program and runs it in each order: a list of records, one per order."""
     exe, code, text, command = build(name, build_dir, runner)
+    record = lambda order, code, output, problems, notes=(), findings=(): {  # noqa: E731
+        "program": name, "order": order, "exit": code, "ok": not problems, "findings": list(findings),
+        "problems": problems, "notes": list(notes), "expect": expectation_text(expect), "output": output}
     records = []
     if code != 0:
-        for i, order in enumerate(orders):
-            problem = "does not build" + (": %s\n%s" % (" ".join(map(shlex.quote, command)), text.strip())
-                                          if i == 0 else "")
-            records.append({"program": name, "order": order, "exit": None, "ok": False, "findings": [],
-                            "problems": [problem],
-                            "notes": [], "expect": expectation_text(expect), "output": text})
-        return records
+        return [record(order, None, text, ["does not build" + (": %s\n%s" % (" ".join(map(shlex.quote, command)),
+                                                                             text.strip()) if i == 0 else "")])
+                for i, order in enumerate(orders)]
     env = dict(os.environ)
     env.setdefault("CUDA_CPU_SPIN_LIMIT_S", "30")
     for order in orders:
@@ -182,9 +181,7 @@ def run_program(name, expect, build_dir, runner, orders):
         if code < 0:
             code = 128 - code  # a signal, as a shell shows it
         problems, notes = check_run(name, expect, code, output)
-        records.append({"program": name, "order": order, "exit": code, "ok": not problems,
-                        "findings": [block for _, block in reports(output)], "problems": problems, "notes": notes,
-                        "expect": expectation_text(expect), "output": output})
+        records.append(record(order, code, output, problems, notes, (block for _, block in reports(output))))
     return records
 
 

@@ -36,6 +36,8 @@ SUITE_DIR = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(SUITE_DIR, "..", "..", "scripts"))
 import check  # noqa: E402  (check.py beside this file: the expectations and the runner's output)
 from layout import ROOT, cuda_tool  # noqa: E402
+from plot import between  # noqa: E402  (the pages' generated blocks, replaced as plot.py replaces its own)
+from grader.gpu import sanitizer_count  # noqa: E402  (the count of compute-sanitizer's summary, as the grader reads it)
 
 TOOLS = ["memcheck", "racecheck", "synccheck", "initcheck"]
 RUNS = ["plain"] + TOOLS
@@ -90,15 +92,7 @@ def parse_sanitizer(text, program):
             m = suite_file.search(body)
             if m:
                 current[1] = int(m.group(1))
-    errors = None
-    m = re.search(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", text)
-    if m:
-        errors = int(m.group(1))
-    else:
-        m = re.search(r"ERROR SUMMARY: (\d+) errors?", text)
-        if m:
-            errors = int(m.group(1))
-    return {"errors": errors, "records": [tuple(r) for r in records]}
+    return {"errors": sanitizer_count(text), "records": [tuple(r) for r in records]}
 
 
 def unfinished_cell(run):
@@ -156,31 +150,26 @@ def gpu_runs(name, args, nvcc, sanitizer):
     commands = {"plain": [exe]}
     for tool in TOOLS:
         commands[tool] = [sanitizer, "--tool", tool, exe]
+    def record(code, text, **more):  # a run that timeout ended (124, 137 after its kill) hung
+        return dict(program=name, exit=code, timed_out=code in (124, 137), timeout=args.timeout, output=text, **more)
+
     if args.from_logs:
-        records = {}
-        for run in RUNS:
-            path = os.path.join(args.from_logs, "%s.%s.txt" % (name, run))
-            if not os.path.isfile(path):
-                records[run] = None
-                continue
-            with open(path, encoding="utf-8", errors="replace") as f:
+        records = {run: os.path.join(args.from_logs, "%s.%s.txt" % (name, run)) for run in RUNS}
+        for run, path in records.items():
+            with open(path, encoding="utf-8", errors="replace") if os.path.isfile(path) else open(os.devnull) as f:
                 text = f.read()
             m = re.search(r"^# exit (\d+)", text, re.M)
-            code = int(m.group(1)) if m else 0
-            records[run] = {"program": name, "exit": code, "timed_out": code == 124, "timeout": args.timeout,
-                            "output": text}
+            records[run] = record(int(m.group(1)) if m else 0, text) if os.path.isfile(path) else None
         return records
     code, text = run_command(build, 600, ROOT)
     if code != 0:
-        return {run: {"program": name, "exit": code, "timed_out": False, "timeout": args.timeout,
-                      "output": "nvcc failed:\n" + text, "build_failed": True} for run in RUNS}
+        return {run: dict(record(code, "nvcc failed:\n" + text, build_failed=True), timed_out=False) for run in RUNS}
     records = {}
     for run in RUNS:
         code, text = run_command(commands[run], args.timeout, ROOT)
         with open(os.path.join(args.work, "%s.%s.txt" % (name, run)), "w", encoding="utf-8") as f:
             f.write("# %s\n# exit %d\n%s" % (" ".join(commands[run]), code, text))
-        records[run] = {"program": name, "exit": code, "timed_out": code in (124, 137), "timeout": args.timeout,
-                        "output": text}
+        records[run] = record(code, text)
     return records
 
 
@@ -314,13 +303,11 @@ def main():
 
 def put_into(documents, table):
     """The table between each document's <!-- sanitizer-table:begin --> and <!-- sanitizer-table:end --> lines."""
-    begin, end = "<!-- sanitizer-table:begin -->\n", "<!-- sanitizer-table:end -->"
     for document in documents:
         with open(document, encoding="utf-8") as f:
-            text = f.read()
-        if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+            text = between(f.read(), "sanitizer-table", table)
+        if text is None:
             sys.exit("sanitizer_table: %s has no <!-- sanitizer-table:begin --> ... end --> block" % document)
-        text = text[:text.index(begin) + len(begin)] + table + text[text.index(end):]
         with open(document, "w", encoding="utf-8") as f:
             f.write(text)
         print("sanitizer_table: the table is in %s" % document, file=sys.stderr)
