@@ -22,6 +22,9 @@
  *     shadow: an access outside every allocation, a read nothing wrote, two blocks of one launch
  *     touching a word without atomics or a fence then an atomic between them. A kernel touching host
  *     memory, or host code touching cudaMalloc's, ends the program as on a GPU machine.
+ *   - An asynchronous copy (<cuda_pipeline.h>) is the issuing thread's: its destination bytes are pending
+ *     until that thread's __pipeline_wait_prior lands it (any access to them meanwhile: a finding), then
+ *     they are its write.
  * docs/CPU_RUNNER.md says why it is built this way and what it cannot show. */
 #define _GNU_SOURCE
 #undef _FORTIFY_SOURCE /* its longjmp refuses to jump to another stack, which is what a fiber switch is */
@@ -542,7 +545,8 @@ static void access_shared(void *address, size_t size, int is_write, const void *
         if (s->async_thread && !in_flight) in_flight = s;
     }
     if (in_flight) { /* the cause: no other finding for this access */
-        finding *f = note(ASYNC_PENDING, code, in_flight->async_code, NULL, 0, NULL, 0, me, in_flight->async_thread - 1);
+        finding *f = note(ASYNC_PENDING, code, in_flight->async_code, NULL, 0, NULL, 0, me,
+                          in_flight->async_thread - 1);
         if (f && in_flight->async_exited)
             snprintf(f->detail, sizeof f->detail, " (that thread exited without waiting for it: no thread may read "
                      "it)");
