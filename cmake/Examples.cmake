@@ -116,7 +116,8 @@ function(add_cpu_twin target source)
   target_link_libraries(${target}_cpu PRIVATE cuda_cpu_runtime ${libraries} ${CUDA_CPU_LINK_FLAGS})
   list(TRANSFORM CUDA_CPU_LINK_WRAPS PREPEND "-Wl,--wrap=" OUTPUT_VARIABLE wraps)
   target_link_options(${target}_cpu PRIVATE ${wraps})
-  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER)
+  # BANK_MODEL_ROOT: where --bank-model reads the lines it names (common/bank_model.h).
+  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER "BANK_MODEL_ROOT=\"${CMAKE_SOURCE_DIR}\"")
   target_compile_features(${target}_cpu PRIVATE cxx_std_17)
   # -fdebug-prefix-map: the findings name the .cu as the repository does (ch05_dot/dot.cu:62).
   target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h

@@ -18,7 +18,11 @@
  *           ideal is one per 32 distinct words.
  *   global: passes are the distinct 32-byte sectors the lanes' bytes touch (Nsight's
  *           l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st); ideal is the sectors the same bytes would
- *           need if contiguous and aligned, one per 32 distinct bytes. */
+ *           need if contiguous and aligned, one per 32 distinct bytes.
+ * and per shape of a shared instruction (its working lanes and its passes: a swizzle permutes addresses)
+ * a line for --bank-model (common/bank_model.h), the first such warp's lanes and the pass serving each:
+ *   warp OFFSET op ld|st bytes B passes P warps N launch L lanes ADDRESS:PASS,...|- kernel NAME
+ * (ADDRESS: from the 128 bytes holding the warp's lowest, so the banks are the real ones). */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -62,6 +66,15 @@ static unsigned char seen_count[MAX_THREADS];
 static long long dropped;
 static code_totals *totals;
 static int total_count, total_capacity;
+
+typedef struct { /* one shape of one shared instruction over the launch: its first warp's lanes */
+    const void *code;
+    unsigned char bytes, is_write;
+    unsigned active, address[32];
+    long long passes, warps;
+} warp_shape;
+static warp_shape *shapes;
+static int shape_count, shape_capacity, launches;
 
 static unsigned me(void) {
     const dim3 b = cuda_cpu_blockDim;
@@ -123,6 +136,24 @@ static long long sectors(const access_record *group, unsigned lanes, long long *
     return touched;
 }
 
+/* A shared instruction's shape: counted with the first warp of its code, lanes and passes. */
+static void count_shape(const access_record *r, unsigned active, const unsigned address[32], long long passes) {
+    for (int i = 0; i < shape_count; ++i)
+        if (shapes[i].code == r->code && shapes[i].is_write == r->is_write && shapes[i].bytes == r->bytes &&
+            shapes[i].active == active && shapes[i].passes == passes) {
+            ++shapes[i].warps;
+            return;
+        }
+    if (shape_count == shape_capacity) {
+        shape_capacity = shape_capacity ? 2 * shape_capacity : 64;
+        shapes = realloc(shapes, sizeof *shapes * (size_t)shape_capacity);
+        if (!shapes) abort();
+    }
+    warp_shape *s = &shapes[shape_count++];
+    *s = (warp_shape){r->code, r->bytes, r->is_write, active, {0}, passes, 1};
+    memcpy(s->address, address, sizeof s->address);
+}
+
 /* Shared memory: the bank model's passes; *ideal, one per 32 distinct words. -1: not counted. */
 static long long passes(const access_record *group, unsigned lanes, long long *ideal) {
     unsigned address[32] = {0}, active = 0, words[32 * 5], distinct = 0;
@@ -138,7 +169,9 @@ static long long passes(const access_record *group, unsigned lanes, long long *i
         }
     }
     *ideal = (distinct + 31) / 32;
-    return bank_passes(address, active, group[0].bytes);
+    const int took = bank_passes(address, active, group[0].bytes);
+    if (took >= 0) count_shape(group, active, address, took);
+    return took;
 }
 
 /* One warp instruction: group[0 .. lanes), one per active lane. */
@@ -232,7 +265,29 @@ void cuda_cpu_accesses_launch_done(const char *kernel) {
                 t->is_write ? "st" : "ld", t->bytes, t->warps, t->passes, t->ideal, t->conflicted, t->max,
                 t->misaligned, kernel);
     }
+    for (int i = 0; i < shape_count; ++i) {
+        const warp_shape *s = &shapes[i];
+        Dl_info info;
+        const char *base = dladdr(s->code, &info) && info.dli_fbase ? (const char *)info.dli_fbase : NULL;
+        int pass[32];
+        bank_lane_passes(s->address, s->active, s->bytes, pass);
+        unsigned line = ~0u; /* addresses from the 128 bytes of the warp's lowest: the same banks, shorter */
+        for (int lane = 0; lane < 32; ++lane)
+            if (pass[lane] >= 0 && s->address[lane] < line) line = s->address[lane];
+        line &= ~127u;
+        fprintf(out, "warp %#lx op %s bytes %d passes %lld warps %lld launch %d lanes ",
+                base ? (unsigned long)((const char *)s->code - base - 1) : 0UL, s->is_write ? "st" : "ld", s->bytes,
+                s->passes, s->warps, launches);
+        for (int lane = 0; lane < 32; ++lane) {
+            if (pass[lane] < 0)
+                fputc('-', out);
+            else
+                fprintf(out, "%u:%d", s->address[lane] - line, pass[lane]);
+            if (lane < 31) fputc(',', out);
+        }
+        fprintf(out, " kernel %s\n", kernel);
+    }
     if (dropped) fprintf(out, "dropped %lld kernel %s\n", dropped, kernel);
     fflush(out);
-    total_count = 0, dropped = 0;
+    total_count = 0, shape_count = 0, dropped = 0, ++launches;
 }
