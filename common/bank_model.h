@@ -129,9 +129,9 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
  * one line per shared-memory instruction of a kernel (a source line and op) and shape of warp (its working
  * lanes and passes), tab-separated: kernel (as Nsight Compute names it), access (the label of the line's
  * "bank: LABEL" comment, else "LINE: its text"; a partial warp's lane count after it), op (ld/st),
- * bytes per lane, passes, weight (how many warp instructions of the launch took that shape), picture (a
+ * bytes per lane, passes, weight (how many warp instructions of the launches took that shape), picture (a
  * bank map's file name for plot.py, or "-"), lanes (32 "address:pass", "-" when inactive: the first such
- * warp's). A kernel launched twice counts its first launch. bank_conflicts.sh weighs passes by weight
+ * warp's), every launch added, as Nsight Compute adds them. bank_conflicts.sh weighs passes by weight
  * beside Nsight Compute's measurement. Host code of the chapters (POSIX: fork, exec, addr2line), after cli.h. */
 #ifdef COMMON_CLI_H /* a chapter, which includes cli.h first: the rule alone elsewhere */
 #include <stdio.h>
@@ -141,9 +141,10 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
 #include <unistd.h>
 
 /* The lesson's pictures (plot.py --bank-maps draws each by name): the first line of this kernel and
- * access gets it. A chapter's table ends with {NULL, NULL, NULL}. */
+ * access (and these passes, unless 0) gets it. A chapter's table ends with {NULL, NULL, NULL}. */
 typedef struct {
     const char *kernel, *access, *picture;
+    int passes;
 } bank_picture;
 
 typedef struct { /* one printed line */
@@ -186,7 +187,8 @@ static inline void bank_access_name_(const char *path, int line, char *out, size
     }
     if (label) {
         snprintf(out, size, "%s", label);
-        out[strcspn(out, "*\r\n")] = 0;
+        if (strstr(out, "*/")) *strstr(out, "*/") = 0;
+        out[strcspn(out, "\r\n")] = 0;
         for (size_t n = strlen(out); n > 0 && out[n - 1] == ' '; --n)
             out[n - 1] = 0;
         return;
@@ -201,10 +203,11 @@ static inline void bank_access_name_(const char *path, int line, char *out, size
 static inline int bank_read_run_(const char *path, bank_row_ **rows, int *count) {
     FILE *f = fopen(path, "r");
     if (!f) return 0;
-    char text[2048], command[8192];
-    int first = *count;
-    snprintf(command, sizeof command, "addr2line -a -f -C -i -e /proc/%d/exe", (int)getpid());
-    size_t used = strlen(command);
+    char text[2048], command[128], offsets[] = "/tmp/bank_model_offsets_XXXXXX";
+    const int first = *count, offsets_fd = mkstemp(offsets);
+    FILE *list = offsets_fd >= 0 ? fdopen(offsets_fd, "w") : NULL; /* addr2line's input: one offset a line */
+    if (!list) return 0;
+    snprintf(command, sizeof command, "addr2line -a -f -C -i -e /proc/%d/exe < %s", (int)getpid(), offsets);
     int n_offsets = 0;
     while (fgets(text, sizeof text, f)) {
         bank_row_ r;
@@ -223,16 +226,14 @@ static inline int bank_read_run_(const char *path, bank_row_ **rows, int *count)
             c += strcspn(c, ",");
             if (*c) ++c;
         }
-        r.line = -1 - n_offsets; /* which offset: named below */
-        if (used + 24 < sizeof command) {
-            ++n_offsets;
-            used += (size_t)snprintf(command + used, sizeof command - used, " %#lx", offset);
-        }
+        r.line = -1 - n_offsets++; /* which offset: named below */
+        fprintf(list, "%#lx\n", offset);
         *rows = (bank_row_ *)realloc(*rows, sizeof **rows * (size_t)(*count + 1));
         if (!*rows) abort();
         (*rows)[(*count)++] = r;
     }
     fclose(f);
+    fclose(list);
     /* addr2line -a: per address "0xOFFSET", then function and file:line per inlining level, innermost
      * first. The innermost line is the access's; the kernel, the function the runner launched (its name
      * with the template's arguments), else the outermost. */
@@ -278,6 +279,7 @@ static inline int bank_read_run_(const char *path, bank_row_ **rows, int *count)
         ++level;
     }
     if (pipe) pclose(pipe);
+    unlink(offsets);
     return 1;
 }
 
@@ -335,39 +337,33 @@ static inline void bank_model_observe(const char *program, int argc, char **argv
             unlink(path), unlink(errors);
             exit(2);
         }
-        const int from = count;
         bank_read_run_(path, &rows, &count);
-        for (int i = from; i < count; ++i)
-            rows[i].launch += 100000 * (int)(variant - variants);
         close(fd), close(err), unlink(path), unlink(errors);
     }
     printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
     unsigned char *printed = (unsigned char *)calloc((size_t)count + 1, 1), drawn[64] = {0};
     for (int i = 0; i < count; ++i) {
         bank_row_ *r = &rows[i];
-        int skip = 0; /* a kernel's later launch, or a shape of a line already printed */
-        for (int j = 0; j < i && !skip; ++j)
-            skip = !strcmp(rows[j].kernel, r->kernel) && rows[j].launch != r->launch;
-        if (skip || printed[i]) continue;
+        if (printed[i]) continue;
         for (int j = i; j < count; ++j) { /* every instruction of this line, op and shape */
             bank_row_ *s = &rows[j];
-            if (printed[j] || s->launch != r->launch || strcmp(s->kernel, r->kernel) || s->line != r->line ||
-                strcmp(s->op, r->op))
+            if (printed[j] || strcmp(s->kernel, r->kernel) || s->line != r->line || strcmp(s->op, r->op))
                 continue;
             long long weight = s->weight;
             for (int k = j + 1; k < count; ++k)
-                if (!printed[k] && rows[k].launch == s->launch && !strcmp(rows[k].kernel, s->kernel) &&
+                if (!printed[k] && !strcmp(rows[k].kernel, s->kernel) &&
                     rows[k].line == s->line && !strcmp(rows[k].op, s->op) && rows[k].active == s->active &&
                     rows[k].passes == s->passes)
                     weight += rows[k].weight, printed[k] = 1;
             printed[j] = 1;
             const char *picture = "-";
             for (int p = 0; pictures && pictures[p].kernel && p < 64; ++p)
-                if (!drawn[p] && !strcmp(pictures[p].kernel, s->kernel) && !strcmp(pictures[p].access, s->access))
+                if (!drawn[p] && !strcmp(pictures[p].kernel, s->kernel) && !strcmp(pictures[p].access, s->access) &&
+                    (!pictures[p].passes || pictures[p].passes == s->passes))
                     picture = pictures[p].picture, drawn[p] = 1;
             int shapes = 0; /* of lanes, on this line and op: a partial warp's count of lanes said where others differ */
             for (int k = 0; k < count; ++k)
-                shapes += rows[k].launch == s->launch && !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line &&
+                shapes += !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line &&
                           !strcmp(rows[k].op, s->op) && rows[k].active != s->active;
             char access[192];
             if (s->active == 0xffffffffu || shapes == 0)

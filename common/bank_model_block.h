@@ -12,6 +12,33 @@
 
 #include "bank_model.h"
 
+/* (dot and reduce, until the CPU runner observes them too) One line of --bank-model output (tab-separated, after bank_model_header()'s "#" line): one
+ * shared-memory instruction of one kernel, as warps of one shape execute it. Columns: kernel
+ * (as Nsight Compute names it), access ("tile column read"), op (ld/st), bytes per lane,
+ * passes (bank_passes()), weight (how often a block executes it so: per grid where the last
+ * block or edge tiles differ), picture (a bank map's file name for plot.py, or "-"), lanes
+ * (32 "address:pass", "-" when inactive). bank_conflicts.sh weighs passes by weight beside
+ * Nsight Compute's measurement. Host functions, callable from any host code of a .cu. */
+#include <stdio.h>
+static inline void bank_model_header(void) {
+    printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
+}
+static inline void bank_model_line(const char *kernel, const char *access, const char *op, int width,
+                                   const unsigned int address[32], unsigned int active, long long weight,
+                                   const char *picture) {
+    int pass_of_lane[32];
+    const int passes = bank_lane_passes(address, active, width, pass_of_lane);
+    printf("%s\t%s\t%s\t%d\t%d\t%lld\t%s\t", kernel, access, op, width, passes, weight, picture ? picture : "-");
+    for (int lane = 0; lane < BANK_MODEL_WARP; ++lane) {
+        if (pass_of_lane[lane] < 0)
+            printf("-");
+        else
+            printf("%u:%d", address[lane], pass_of_lane[lane]);
+        printf(lane + 1 < BANK_MODEL_WARP ? "," : "\n");
+    }
+}
+
+
 #define BANK_MODEL_MAX_BLOCK 1024 /* the largest block, and the trees' shared arrays */
 
 /* The pictures a chapter's lesson shows (plot.py --bank-maps draws each by name): an instruction of

@@ -8,7 +8,8 @@ instruction pattern: kernel, access, op, bytes, passes, weight, picture, lanes) 
 CHECK:
     KERNEL:ld=V        the kernel's loads take V passes per warp instruction (passes weighted
     KERNEL:st=V        by how often a block executes each pattern; within 0.005)
-    KERNEL/ACCESS=P    the instruction pattern named ACCESS takes P passes (every line of it)
+    KERNEL/ACCESS=P    the instruction pattern named ACCESS takes P passes (every line of it; P,Q,...:
+                       its lines take exactly these passes, as launches with other arguments do)
 Exit 0 when every check holds, 1 (one line per failed check) when one does not, 2 on bad use.
 
     expect_bank_model.py --measured PROGRAM [ARGS...] -- CHECK...
@@ -157,7 +158,7 @@ def main(argv):
         elif "/" in target:
             kernel, access = target.split("/", 1)
             got = sorted({p for k, a, _, p, _ in lines if k == kernel and a == access})
-            good = got == [int(value)]
+            good = got == sorted(int(v) for v in value.split(","))
             shown = "no such access" if not got else ", ".join(map(str, got))
         else:
             print("expect_bank_model: cannot read check '%s'" % check, file=sys.stderr)
