@@ -167,9 +167,9 @@ static void parse_options(int argc, char **argv, cli_options *o) {
     spec.exit_codes = "  5  the image was right, but an image asked for could not be saved\n"
                       "     (a wrong image exits 1 whatever happened to the file)";
     cli_parse_or_exit(&spec, argc, argv, o);
-    static const bank_picture pictures[] = {{"shared_bitmap_synced", "column write", "bitmap_write"},
-                                            {"shared_bitmap_synced", "mirrored column read", "bitmap_read"},
-                                            {NULL, NULL, NULL}};
+    static const bank_picture pictures[] = {{"shared_bitmap_synced", "column write", "bitmap_write", 0},
+                                            {"shared_bitmap_synced", "mirrored column read", "bitmap_read", 0},
+                                            {NULL, NULL, NULL, 0}};
     static const char *const runs[] = {" --check", " --check --no-sync", NULL}; /* both kernels */
     if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
         bank_model_observe(spec.program, argc, argv, runs, pictures, NULL);

@@ -412,7 +412,7 @@ static const cli_own_option own_options[] = {
     {"--dram-mib", "M",
      "MiB of latency_dram's chain and bandwidth_dram's buffer\n"
      "                       (default: 8 x the L2 and at least 512; 4 with --check)"},
-    {NULL, NULL, NULL}};
+    {NULL, NULL, NULL, 0}};
 
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
@@ -439,8 +439,8 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         fprintf(stderr, "shared_vs_global: --dram-mib applies to latency_dram and bandwidth_dram only\n");
         exit(EXIT_BAD_COMMAND_LINE);
     }
-    static const bank_picture pictures[] = {{"read_shared", "16-byte read", "svg_read_shared_16_byte_load"},
-                                            {NULL, NULL, NULL}};
+    static const bank_picture pictures[] = {{"read_shared", "16-byte read", "svg_read_shared_16_byte_load", 0},
+                                            {NULL, NULL, NULL, 0}};
     static const char *const check[] = {" --check", NULL}; /* the timed run's shapes, in short walks */
     if (o->bank_model) bank_model_observe(spec.program, argc, argv, check, pictures, NULL);
 }

@@ -486,14 +486,14 @@ static const char *const kernel_names[] = {"copy",         "naive_read", "naive_
 
 /* --bank-model: the kernels run on the CPU runner, both types unless --type says one; the lesson's pictures. */
 static const bank_picture transpose_pictures[] = {
-    {"transpose_shared<float>", "tile column read", "transpose_shared_column_read"},
-    {"transpose_shared<double>", "tile column read", "transpose_shared_double_column_read"},
-    {"transpose_padded<float>", "tile column read", "transpose_padded_column_read"},
-    {"transpose_padded<double>", "tile column read", "transpose_padded_double_column_read"},
-    {"transpose_swizzled<float>", "tile column read", "transpose_swizzled_column_read"},
-    {"transpose_vectorized<float>", "16-byte piece write", "transpose_vectorized_write"},
-    {"transpose_vectorized<float>", "16-byte piece read", "transpose_vectorized_read"},
-    {NULL, NULL, NULL}};
+    {"transpose_shared<float>", "tile column read", "transpose_shared_column_read", 0},
+    {"transpose_shared<double>", "tile column read", "transpose_shared_double_column_read", 0},
+    {"transpose_padded<float>", "tile column read", "transpose_padded_column_read", 0},
+    {"transpose_padded<double>", "tile column read", "transpose_padded_double_column_read", 0},
+    {"transpose_swizzled<float>", "tile column read", "transpose_swizzled_column_read", 0},
+    {"transpose_vectorized<float>", "16-byte piece write", "transpose_vectorized_write", 0},
+    {"transpose_vectorized<float>", "16-byte piece read", "transpose_vectorized_read", 0},
+    {NULL, NULL, NULL, 0}};
 static const char *const transpose_types[] = {" --type float", " --type double", NULL};
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
