@@ -905,8 +905,7 @@ static void check_same_address(report *rep, const unsigned *words, const unsigne
                   (double)warps * SAME_BYTES, "value: bytes holding the value of a lane that stored to them");
 }
 
-// ----- bank model -----
-// The bank rule of the lesson's tables (bank_model.h) on bank_read's subscript. Compared only: 8-byte
+// The checks' predictions: the bank rule (bank_model.h) on bank_read's subscript. Compared only: 8-byte
 // banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16 banks (word w as word (w / 16) * 32 + w % 16), each half-warp a request of its own.
 
 /* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */

@@ -412,7 +412,7 @@ static const cli_own_option own_options[] = {
     {"--dram-mib", "M",
      "MiB of latency_dram's chain and bandwidth_dram's buffer\n"
      "                       (default: 8 x the L2 and at least 512; 4 with --check)"},
-    {NULL, NULL, NULL, 0}};
+    {NULL, NULL, NULL}};
 
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};

@@ -271,6 +271,17 @@ function(add_bank_model_test name target)
   endif()
 endfunction()
 
+# add_bank_model_committed_test(<target> [KNOWN...]): every command of the committed Nsight tables
+# (docs/results/*/banks.txt) that runs <target>, its --bank-model on the CPU twin held to the tables'
+# predicted figures; KNOWN: KERNEL:ld or KERNEL:st rows stated to differ (tests/expect_bank_model.py).
+function(add_bank_model_committed_test target)
+  if(TARGET ${target}_cpu)
+    add_test(NAME ${target}_bank_model_committed COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py
+                                                         --committed $<TARGET_FILE:${target}_cpu> ${ARGN})
+    set_tests_properties(${target}_bank_model_committed PROPERTIES LABELS host TIMEOUT 900)
+  endif()
+endfunction()
+
 function(add_ncu_test name target)
   if(Python3_Interpreter_FOUND)
     add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py --measured

@@ -133,155 +133,23 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
  * bank map's file name for plot.py, or "-"), lanes (32 "address:pass", "-" when inactive: the first such
  * warp's), every launch added, as Nsight Compute adds them. bank_conflicts.sh weighs passes by weight
  * beside Nsight Compute's measurement. Host code of the chapters (POSIX: fork, exec, addr2line), after cli.h. */
-#ifdef COMMON_CLI_H /* a chapter, which includes cli.h first: the rule alone elsewhere */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 /* The lesson's pictures (plot.py --bank-maps draws each by name): the first line of this kernel and
- * access (and these passes, unless 0) gets it. A chapter's table ends with {NULL, NULL, NULL}. */
+ * access, as printed (and these passes, unless 0), gets it. A chapter's table ends with {NULL, NULL, NULL, 0}. */
 typedef struct {
     const char *kernel, *access, *picture;
     int passes;
 } bank_picture;
 
-typedef struct { /* one printed line */
-    char kernel[128], launched[128], access[160], op[3], lanes[640];
-    int bytes, line, launch;
-    long long passes, weight;
-    unsigned active;
-} bank_row_;
-
-/* The kernel's name from addr2line -f -C's outermost function, "void NAME(ARGS)": NAME. */
-static inline void bank_kernel_name_(char *function) {
-    char *open = strrchr(function, '(');
-    if (open) *open = 0;
-    if (strncmp(function, "void ", 5) == 0) memmove(function, function + 5, strlen(function + 5) + 1);
-}
-
-/* The label of a "bank: LABEL" comment in text, or NULL. */
-static inline const char *bank_label_(const char *text) {
-    const char *label = strstr(text, "bank: ");
-    return label && label > text && (label[-1] == ' ' || label[-1] == '*') ? label + 6 : NULL;
-}
-
-/* Line `line` of `path` as the access's name: its "bank: LABEL" comment's label (or the line before's,
- * where a statement goes on from there to this line), else "LINE: TEXT". */
-static inline void bank_access_name_(const char *path, int line, char *out, size_t size) {
-    snprintf(out, size, "%d", line);
-    FILE *f = fopen(path, "r");
-    char text[512] = "", before[512] = "";
-    for (int n = 1; f && n <= line && fgets(text, sizeof text, f); ++n)
-        if (n < line) snprintf(before, sizeof before, "%s", text);
-    if (f) fclose(f);
-    text[strcspn(text, "\r\n")] = 0;
-    const char *label = bank_label_(text);
-    if (!label && bank_label_(before)) {
-        const size_t code = (size_t)(strstr(before, "//") ? strstr(before, "//") - before : strcspn(before, "\n"));
-        size_t end = code;
-        while (end > 0 && before[end - 1] == ' ')
-            --end;
-        if (end > 0 && !strchr(";{}", before[end - 1])) label = bank_label_(before);
-    }
-    if (label) {
-        snprintf(out, size, "%s", label);
-        if (strstr(out, "*/")) *strstr(out, "*/") = 0;
-        out[strcspn(out, "\r\n")] = 0;
-        for (size_t n = strlen(out); n > 0 && out[n - 1] == ' '; --n)
-            out[n - 1] = 0;
-        return;
-    }
-    const char *start = text + strspn(text, " \t");
-    if (*start) snprintf(out, size, "%d: %.100s", line, start);
-    for (char *c = out; *c; ++c)
-        if (*c == '\t') *c = ' ';
-}
-
-/* Reads one run's lines (FILE from warp_accesses.c) into rows, naming each by addr2line. */
-static inline int bank_read_run_(const char *path, bank_row_ **rows, int *count) {
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char text[2048], command[128], offsets[] = "/tmp/bank_model_offsets_XXXXXX";
-    const int first = *count, offsets_fd = mkstemp(offsets);
-    FILE *list = offsets_fd >= 0 ? fdopen(offsets_fd, "w") : NULL; /* addr2line's input: one offset a line */
-    if (!list) return 0;
-    snprintf(command, sizeof command, "addr2line -a -f -C -i -e /proc/%d/exe < %s", (int)getpid(), offsets);
-    int n_offsets = 0;
-    while (fgets(text, sizeof text, f)) {
-        bank_row_ r;
-        unsigned long offset;
-        char lanes[640];
-        int kernel_at = 0;
-        memset(&r, 0, sizeof r);
-        if (sscanf(text, "warp %lx op %2s bytes %d passes %lld warps %lld launch %d lanes %639s kernel %n", &offset,
-                   r.op, &r.bytes, &r.passes, &r.weight, &r.launch, lanes, &kernel_at) < 7 || !kernel_at)
-            continue;
-        snprintf(r.lanes, sizeof r.lanes, "%s", lanes);
-        snprintf(r.launched, sizeof r.launched, "%.*s", (int)strcspn(text + kernel_at, "<\n"), text + kernel_at);
-        int lane = 0;
-        for (const char *c = lanes; *c; ++lane) {
-            if (*c != '-') r.active |= 1u << lane;
-            c += strcspn(c, ",");
-            if (*c) ++c;
-        }
-        r.line = -1 - n_offsets++; /* which offset: named below */
-        fprintf(list, "%#lx\n", offset);
-        *rows = (bank_row_ *)realloc(*rows, sizeof **rows * (size_t)(*count + 1));
-        if (!*rows) abort();
-        (*rows)[(*count)++] = r;
-    }
-    fclose(f);
-    fclose(list);
-    /* addr2line -a: per address "0xOFFSET", then function and file:line per inlining level, innermost
-     * first. The innermost line is the access's; the kernel, the function the runner launched (its name
-     * with the template's arguments), else the outermost. */
-    FILE *pipe = popen(command, "r");
-    int at = -1;
-    char place[1024] = "", function[1024] = "", kernel[1024] = "";
-    int level = 0;
-    for (int done = 0; !done;) {
-        const int got = pipe && fgets(text, sizeof text, pipe) != NULL;
-        text[strcspn(text, "\n")] = 0;
-        if (!got || strncmp(text, "0x", 2) == 0) {
-            for (int i = first; at >= 0 && i < *count; ++i)
-                if ((*rows)[i].line == -1 - at) {
-                    bank_row_ *r = &(*rows)[i];
-                    snprintf(r->kernel, sizeof r->kernel, "%s", function);
-                    if (*kernel) snprintf(r->kernel, sizeof r->kernel, "%s", kernel);
-                    char *colon = strrchr(place, ':');
-                    r->line = colon ? atoi(colon + 1) : 0;
-                    if (colon) *colon = 0;
-                    const char *file = strncmp(place, "./", 2) == 0 ? place + 2 : place;
-                    char source[1200];
-#ifdef BANK_MODEL_ROOT
-                    snprintf(source, sizeof source, "%s/%s", BANK_MODEL_ROOT, file);
-#else
-                    snprintf(source, sizeof source, "%s", file);
+#if defined(COMMON_CLI_H) /* a chapter, which includes cli.h first: the rule alone elsewhere */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef CUDA_CPU_RUNNER
+extern "C" void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, const bank_picture *pictures,
+                                    const char *tail); /* cpu_runner/warp_accesses.c */
 #endif
-                    bank_access_name_(source, r->line, r->access, sizeof r->access);
-                    if (colon) *colon = ':';
-                }
-            if (!got) done = 1;
-            ++at, level = 0, kernel[0] = 0;
-            continue;
-        }
-        if (level % 2 == 0) {
-            bank_kernel_name_(text);
-            snprintf(function, sizeof function, "%.1000s", text);
-            for (int i = first; at >= 0 && i < *count && !*kernel; ++i)
-                if ((*rows)[i].line == -1 - at && strncmp(text, (*rows)[i].launched, strlen((*rows)[i].launched)) == 0 &&
-                    strchr("<", text[strlen((*rows)[i].launched)]))
-                    snprintf(kernel, sizeof kernel, "%.1000s", text);
-        } else if (level == 1)
-            snprintf(place, sizeof place, "%.1000s", strtok(text, " "));
-        ++level;
-    }
-    if (pipe) pclose(pipe);
-    unlink(offsets);
-    return 1;
-}
 
 /* Runs the program's kernels on the CPU runner and prints the table (see above); exits. */
 static inline void bank_model_observe(const char *program, int argc, char **argv, const char *const *variants,
@@ -295,10 +163,11 @@ static inline void bank_model_observe(const char *program, int argc, char **argv
         given |= strncmp(argv[i], variants[0] + 1, strcspn(variants[0] + 1, " ")) == 0 &&
                  argv[i][strcspn(variants[0] + 1, " ")] == 0;
     static const char *const one[] = {"", NULL};
-    bank_row_ *rows = NULL;
-    int count = 0;
-    for (const char *const *variant = given || !variants ? one : variants; *variant; ++variant) {
-        char path[] = "/tmp/bank_model_XXXXXX", errors[] = "/tmp/bank_model_err_XXXXXX";
+    char paths[8][32];
+    const char *files[8] = {NULL};
+    int runs = 0;
+    for (const char *const *variant = given || !variants ? one : variants; *variant && runs < 8; ++variant) {
+        char *path = strcpy(paths[runs], "/tmp/bank_model_XXXXXX"), errors[] = "/tmp/bank_model_err_XXXXXX";
         const int fd = mkstemp(path), err = mkstemp(errors);
         if (fd < 0 || err < 0) {
             fprintf(stderr, "%s: --bank-model: cannot make a file in /tmp\n", program);
@@ -337,45 +206,15 @@ static inline void bank_model_observe(const char *program, int argc, char **argv
             unlink(path), unlink(errors);
             exit(2);
         }
-        bank_read_run_(path, &rows, &count);
-        close(fd), close(err), unlink(path), unlink(errors);
+        files[runs++] = path;
+        close(fd), close(err), unlink(errors);
     }
-    printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
-    unsigned char *printed = (unsigned char *)calloc((size_t)count + 1, 1), drawn[64] = {0};
-    for (int i = 0; i < count; ++i) {
-        bank_row_ *r = &rows[i];
-        if (printed[i]) continue;
-        for (int j = i; j < count; ++j) { /* every instruction of this line, op and shape */
-            bank_row_ *s = &rows[j];
-            if (printed[j] || strcmp(s->kernel, r->kernel) || s->line != r->line || strcmp(s->op, r->op))
-                continue;
-            long long weight = s->weight;
-            for (int k = j + 1; k < count; ++k)
-                if (!printed[k] && !strcmp(rows[k].kernel, s->kernel) &&
-                    rows[k].line == s->line && !strcmp(rows[k].op, s->op) && rows[k].active == s->active &&
-                    rows[k].passes == s->passes)
-                    weight += rows[k].weight, printed[k] = 1;
-            printed[j] = 1;
-            const char *picture = "-";
-            for (int p = 0; pictures && pictures[p].kernel && p < 64; ++p)
-                if (!drawn[p] && !strcmp(pictures[p].kernel, s->kernel) && !strcmp(pictures[p].access, s->access) &&
-                    (!pictures[p].passes || pictures[p].passes == s->passes))
-                    picture = pictures[p].picture, drawn[p] = 1;
-            int shapes = 0; /* of lanes, on this line and op: a partial warp's count of lanes said where others differ */
-            for (int k = 0; k < count; ++k)
-                shapes += !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line &&
-                          !strcmp(rows[k].op, s->op) && rows[k].active != s->active;
-            char access[192];
-            if (s->active == 0xffffffffu || shapes == 0)
-                snprintf(access, sizeof access, "%s", s->access);
-            else
-                snprintf(access, sizeof access, "%s (%d lanes)", s->access, __builtin_popcount(s->active));
-            printf("%s\t%s\t%s\t%d\t%lld\t%lld\t%s\t%s\n", s->kernel, access, s->op, s->bytes, s->passes, weight,
-                   picture, s->lanes);
-        }
-    }
-    if (tail) printf("%s", tail);
-    free(printed), free(rows);
+#ifndef BANK_MODEL_ROOT
+#define BANK_MODEL_ROOT "."
+#endif
+    cuda_cpu_bank_table(files, runs, BANK_MODEL_ROOT, pictures, tail);
+    for (int run = 0; run < runs; ++run)
+        unlink(files[run]);
     exit(0);
 #endif
 }
