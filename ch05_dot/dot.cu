@@ -32,9 +32,9 @@
 #include "book.h"       /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
 #include "vector16.cuh" /* vector16<real>: float4 or double2, 16 bytes a load */
 
-#include "bank_model_block.h" /* these five: the harness, below main */
-#include "ceiling.cuh"
+#include "ceiling.cuh" /* these five: the harness, below main */
 #include "cli.h"
+#include "bank_model.h"
 #include "numerics.h"
 #include "report.h"
 
@@ -63,12 +63,12 @@ template <typename real> __global__ void dot_book(const real *a, const real *b, 
         tid += blockDim.x * (long long)gridDim.x;
     }
 
-    cache[cacheIndex] = temp;
+    cache[cacheIndex] = temp; // bank: cache[tid] write (the block's elements)
     __syncthreads();
 
     int i = blockDim.x / 2;
     while (i != 0) {
-        if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i];
+        if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i]; // bank: cache[tid] += cache[tid + i]
         __syncthreads();
         i /= 2;
     }
@@ -125,7 +125,7 @@ __global__ void dot_one_launch(const real *a, const real *b, real *partials, uns
 
     int i = blockDim.x / 2;
     while (i != 0) {
-        if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i];
+        if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i]; // bank: cache[tid] += cache[tid + i]
         __syncthreads();
         i /= 2;
     }
@@ -135,7 +135,7 @@ __global__ void dot_one_launch(const real *a, const real *b, real *partials, uns
         __syncthreads();
         i = blockDim.x / 2;
         while (i != 0) {
-            if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i];
+            if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i]; // bank: cache[tid] += cache[tid + i]
             __syncthreads();
             i /= 2;
         }
@@ -320,13 +320,13 @@ __global__ void dot_barrier_first_warp(const real *a, const real *b, real *c, lo
 
     int i = blockDim.x / 2;
     while (i >= 32) { /* the book's tree, down to 32 values */
-        if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i];
+        if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i]; // bank: cache[tid] += cache[tid + i]
         __syncthreads();
         i /= 2;
     }
     if (cacheIndex < 32) { /* the tutorial's shape */
         for (i = 16; i != 0; i /= 2) {
-            if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i];
+            if (cacheIndex < i) cache[cacheIndex] += cache[cacheIndex + i]; // bank: cache[tid] += cache[tid + i]
             __syncwarp(); /* the warp's own barrier: all these steps need */
         }
         __syncthreads(); /* WRONG: only the first warp arrives here */
@@ -425,7 +425,15 @@ template <typename real> struct dot_run {
 };
 
 /* The parts below call one another: declared here. */
-static void print_bank_model(const cli_options *o);
+/* --bank-model: the kernels on the CPU runner, both types unless --type says one; the lesson's pictures, at
+ * 256 threads: the store cache[tid] and the tree's step at i = 16 (half a warp). */
+static const bank_picture dot_pictures[] = {
+    {"dot_book<float>", "cache[tid] write (the block's elements)", "dot_book_float_store", 0},
+    {"dot_book<float>", "cache[tid] += cache[tid + i] (16 lanes)", "dot_book_float_half16", 0},
+    {"dot_book<double>", "cache[tid] write (the block's elements)", "dot_book_double_store", 0},
+    {"dot_book<double>", "cache[tid] += cache[tid + i] (16 lanes)", "dot_book_double_half16", 0},
+    {NULL, NULL, NULL, 0}};
+static const char *const dot_types[] = {" --type float", " --type double", NULL};
 template <typename real> static void launch(int kernel, const dot_run<real> *r);
 template <typename real>
 static real dot_book_cpu(bool last_block_adds, const real *a, const real *b, long long n, int blocks, int threads,
@@ -484,7 +492,9 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         fprintf(stderr, "dot: --part %s: the parts are progression (the default) and cpu_sum\n", part);
         exit(EXIT_BAD_COMMAND_LINE);
     }
-    if (o->bank_model) print_bank_model(o); /* prints it and exits 0, before any CUDA call */
+    if (o->bank_model) /* before any CUDA call */
+        bank_model_observe(spec.program, argc, argv, dot_types, dot_pictures,
+                           "library\tdot_kernel<\tcuBLAS\nlibrary\treduce_1Block_kernel<\tcuBLAS\n");
     const unsigned every_correct_kernel = (1u << KERNEL_BARRIER_IN_IF) - 1; /* what no --kernel selects */
     if (cpu_sum_asked(o) && o->kernel_mask != every_correct_kernel) {
         fprintf(stderr, "dot: --part cpu_sum runs book and one_launch itself: leave out --kernel\n");
@@ -941,55 +951,4 @@ static void explain_barrier(int kernel, int same_bits, double limit) {
                  "for threads that have exited"
                : "both barriers are barrier 0, which counts warps, not lines: no hang, but synccheck reports the "
                  "other warps' threads as divergent");
-}
-
-// ----- bank model -----
-// --bank-model (no GPU): every shared-memory instruction of every kernel, over the warps of a block, from the
-// kernels' subscripts (common/bank_model_block.h), for scripts/bank_conflicts.sh and plot.py --bank-maps.
-
-/* The lesson's pictures, at 256 threads: the store cache[tid] and the step at i = 16 (half a warp). */
-static const bank_picture dot_pictures[] = {
-    {"dot_book<float>", "cache[tid] write (the block's elements)", BOOK_THREADS, "dot_book_float_store"},
-    {"dot_book<float>", "offset 16: cache[tid + offset] read", BOOK_THREADS, "dot_book_float_half16"},
-    {"dot_book<double>", "cache[tid] write (the block's elements)", BOOK_THREADS, "dot_book_double_store"},
-    {"dot_book<double>", "offset 16: cache[tid + offset] read", BOOK_THREADS, "dot_book_double_half16"},
-    {NULL, NULL, 0, NULL}};
-
-/* Every kernel with shared memory. The trees all make the book's accesses (the wrong kernels differ in where
- * their barriers are); dot_and_norm_one_block has two. one_launch is counted per grid of the blocks --n and
- * --block give, its last block's second tree once; fast's block_sum per block. */
-template <typename real> static void model_dot_kernels(const cli_options *o) {
-    static const char *const trees[] = {"dot_book<%s>",
-                                        "dot_barrier_in_if<%s>",
-                                        "dot_barrier_first_warp<%s, false>",
-                                        "dot_and_norm_one_block<%s, false>",
-                                        "dot_and_norm_one_block<%s, false>",
-                                        "dot_barrier_first_warp<%s, true>",
-                                        "dot_and_norm_one_block<%s, true>",
-                                        "dot_and_norm_one_block<%s, true>",
-                                        "dot_one_launch<%s>"};
-    const int threads = o->block, blocks = (int)imin((o->n + threads - 1) / threads, (long long)BOOK_MAX_BLOCKS);
-    char kernel[64];
-    for (size_t t = 0; t < sizeof trees / sizeof trees[0]; ++t) {
-        snprintf(kernel, sizeof kernel, trees[t], element_name<real>());
-        bank_model_blocks = strstr(kernel, "one_launch") ? blocks : 1;
-        model_halving_tree<real>(kernel, "cache", threads, 0);
-    }
-    model_last_block_flag(kernel, threads);
-    bank_model_blocks = 1; /* one_launch's last block: the tree again */
-    model_halving_tree<real>(kernel, "cache", threads, 0);
-    snprintf(kernel, sizeof kernel, "dot_fast<%s>", element_name<real>());
-    model_block_sum<real>(kernel, FAST_THREADS, "");
-    model_last_block_flag(kernel, FAST_THREADS);
-    model_block_sum<real>(kernel, FAST_THREADS, "last block only: ");
-}
-
-static void print_bank_model(const cli_options *o) {
-    bank_model_pictures = dot_pictures;
-    bank_model_header();
-    model_dot_kernels<float>(o);
-    model_dot_kernels<double>(o);
-    printf("library\tdot_kernel<\tcuBLAS\n"); /* cublasSdot/Ddot's own kernels */
-    printf("library\treduce_1Block_kernel<\tcuBLAS\n");
-    exit(EXIT_ALL_PASSED);
 }

@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model_block.h" /* harness (below the line): --bank-model, passes from each lane's address */
 #include "bitmap.h"           /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
 #include "book.h"             /* the book's header: error checks, the device */
 #include "cli.h"              /* harness: the command line */
+#include "bank_model.h"       /* harness: --bank-model, the CPU runner's count of each shared access */
 #include "report.h"           /* harness: the table and the RESULT line */
 
 #define DIM 1024      /* the image is DIM x DIM pixels                */
@@ -48,13 +48,13 @@ __global__ void shared_bitmap_synced(unsigned char *pixels) {
     const int offset = x + y * blockDim.x * gridDim.x; /* row y, counted from the bottom */
 
     __shared__ float s_shared[TILE][TILE];
-    s_shared[threadIdx.x][threadIdx.y] =
+    s_shared[threadIdx.x][threadIdx.y] = // bank: column write
         255 * (sinf(x * 2.0f * PI / PERIOD) + 1.0f) * (sinf(y * 2.0f * PI / PERIOD) + 1.0f) / 4.0f;
 
     __syncthreads(); /* every element of s_shared is written before anyone reads */
 
     pixels[offset * 4 + 0] = 0;
-    pixels[offset * 4 + 1] = (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y];
+    pixels[offset * 4 + 1] = (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y]; // bank: mirrored column read
     pixels[offset * 4 + 2] = 0;
     pixels[offset * 4 + 3] = 255;
 }
@@ -71,13 +71,13 @@ __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
     const int offset = x + y * blockDim.x * gridDim.x;
 
     __shared__ float s_shared[TILE][TILE];
-    s_shared[threadIdx.x][threadIdx.y] =
+    s_shared[threadIdx.x][threadIdx.y] = // bank: column write
         255 * (sinf(x * 2.0f * PI / PERIOD) + 1.0f) * (sinf(y * 2.0f * PI / PERIOD) + 1.0f) / 4.0f;
 
     /* no __syncthreads(): the read below races the other warps' writes */
 
     pixels[offset * 4 + 0] = 0;
-    pixels[offset * 4 + 1] = (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y];
+    pixels[offset * 4 + 1] = (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y]; // bank: mirrored column read
     pixels[offset * 4 + 2] = 0;
     pixels[offset * 4 + 3] = 255;
 }
@@ -139,7 +139,6 @@ int main(int argc, char **argv) {
 
 // ----- options -----
 
-static void print_bank_model(void);
 /* A --save or --save-diff path that cannot take the PNG: exit 2 before any CUDA call, nothing touched. */
 static void reject_unsavable_paths(const cli_options *o) {
     const char *paths[2] = {o->save_path, o->save_diff_path}, *options[2] = {"--save", "--save-diff"};
@@ -168,10 +167,12 @@ static void parse_options(int argc, char **argv, cli_options *o) {
     spec.exit_codes = "  5  the image was right, but an image asked for could not be saved\n"
                       "     (a wrong image exits 1 whatever happened to the file)";
     cli_parse_or_exit(&spec, argc, argv, o);
-    if (o->bank_model) { /* before any CUDA call: works without a GPU or a driver */
-        print_bank_model();
-        exit(EXIT_ALL_PASSED);
-    }
+    static const bank_picture pictures[] = {{"shared_bitmap_synced", "column write", "bitmap_write", 0},
+                                            {"shared_bitmap_synced", "mirrored column read", "bitmap_read", 0},
+                                            {NULL, NULL, NULL, 0}};
+    static const char *const runs[] = {" --check", " --check --no-sync", NULL}; /* both kernels */
+    if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
+        bank_model_observe(spec.program, argc, argv, runs, pictures, NULL);
     reject_unsavable_paths(o);
 }
 
@@ -311,28 +312,4 @@ static int save_and_show(const cpu_bitmap *image, const cpu_bitmap *reference, c
         failed |= bitmap_show_or_save(image, title, fallback, o->no_window) == BITMAP_ERROR;
     }
     return failed ? -1 : 0;
-}
-
-// ----- bank model -----
-// Each warp's store and load of s_shared, on a host array declared as the kernels declare
-// it; thread tid = threadIdx.x + 16 threadIdx.y, so a warp is two rows of 16 threads.
-
-static void print_bank_model(void) {
-    static float s_shared[TILE][TILE];
-    const char *const kernels[] = {"shared_bitmap_synced", "shared_bitmap_no_sync"};
-    /* Thread t writes s_shared[threadIdx.x][threadIdx.y], then reads s_shared[15 - threadIdx.x][15 - threadIdx.y]. */
-    auto write = [&](unsigned int t) { return byte_address(s_shared, t % TILE) + byte_address(s_shared[0], t / TILE); };
-    auto read = [&](unsigned int t) {
-        return byte_address(s_shared, TILE - 1 - t % TILE) + byte_address(s_shared[0], TILE - 1 - t / TILE);
-    };
-    const auto every_thread = [](unsigned int) { return true; };
-    static const bank_picture pictures[] = {{"shared_bitmap_synced", "column write", 0, "bitmap_write"},
-                                            {"shared_bitmap_synced", "mirrored column read", 0, "bitmap_read"},
-                                            {NULL, NULL, 0, NULL}};
-    bank_model_pictures = pictures; /* drawn once: both kernels are the same here */
-    bank_model_header();
-    for (int k = 0; k < 2; ++k) {
-        model_instruction(kernels[k], "column write", "st", sizeof(float), TILE * TILE, write, every_thread);
-        model_instruction(kernels[k], "mirrored column read", "ld", sizeof(float), TILE * TILE, read, every_thread);
-    }
 }

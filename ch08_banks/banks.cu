@@ -30,9 +30,9 @@
 
 #include "book.h" /* the book's header: error checks, the device, timing */
 
-#include "bank_model_block.h" /* harness (below the line): the passes of each shared access */
-#include "ceiling.cuh"        /* harness: the copy's bandwidth ceiling */
+#include "ceiling.cuh"        /* harness (below the line): the copy's bandwidth ceiling */
 #include "cli.h"              /* harness: the command line */
+#include "bank_model.h"       /* harness: the bank rule; --bank-model, the CPU runner's count */
 #include "report.h"           /* harness: the table and the RESULT lines */
 
 #define WARP 32
@@ -61,7 +61,7 @@ __global__ void guide_stride_read(int *out, int s) {
     for (int i = threadIdx.x; i < WARP * MAX_STRIDE; i += blockDim.x)
         s_words[i] = i;
     __syncthreads(); /* every word is written before the warp reads */
-    out[threadIdx.x] = s_words[s * threadIdx.x];
+    out[threadIdx.x] = s_words[s * threadIdx.x]; // bank: s_words[s * threadIdx.x]
 }
 
 // ---------------------------------------------------------------------------
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(READ_THREADS) bank_read(unsigned *sums, int ro
         const element *s_row = (const element *)(s_lane + (unsigned)(round * row_step) % WINDOW_ROWS * ROW_BYTES);
 #pragma unroll
         for (int k = 0; k < LOADS_PER_ROUND; ++k)
-            sum += fold(s_row[k * row_elements]);
+            sum += fold(s_row[k * row_elements]); // bank: s_row[k * row_elements]
     }
     sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
 }
@@ -240,7 +240,7 @@ __global__ void same_word_store(unsigned *words) {
     const unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     if (lane == 0) s_words[warp] = 0xFFFFFFFFu; /* no lane stores this: an unwritten word shows */
     __syncthreads();
-    s_words[warp] = lane * 0x01010101u; /* 32 lanes, one address: one write is done */
+    s_words[warp] = lane * 0x01010101u; /* 32 lanes, one address: one write is done; bank: one word, 32 lanes */
     __syncthreads();
     if (lane == 0) words[blockIdx.x * (SAME_ADDRESS_THREADS / WARP) + warp] = s_words[warp];
 }
@@ -252,7 +252,7 @@ __global__ void same_byte_store(unsigned *words) {
     unsigned char *s_warp_bytes = (unsigned char *)s_warp_words;
     if (lane < SAME_BYTES / 4) s_warp_words[lane] = 0xFFFFFFFFu;
     __syncthreads();
-    s_warp_bytes[lane % SAME_BYTES] = (unsigned char)lane; /* lanes t, t + 8, t + 16, t + 24: one byte */
+    s_warp_bytes[lane % SAME_BYTES] = (unsigned char)lane; /* lanes t, t + 8, t + 16, t + 24: one byte; bank: one byte, 4 lanes */
     __syncthreads();
     if (lane < SAME_BYTES / 4)
         words[(blockIdx.x * (SAME_ADDRESS_THREADS / WARP) + warp) * (SAME_BYTES / 4) + lane] = s_warp_words[lane];
@@ -448,7 +448,16 @@ static bank_options bank_options_from(const cli_options *o) {
     return b;
 }
 
-static void print_bank_model(const cli_options *o); /* --bank-model: the last part of the harness */
+/* --bank-model: the lesson's pictures, the Guide's example at strides 1, 2 and 32 (its passes) and three
+ * bank_read loads. */
+static const bank_picture banks_pictures[] = {
+    {"guide_stride_read", "s_words[s * threadIdx.x]", "banks_int_stride_1", 1},
+    {"guide_stride_read", "s_words[s * threadIdx.x]", "banks_int_stride_2", 2},
+    {"guide_stride_read", "s_words[s * threadIdx.x]", "banks_int_stride_32", 32},
+    {"bank_read<unsigned int, 0>", "s_row[k * row_elements]", "banks_broadcast", 0},
+    {"bank_read<unsigned char, 17>", "s_row[k * row_elements]", "banks_char_stride_17", 0},
+    {"bank_read<double, 1>", "s_row[k * row_elements]", "banks_double_stride_1", 0},
+    {NULL, NULL, NULL, 0}};
 
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
@@ -465,9 +474,7 @@ static void parse_options(int argc, char **argv, cli_options *o) {
     spec.own_options = bank_options_spec;
     cli_parse_or_exit(&spec, argc, argv, o);
     bank_options_from(o); /* the own options checked now, before any CUDA call */
-    if (!o->bank_model) return;
-    print_bank_model(o);
-    exit(EXIT_ALL_PASSED);
+    if (o->bank_model) bank_model_observe(spec.program, argc, argv, NULL, banks_pictures, NULL);
 }
 
 static void options_against_device(const cli_options *o, const struct cudaDeviceProp *device) {
@@ -898,10 +905,8 @@ static void check_same_address(report *rep, const unsigned *words, const unsigne
                   (double)warps * SAME_BYTES, "value: bytes holding the value of a lane that stored to them");
 }
 
-// ----- bank model -----
-// model_instruction (bank_model_block.h) counts each shared access from the kernel's own subscript
-// on the host. Compared only: 8-byte banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16
-// banks (word w as word (w / 16) * 32 + w % 16), each half-warp a request of its own.
+// The checks' predictions: the bank rule (bank_model.h) on bank_read's subscript. Compared only: 8-byte
+// banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16 banks (word w as word (w / 16) * 32 + w % 16), each half-warp a request of its own.
 
 /* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */
 static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {
@@ -927,130 +932,4 @@ static int cc1_passes(int stride) {
         address[lane] = (word / CC1_BANKS * BANKS + word % CC1_BANKS) * BANK_BYTES; /* in bank word % 16 */
     }
     return bank_passes(address, 0x0000ffffu, BANK_BYTES) + bank_passes(address, 0xffff0000u, BANK_BYTES);
-}
-
-/* The lesson's pictures: the Guide's example at strides 1, 2 and 32, and three bank_read loads. */
-static const bank_picture banks_pictures[] = {
-    {"guide_stride_read", "s_words[s * threadIdx.x], s = 1", 0, "banks_int_stride_1"},
-    {"guide_stride_read", "s_words[s * threadIdx.x], s = 2", 0, "banks_int_stride_2"},
-    {"guide_stride_read", "s_words[s * threadIdx.x], s = 32", 0, "banks_int_stride_32"},
-    {"bank_read<unsigned int, 0>", "s_row[0 * row_elements]", 0, "banks_broadcast"},
-    {"bank_read<unsigned char, 17>", "s_row[0 * row_elements]", 0, "banks_char_stride_17"},
-    {"bank_read<double, 1>", "s_row[0 * row_elements]", 0, "banks_double_stride_1"},
-    {NULL, NULL, 0, NULL}};
-
-static bool every_thread(unsigned) { return true; }
-
-/* for (i = threadIdx.x; i < count; i += blockDim.x) array[i] (reversed: array[count - 1 - i]), at its
- * byte offset in `buffer`: 32 consecutive i are one warp access. The whole warps (each the first
- * shifted, in as many passes) make one line, weighted by their number; a partial warp another. */
-template <typename element>
-static void model_loop(const char *kernel, const char *access, const char *op, const void *buffer, const element *array,
-                       int count, int reversed) {
-    const int whole = count / WARP * WARP;
-    auto address = [&](unsigned i) {
-        return (unsigned)((const char *)&array[reversed ? count - 1 - (int)i : (int)i] - (const char *)buffer);
-    };
-    bank_model_blocks = whole / WARP;
-    if (whole) model_instruction(kernel, access, op, sizeof(element), WARP, address, every_thread);
-    bank_model_blocks = 1;
-    if (count > whole)
-        model_instruction(
-            kernel, access, op, sizeof(element), WARP, [&](unsigned lane) { return address(whole + lane); },
-            [&](unsigned lane) { return (int)(whole + lane) < count; });
-}
-
-/* Every bank_read parts stride and size launch (when timed, the broadcasts too), in the lessons'
- * order: the fill, then load k of a round, made by every warp in every round, in the same banks. */
-static void model_bank_reads(const cli_options *o, const bank_options *b) {
-    static unsigned s_words[4096]; /* the kernel's buffer: larger than any case's */
-    const int order[] = {INT_BYTES, CHAR_BYTES, SHORT_BYTES, DOUBLE_BYTES};
-    const int stride_part = b->parts & (1u << PART_STRIDE), size_part = b->parts & (1u << PART_SIZE);
-    for (int e = 0; e < 4; ++e)
-        for (int stride = 0; stride <= MAX_STRIDE; ++stride) {
-            const int bytes = order[e], broadcast = stride == 0 && !o->check_only;
-            if (!(bytes == INT_BYTES ? (stride_part && (broadcast || stride_selected(PART_STRIDE, b, stride))) ||
-                                           (size_part && broadcast)
-                                     : size_part && (broadcast || stride_selected(PART_SIZE, b, stride))))
-                continue;
-            char kernel[48]; /* as Nsight Compute names it */
-            snprintf(kernel, sizeof kernel, "bank_read<%s%s, %d>", bytes == DOUBLE_BYTES ? "" : "unsigned ",
-                     element_names[bytes], stride);
-            model_loop(kernel, "fill s_words[w]", "st", s_words, s_words, read_buffer_bytes(bytes, stride) / 4, 0);
-            bank_model_blocks = o->check_only ? CHECK_ROUNDS : TIMED_ROUNDS;
-            for (int k = 0; k < LOADS_PER_ROUND; ++k)
-                model_instruction(
-                    kernel, name_of("s_row[%d * row_elements]", k), "ld", bytes, READ_THREADS,
-                    [&](unsigned tid) { return bank_read_address(bytes, stride, tid % WARP, k); }, every_thread);
-            bank_model_blocks = 1;
-        }
-}
-
-/* same_word_store and same_byte_store: every warp the same accesses, at its own word(s). */
-static void model_same_address(void) {
-    static unsigned s_words[SAME_ADDRESS_THREADS / WARP * SAME_BYTES / 4];
-    const unsigned char *s_bytes = (const unsigned char *)s_words;
-    const int threads = SAME_ADDRESS_THREADS;
-    auto warp_word = [&](unsigned tid) { return byte_address(s_words, tid / WARP); }; /* s_words[warp] */
-    auto lane_0 = [](unsigned tid) { return tid % WARP == 0; };
-    model_instruction("same_word_store", "s_words[warp] = 0xFFFFFFFFu, lane 0", "st", 4, threads, warp_word, lane_0);
-    model_instruction("same_word_store", "s_words[warp] = lane * 0x01010101u", "st", 4, threads, warp_word,
-                      every_thread);
-    model_instruction("same_word_store", "s_words[warp], lane 0", "ld", 4, threads, warp_word, lane_0);
-    /* same_byte_store: s_warp_words = s_words + warp * (SAME_BYTES / 4), s_warp_bytes its bytes */
-    auto lane_word = [&](unsigned tid) { return byte_address(s_words, tid / WARP * (SAME_BYTES / 4) + tid % WARP); };
-    auto first_lanes = [](unsigned tid) { return tid % WARP < SAME_BYTES / 4; };
-    model_instruction("same_byte_store", "s_warp_words[lane] = 0xFFFFFFFFu", "st", 4, threads, lane_word, first_lanes);
-    model_instruction("same_byte_store", "s_warp_words[lane]", "ld", 4, threads, lane_word, first_lanes);
-    model_instruction(
-        "same_byte_store", "s_warp_bytes[lane % SAME_BYTES] = lane", "st", 1, threads,
-        [&](unsigned tid) { return byte_address(s_bytes, tid / WARP * SAME_BYTES + tid % WARP % SAME_BYTES); },
-        every_thread);
-}
-
-/* Every shared-memory instruction of every kernel the options launch. */
-static void print_bank_model(const cli_options *o) {
-    static int s_words[WARP * MAX_STRIDE]; /* guide_stride_read's */
-    const bank_options b = bank_options_from(o);
-    bank_model_header();
-    bank_model_pictures = banks_pictures;
-    for (size_t i = 0; i < sizeof guide_strides / sizeof *guide_strides; ++i) { /* main's example: always */
-        const int s = guide_strides[i];
-        model_loop("guide_stride_read", name_of("fill s_words[i], s = %d", s), "st", s_words, s_words,
-                   WARP * MAX_STRIDE, 0);
-        model_instruction(
-            "guide_stride_read", name_of("s_words[s * threadIdx.x], s = %d", s), "ld", sizeof(int), WARP,
-            [&](unsigned t) { return byte_address(s_words, s * t); }, every_thread);
-    }
-    model_bank_reads(o, &b);
-    for (size_t i = 0; b.parts & (1u << PART_CARVE) && i < sizeof carve_cases / sizeof *carve_cases; ++i) {
-        const carve_case c = carve_cases[i]; /* write_and_read_back's six loops, on the arrays each kernel carves */
-        const carve_layout layout = carve(c.short_count, c.float_count, c.int_count);
-        static int s_buffer[4096]; /* aligned, and larger than any case's arrays */
-        short *s_shorts = (short *)s_buffer;
-        float *s_floats = c.aligned ? (float *)((char *)s_buffer + layout.floats) : (float *)&s_shorts[c.short_count];
-        int *s_ints = c.aligned ? (int *)((char *)s_buffer + layout.ints) : (int *)&s_floats[c.float_count];
-        const char *kernel = c.aligned ? "carve_aligned" : "carve_chained";
-        model_loop(kernel, "s_shorts[i] = short_value(i)", "st", s_buffer, s_shorts, c.short_count, 0);
-        model_loop(kernel, "s_floats[i] = float_value(i)", "st", s_buffer, s_floats, c.float_count, 0);
-        model_loop(kernel, "s_ints[i] = int_value(i)", "st", s_buffer, s_ints, c.int_count, 0);
-        model_loop(kernel, "s_shorts[short_count - 1 - i]", "ld", s_buffer, s_shorts, c.short_count, 1);
-        model_loop(kernel, "s_floats[float_count - 1 - i]", "ld", s_buffer, s_floats, c.float_count, 1);
-        model_loop(kernel, "s_ints[int_count - 1 - i]", "ld", s_buffer, s_ints, c.int_count, 1);
-    }
-    if (b.parts & (1u << PART_MISALIGNED))
-        printf("# carve_chained with short[%d]: its floats start at byte %d, misaligned, and the kernel stops at "
-               "their first store: no prediction\n",
-               carve_misaligned_case.short_count, (int)(carve_misaligned_case.short_count * sizeof(short)));
-    if (b.parts & (1u << PART_ALIAS)) { /* one access per thread; both arrays start at the same byte */
-        static float s_alias_floats[ALIAS_THREADS];
-        model_loop("two_extern_arrays", "s_alias_floats[threadIdx.x]", "st", s_alias_floats, s_alias_floats,
-                   ALIAS_THREADS, 0);
-        model_loop("two_extern_arrays", "s_alias_ints[blockDim.x - 1 - threadIdx.x]", "ld", s_alias_floats,
-                   (const int *)s_alias_floats, ALIAS_THREADS, 1);
-    }
-    if (b.parts & (1u << PART_ONE_ADDRESS)) model_same_address();
-    if (b.parts & (1u << PART_CAPACITY))
-        printf("# copy_reserving_shared: reserves dynamic shared memory at its launch and executes no shared-memory "
-               "instruction\n");
 }

@@ -31,10 +31,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "bank_model_block.h" /* harness: the banks' passes of each shared-memory access (--bank-model) */
 #include "book.h"             /* HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, gpu_poison, time_median_ms */
 #include "ceiling.cuh"        /* harness: the read ceiling, the cold L2 */
 #include "cli.h"              /* harness: the options */
+#include "bank_model.h"       /* harness: --bank-model, the CPU runner's count of each shared access */
 #include "cpu_replays.cuh"    /* harness: the CPU replays of the kernels' sums */
 #include "numerics.h"         /* harness: exact sums and error bounds */
 #include "report.h"           /* harness: the table and the RESULT lines */
@@ -67,7 +67,7 @@ template <typename real> __global__ void reduce_interleaved(const real *x, real 
     s_y[tid] = i < n ? x[i] : (real)0;
     __syncthreads();
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
-        if (tid % (2 * s) == 0) s_y[tid] += s_y[tid + s];
+        if (tid % (2 * s) == 0) s_y[tid] += s_y[tid + s]; // bank: s_y[tid] += s_y[tid + s]
         __syncthreads();
     }
     if (tid == 0) partials[blockIdx.x] = s_y[0];
@@ -83,7 +83,7 @@ template <typename real> __global__ void reduce_strided_index(const real *x, rea
     __syncthreads();
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
         const unsigned int index = 2 * s * tid;
-        if (index < blockDim.x) s_y[index] += s_y[index + s];
+        if (index < blockDim.x) s_y[index] += s_y[index + s]; // bank: s_y[index] += s_y[index + s]
         __syncthreads();
     }
     if (tid == 0) partials[blockIdx.x] = s_y[0];
@@ -100,7 +100,7 @@ template <typename real> __global__ void reduce_static(const real *d_x, real *d_
     s_y[tid] = (n < N) ? d_x[n] : (real)0;
     __syncthreads(); /* every value is in s_y before anyone reads a neighbour's */
     for (int offset = blockDim.x >> 1; offset > 0; offset >>= 1) {
-        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        if (tid < offset) s_y[tid] += s_y[tid + offset]; // bank: s_y[tid] += s_y[tid + offset]
         __syncthreads(); /* the next step reads what this one wrote */
     }
     if (tid == 0) d_y[bid] = s_y[0];
@@ -118,7 +118,7 @@ template <typename real> __global__ void reduce_dynamic(const real *d_x, real *d
     s_y[tid] = (n < N) ? d_x[n] : (real)0;
     __syncthreads();
     for (int offset = blockDim.x >> 1; offset > 0; offset >>= 1) {
-        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        if (tid < offset) s_y[tid] += s_y[tid + offset]; // bank: s_y[tid] += s_y[tid + offset]
         __syncthreads();
     }
     if (tid == 0) d_y[bid] = s_y[0];
@@ -154,7 +154,7 @@ template <typename real> __global__ void reduce_shared_atomic(const real *x, dou
     s_y[tid] = i < n ? x[i] : (real)0;
     __syncthreads();
     for (unsigned int offset = blockDim.x / 2; offset > 0; offset /= 2) {
-        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        if (tid < offset) s_y[tid] += s_y[tid + offset]; // bank: s_y[tid] += s_y[tid + offset]
         __syncthreads();
     }
     if (tid == 0) atomicAdd(total, (double)s_y[0]);
@@ -170,7 +170,7 @@ template <typename real> __global__ void reduce_warp_unrolled(const real *x, rea
     s_y[tid] = i < n ? x[i] : (real)0;
     __syncthreads();
     for (unsigned int offset = blockDim.x / 2; offset > 32; offset /= 2) {
-        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        if (tid < offset) s_y[tid] += s_y[tid + offset]; // bank: s_y[tid] += s_y[tid + offset]
         __syncthreads();
     }
     if (tid < 32) {
@@ -194,11 +194,11 @@ template <typename real> __global__ void reduce_warp_synced(const real *x, real 
     s_y[tid] = i < n ? x[i] : (real)0;
     __syncthreads();
     for (unsigned int offset = blockDim.x / 2; offset >= 32; offset /= 2) {
-        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        if (tid < offset) s_y[tid] += s_y[tid + offset]; // bank: s_y[tid] += s_y[tid + offset]
         __syncthreads();
     }
     for (unsigned int offset = 16; offset > 0; offset /= 2) {
-        if (tid < offset) s_y[tid] += s_y[tid + offset];
+        if (tid < offset) s_y[tid] += s_y[tid + offset]; // bank: s_y[tid] += s_y[tid + offset]
         __syncwarp();
     }
     if (tid == 0) partials[blockIdx.x] = s_y[0];
@@ -505,7 +505,19 @@ static long long squares_closed_form(long long n) {
     return n / SQUARES_PERIOD * squares_below(SQUARES_PERIOD) + squares_below(n % SQUARES_PERIOD);
 }
 #define BAD_COMMAND_LINE(...) (fprintf(stderr, __VA_ARGS__), exit(EXIT_BAD_COMMAND_LINE))
-static void print_bank_model(const cli_options *o, int demo); /* the last part: prints, then exits 0 */
+/* --bank-model: the kernels on the CPU runner, both types unless --type says one (the demo: its own); the
+ * lesson's pictures, by the passes of a tree's step where one line takes several. */
+static const bank_picture bank_pictures[] = {
+    {"reduce_interleaved<float>", "s_y[tid] += s_y[tid + s] (8 lanes)", "reduce_interleaved_float_s2", 0},
+    {"reduce_strided_index<float>", "s_y[index] += s_y[index + s]", "reduce_strided_index_float_s1", 2},
+    {"reduce_strided_index<float>", "s_y[index] += s_y[index + s]", "reduce_strided_index_float_s2", 4},
+    {"reduce_strided_index<float>", "s_y[index] += s_y[index + s]", "reduce_strided_index_float_s16_block1024", 32},
+    {"reduce_strided_index<double>", "s_y[index] += s_y[index + s]", "reduce_strided_index_double_s1", 4},
+    {"reduce_static<float>", "s_y[tid] += s_y[tid + offset]", "reduce_static_float_offset64", 0},
+    {"reduce_static<float>", "s_y[tid] += s_y[tid + offset] (8 lanes)", "reduce_static_float_offset8", 0},
+    {"reduce_static<double>", "s_y[tid] += s_y[tid + offset]", "reduce_static_double_offset64", 0},
+    {NULL, NULL, NULL, 0}};
+static const char *const reduce_types[] = {" --type float", " --type double", NULL};
 /* 1 for the tutorial's demo. --help and --bank-model exit 0, a bad command line 2: before any CUDA call. */
 static int parse_options(int argc, char **argv, cli_options *o) {
     int demo = 0; /* --demo squares takes fewer options than the rest, so it picks the spec */
@@ -559,7 +571,9 @@ static int parse_options(int argc, char **argv, cli_options *o) {
         BAD_COMMAND_LINE("reduce: --block %d: %s\n", o->block, spec.block_rule);
     if (!demo && cli_kernel_selected(o, KERNEL_WARP_UNROLLED) && o->block < 64)
         BAD_COMMAND_LINE("reduce: --block %d: warp_unrolled needs >= 64 threads (it reads s_y[tid + 32])\n", o->block);
-    if (o->bank_model) print_bank_model(o, demo);
+    if (o->bank_model)
+        bank_model_observe("reduce", argc, argv, demo ? NULL : reduce_types, bank_pictures,
+                           demo ? NULL : "library\tcub::\tCUB\n"); /* cub: DeviceReduce::Sum's own kernels */
     return demo;
 }
 
@@ -1032,66 +1046,4 @@ static void check_launch(result_row *row, int kernel, const device_buffers<real>
     if (!which || later.pass || !row->pass) return; /* a first launch already wrong says so itself */
     row->pass = 0;
     row_note(row, "BUT %s is wrong: value %.10g, %s", which, later.value, later.note);
-}
-
-// ----- bank model -----
-// Each shared access of a full block, from the kernels' own subscripts; bank_pictures are drawn.
-
-static const bank_picture bank_pictures[] = {
-    {"reduce_interleaved<float>", "s 2: s_y[tid] read", BOOK_BLOCK, "reduce_interleaved_float_s2"},
-    {"reduce_strided_index<float>", "s 1: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_float_s1"},
-    {"reduce_strided_index<float>", "s 2: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_float_s2"},
-    {"reduce_strided_index<float>", "s 16: s_y[index] read", MAX_BLOCK, "reduce_strided_index_float_s16_block1024"},
-    {"reduce_strided_index<double>", "s 1: s_y[index] read", BOOK_BLOCK, "reduce_strided_index_double_s1"},
-    {"reduce_static<float>", "offset 64: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_float_offset64"},
-    {"reduce_static<float>", "offset 8: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_float_offset8"},
-    {"reduce_static<double>", "offset 64: s_y[tid + offset] read", BOOK_BLOCK, "reduce_static_double_offset64"},
-    {NULL, NULL, 0, NULL}};
-
-/* Harris's trees, each step: s_y[tid] += s_y[tid + s], or s_y[index] += s_y[index + s]. */
-template <typename real> static void model_pairs_tree(const char *kernel, int threads, int strided) {
-    static real s_y[MAX_BLOCK]; /* the kernels' __shared__ real s_y[MAX_BLOCK] */
-    model_load(kernel, s_y, "s_y", threads);
-    for (unsigned int s = 1; s < (unsigned int)threads; s *= 2) {
-        char step[16];
-        snprintf(step, sizeof step, "s %u", s);
-        auto a = [=](unsigned int tid) { return strided ? 2 * s * tid : tid; };
-        model_tree_step(
-            kernel, s_y, threads, step, strided ? "s_y[index]" : "s_y[tid]", a,
-            strided ? "s_y[index + s]" : "s_y[tid + s]", [=](unsigned int tid) { return a(tid) + s; },
-            [=](unsigned int tid) { return strided ? a(tid) < (unsigned int)threads : tid % (2 * s) == 0; });
-    }
-    model_total_read(kernel, s_y, "s_y", threads);
-}
-
-/* Every kernel of one element type with shared memory (global and atomic have none). */
-template <typename real> static void model_kernels(int threads) {
-    char kernel[64];
-    auto name = [&](const char *k) {
-        snprintf(kernel, sizeof kernel, "reduce_%s<%s>", k, element_name<real>());
-        return kernel;
-    };
-    model_pairs_tree<real>(name("interleaved"), threads, 0);
-    model_pairs_tree<real>(name("strided_index"), threads, 1);
-    for (const char *k : {"static", "dynamic", "shared_atomic", "warp_synced"})
-        model_halving_tree<real>(name(k), "s_y", threads, 0);
-    if (threads >= 64) model_halving_tree<real>(name("warp_unrolled"), "s_y", threads, 1); /* else never launched */
-    model_block_sum<real>(name("shuffle"), threads, "");
-    for (const char *k : {"vector", "partials", "one_launch"})
-        model_block_sum<real>(name(k), FAST_THREADS, "");
-    model_last_block_flag(kernel, FAST_THREADS); /* one_launch's last-block test, then block_sum again */
-    model_block_sum<real>(kernel, FAST_THREADS, "last block only: ");
-}
-
-/* --bank-model: the table scripts/bank_conflicts.sh and scripts/plot.py read. */
-static void print_bank_model(const cli_options *o, int demo) {
-    bank_model_pictures = bank_pictures;
-    bank_model_header();
-    if (!demo) {
-        model_kernels<float>(o->block);
-        model_kernels<double>(o->block);
-        printf("library\tcub::\tCUB\n"); /* cub: DeviceReduce::Sum's own kernels */
-    }
-    model_halving_tree<int>("squares_shared", "s_squares", SQUARES_BLOCK, 0);
-    exit(EXIT_ALL_PASSED);
 }

@@ -35,10 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model_block.h" /* harness: --bank-model's passes per warp instruction */
 #include "book.h"             /* the book's header: error checks, the device, timing */
 #include "ceiling.cuh"        /* harness (below the line): the L2 flush before the DRAM walk */
 #include "cli.h"              /* harness: the command line */
+#include "bank_model.h"       /* harness: --bank-model, the CPU runner's count of each shared access */
 #include "report.h"           /* harness: the table and the RESULT lines */
 
 // ---------------------------------------------------------------------------
@@ -73,14 +73,14 @@
 __global__ void chase_shared(const unsigned *chain, long long steps, unsigned *line, long long *cycles) {
     __shared__ unsigned s_chain[SHARED_CHAIN_BYTES / 4];
     for (int i = threadIdx.x; i < SHARED_CHAIN_BYTES / 4; i += blockDim.x)
-        s_chain[i] = chain[i];
+        s_chain[i] = chain[i]; // bank: chain fill
     __syncthreads(); /* the whole chain is in place before thread 0 walks it */
     if (threadIdx.x != 0) return;
 
     unsigned offset = *line * LINE_BYTES;
     const long long start = clock64();
     for (long long k = 0; k < steps; ++k)
-        offset = *(const unsigned *)((const char *)s_chain + offset);
+        offset = *(const unsigned *)((const char *)s_chain + offset); // bank: walk, lane 0 alone
     const long long stop = clock64();
     *line = offset / LINE_BYTES;
     *cycles = stop - start;
@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(READ_THREADS)
     read_shared(int rounds, int row_step, unsigned *sums, long long *cycles) {
     __shared__ uint4 s_tile[SHARED_TILE_ROWS * READ_THREADS];
     for (int i = threadIdx.x; i < SHARED_TILE_ROWS * READ_THREADS; i += blockDim.x)
-        s_tile[i] =
+        s_tile[i] = // bank: tile fill
             make_uint4(pattern_word(4 * i), pattern_word(4 * i + 1), pattern_word(4 * i + 2), pattern_word(4 * i + 3));
     __syncthreads(); /* the tile is written before any warp reads it */
 
@@ -161,7 +161,7 @@ __global__ void __launch_bounds__(READ_THREADS)
         const uint4 *s_row = s_tile + (unsigned)(round * row_step) % SHARED_WINDOW * READ_THREADS + threadIdx.x;
 #pragma unroll
         for (int k = 0; k < SHARED_LOADS; ++k) {
-            const uint4 v = s_row[k * READ_THREADS];
+            const uint4 v = s_row[k * READ_THREADS]; // bank: 16-byte read
             sum += v.x + v.y + v.z + v.w;
         }
     }
@@ -405,7 +405,6 @@ static const char *check_one_cycle(const unsigned *next_line, unsigned lines);
 static long long check_sums(result_row *row, const unsigned *dev_sums, long long threads, const unsigned *expected,
                             long long period);
 static void check_claims(const figures *f, const struct cudaDeviceProp *device);
-static int print_bank_model(const cli_options *o);
 
 // ----- options -----
 
@@ -440,7 +439,10 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         fprintf(stderr, "shared_vs_global: --dram-mib applies to latency_dram and bandwidth_dram only\n");
         exit(EXIT_BAD_COMMAND_LINE);
     }
-    if (o->bank_model) exit(print_bank_model(o));
+    static const bank_picture pictures[] = {{"read_shared", "16-byte read", "svg_read_shared_16_byte_load", 0},
+                                            {NULL, NULL, NULL, 0}};
+    static const char *const check[] = {" --check", NULL}; /* the timed run's shapes, in short walks */
+    if (o->bank_model) bank_model_observe(spec.program, argc, argv, check, pictures, NULL);
 }
 
 // ----- the run -----
@@ -884,44 +886,3 @@ static void check_claims(const figures *f, const struct cudaDeviceProp *device) 
                (double)device->totalGlobalMem / (1 << 30), f->gbps[BANDWIDTH_DRAM]);
 }
 #undef MASK
-
-// ----- bank model -----
-
-/* --bank-model: each shared-memory instruction of chase_shared and read_shared
- * in a block of READ_THREADS threads, from the kernels' own subscripts
- * (model_instruction, common/bank_model_block.h). A loop's trips all take the
- * same shape (the fills' whole rows, the walk's one lane, the reads' rows 4 KiB
- * apart, on the same banks): its first trip is modelled, weighted by the trips. */
-static int print_bank_model(const cli_options *o) {
-    static unsigned s_chain[SHARED_CHAIN_BYTES / 4];
-    static uint4 s_tile[SHARED_TILE_ROWS * READ_THREADS];
-    const int steps = o->check_only ? CHECK_STEPS : SHARED_STEPS, rounds = o->check_only ? CHECK_ROUNDS : SHARED_ROUNDS;
-    const int round = 0, k = 0; /* read_shared's first trip: s_row[k * READ_THREADS] */
-    auto every = [](unsigned) { return true; };
-    static const bank_picture pictures[] = {{"read_shared", "16-byte read", 0, "svg_read_shared_16_byte_load"},
-                                            {NULL, NULL, 0, NULL}};
-    bank_model_pictures = pictures; /* plot.py --bank-maps */
-    bank_model_header();
-    bank_model_blocks = SHARED_CHAIN_BYTES / 4 / READ_THREADS;
-    model_instruction(
-        "chase_shared", "chain fill", "st", sizeof(unsigned), READ_THREADS,
-        [](unsigned tid) { return byte_address(s_chain, tid); }, every);
-    bank_model_blocks = steps; /* thread 0 alone, from line 0 (offset 0), as main's walk */
-    model_instruction(
-        "chase_shared", "walk, lane 0 alone", "ld", sizeof(unsigned), READ_THREADS, [](unsigned) { return 0u; },
-        [](unsigned tid) { return tid == 0; });
-    bank_model_blocks = SHARED_TILE_ROWS;
-    model_instruction(
-        "read_shared", "tile fill", "st", sizeof(uint4), READ_THREADS,
-        [](unsigned tid) { return byte_address(s_tile, tid); }, every);
-    bank_model_blocks = rounds * SHARED_LOADS;
-    model_instruction(
-        "read_shared", "16-byte read", "ld", sizeof(uint4), READ_THREADS,
-        [&](unsigned tid) {
-            return byte_address(s_tile,
-                                (unsigned)(round * ROW_STEP) % SHARED_WINDOW * READ_THREADS + tid + k * READ_THREADS);
-        },
-        every);
-    bank_model_blocks = 1;
-    return EXIT_ALL_PASSED;
-}

@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model_block.h"
 #include "book.h"
 #include "ceiling.cuh"
 #include "cli.h"
+#include "bank_model.h"
 #include "vector16.cuh"
 
 #define TILE_DIM 32                /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
@@ -106,11 +106,11 @@ template <typename real> __global__ void transpose_shared(const real *in, real *
     for (long long by = (long long)blockIdx.y * TILE_DIM; by < rows; by += (long long)gridDim.y * TILE_DIM) {
         const long long nx1 = bx + threadIdx.x;
         const long long ny1 = by + threadIdx.y;
-        if (nx1 < cols && ny1 < rows) s_tile[threadIdx.y][threadIdx.x] = in[ny1 * cols + nx1];
+        if (nx1 < cols && ny1 < rows) s_tile[threadIdx.y][threadIdx.x] = in[ny1 * cols + nx1]; // bank: tile row write
         __syncthreads(); /* the whole tile is in shared memory before anyone reads it */
         const long long nx2 = bx + threadIdx.y;
         const long long ny2 = by + threadIdx.x;
-        if (nx2 < cols && ny2 < rows) out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y];
+        if (nx2 < cols && ny2 < rows) out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y]; // bank: tile column read
         __syncthreads(); /* everyone has read the tile before the next pass overwrites it */
     }
 }
@@ -123,11 +123,11 @@ template <typename real> __global__ void transpose_padded(const real *in, real *
     for (long long by = (long long)blockIdx.y * TILE_DIM; by < rows; by += (long long)gridDim.y * TILE_DIM) {
         const long long nx1 = bx + threadIdx.x;
         const long long ny1 = by + threadIdx.y;
-        if (nx1 < cols && ny1 < rows) s_tile[threadIdx.y][threadIdx.x] = in[ny1 * cols + nx1];
+        if (nx1 < cols && ny1 < rows) s_tile[threadIdx.y][threadIdx.x] = in[ny1 * cols + nx1]; // bank: tile row write
         __syncthreads();
         const long long nx2 = bx + threadIdx.y;
         const long long ny2 = by + threadIdx.x;
-        if (nx2 < cols && ny2 < rows) out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y];
+        if (nx2 < cols && ny2 < rows) out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y]; // bank: tile column read
         __syncthreads();
     }
 }
@@ -186,7 +186,7 @@ __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in,
     for (int i = 0; i < per_y; ++i)
 #pragma unroll
         for (int j = 0; j < per_x; ++j)
-            s_tile[tile_offset(threadIdx.y + i * rows_per_pass, threadIdx.x + j * TILE_DIM, pitch, swizzle)] = v[i][j];
+            s_tile[tile_offset(threadIdx.y + i * rows_per_pass, threadIdx.x + j * TILE_DIM, pitch, swizzle)] = v[i][j]; // bank: tile row write
     __syncthreads();
     /* Tile column c becomes output row col0 + c; tile row r, output column row0 + r. */
     real *destination = out + (col0 + threadIdx.y) * rows + row0 + threadIdx.x;
@@ -196,7 +196,7 @@ __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in,
         for (int j = 0; j < per_x; ++j) {
             const int tile_col = threadIdx.y + i * rows_per_pass, tile_row = threadIdx.x + j * TILE_DIM;
             if (tile_col < cols_here && tile_row < rows_here)
-                store_element(destination + i * rows_per_pass * rows + j * TILE_DIM,
+                store_element(destination + i * rows_per_pass * rows + j * TILE_DIM, // bank: tile column read
                               s_tile[tile_offset(tile_row, tile_col, pitch, swizzle)], hints);
         }
 }
@@ -289,7 +289,7 @@ __device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__
         for (int i = 0; i < V; ++i)
             reinterpret_cast<real *>(&piece)[i] = v[i][j];
         const int out_row = c + j;
-        *reinterpret_cast<vector *>(&s_tile[swizzled_piece_offset(out_row, r / V, tile, V)]) = piece;
+        *reinterpret_cast<vector *>(&s_tile[swizzled_piece_offset(out_row, r / V, tile, V)]) = piece; // bank: 16-byte piece write
     }
     __syncthreads();
     /* Output rows col0 .. col0 + cols_here - 1, 16 bytes (V output columns) per thread per pass. */
@@ -297,7 +297,8 @@ __device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__
     for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k) {
         const int index = threadIdx.x + k * VECTOR_THREADS, out_row = index / pieces, p = index % pieces;
         if (out_row < cols_here && p * V < rows_here) {
-            const vector piece = *reinterpret_cast<const vector *>(&s_tile[swizzled_piece_offset(out_row, p, tile, V)]);
+            const vector piece = /* bank: 16-byte piece read */
+                *reinterpret_cast<const vector *>(&s_tile[swizzled_piece_offset(out_row, p, tile, V)]);
             real *destination = out + (col0 + out_row) * rows + row0 + p * V;
             if (fits) {
                 *reinterpret_cast<vector *>(destination) = piece;
@@ -483,7 +484,17 @@ static const char *const kernel_names[] = {"copy",         "naive_read", "naive_
                                            "padded_multi", "swizzled",   "vectorized",  "column_order", "streaming",
                                            "prefetch",     "cublas",     NULL};
 
-static void print_bank_model(const cli_options *o);
+/* --bank-model: the kernels run on the CPU runner, both types unless --type says one; the lesson's pictures. */
+static const bank_picture transpose_pictures[] = {
+    {"transpose_shared<float>", "tile column read", "transpose_shared_column_read", 0},
+    {"transpose_shared<double>", "tile column read", "transpose_shared_double_column_read", 0},
+    {"transpose_padded<float>", "tile column read", "transpose_padded_column_read", 0},
+    {"transpose_padded<double>", "tile column read", "transpose_padded_double_column_read", 0},
+    {"transpose_swizzled<float>", "tile column read", "transpose_swizzled_column_read", 0},
+    {"transpose_vectorized<float>", "16-byte piece write", "transpose_vectorized_write", 0},
+    {"transpose_vectorized<float>", "16-byte piece read", "transpose_vectorized_read", 0},
+    {NULL, NULL, NULL, 0}};
+static const char *const transpose_types[] = {" --type float", " --type double", NULL};
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
     spec.program = "transpose";
@@ -498,13 +509,13 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         "element is compared exactly with a CPU transpose: the book's program (padded, float) first, then\n"
         "each kernel's first and last timed launch. '%ceil': of a device-to-device cudaMemcpy in the same\n"
         "run; 'x geam': of cuBLAS geam. Bandwidth claims need > 50 MB (the L2), or --cold-l2.\n"
-        "--bank-model counts every tile of the launches at the size given (default 10000 x 10000): edge\n"
-        "tiles have partial warps; at a multiple of the tile (--n 4096), the passes the lesson states.";
+        "--bank-model runs the kernels on the CPU runner and counts every tile of the launches at the size\n"
+        "given (default 1000 x 1000): edge tiles have partial warps; at a multiple of the tile (--n 1024),\n"
+        "the passes the lesson states.";
     cli_parse_or_exit(&spec, argc, argv, o);
-    if (o->bank_model) { /* before any CUDA call: works without a GPU or a driver */
-        print_bank_model(o);
-        exit(EXIT_ALL_PASSED);
-    }
+    if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
+        bank_model_observe(spec.program, argc, argv, transpose_types, transpose_pictures,
+                           "library\ttranspose_readWrite_alignment_kernel\tcuBLAS\n"); /* what geam launches */
 }
 
 static long long tiles(long long elements, int tile) { return (elements + tile - 1) / tile; }
@@ -732,126 +743,3 @@ static long long check_exact(const real *got, const real *expected, long long n,
     return wrong;
 }
 
-// ----- bank model -----
-// Each shared-memory instruction over a launch's warps (a 2-D block's tid is threadIdx.y * 32 + threadIdx.x):
-// every tile of the launch at the size given, by kind (at a multiple of the tile: the lesson's claim).
-
-/* The lesson's pictures: the first instruction of each (kernel, access) listed. */
-static const bank_picture transpose_pictures[] = {
-    {"transpose_shared<float>", "tile column read", 0, "transpose_shared_column_read"},
-    {"transpose_shared<double>", "tile column read", 0, "transpose_shared_double_column_read"},
-    {"transpose_padded<float>", "tile column read", 0, "transpose_padded_column_read"},
-    {"transpose_padded<double>", "tile column read", 0, "transpose_padded_double_column_read"},
-    {"transpose_swizzled<float>", "tile column read", 0, "transpose_swizzled_column_read"},
-    {"transpose_vectorized<float>", "16-byte piece write", 0, "transpose_vectorized_write"},
-    {"transpose_vectorized<float>", "16-byte piece read", 0, "transpose_vectorized_read"},
-    {NULL, NULL, 0, NULL}};
-
-/* A launch's tiles by kind (k & 2: the last tile row; k & 1: the last column): blocks[k] tiles of which
- * rows_here[k] x cols_here[k] lie in the matrix (a tile-row loop changes which block moves a tile, not the
- * tiles). The kernels guard a shared access, where they do, by its element's place in the tile: inside(). */
-typedef struct {
-    int rows_here[4], cols_here[4];
-    long long blocks[4];
-} tile_kinds;
-static tile_kinds tile_kinds_of(const cli_options *o, int tile) {
-    const long long rows = o->rows, cols = o->cols;
-    const long long down = tiles(rows, tile), across = tiles(cols, tile);
-    tile_kinds t;
-    for (int k = 0; k < 4; ++k) {
-        t.rows_here[k] = k & 2 ? (int)(rows - (down - 1) * tile) : tile;
-        t.cols_here[k] = k & 1 ? (int)(cols - (across - 1) * tile) : tile;
-        t.blocks[k] = (k & 2 ? 1 : down - 1) * (k & 1 ? 1 : across - 1);
-    }
-    return t;
-}
-static bool inside(const tile_kinds *t, int k, int r, int c) { return r < t->rows_here[k] && c < t->cols_here[k]; }
-
-/* shared and padded: their subscripts on a host array declared as the kernel declares s_tile; Fan's guards
- * (nx1, ny1 and nx2, ny2 inside the matrix) are those of s_tile[y][x] written and s_tile[x][y] read. */
-template <typename tile_array>
-static void model_book_tile(const char *kernel, tile_array &s_tile, const tile_kinds *t) {
-    for (int read = 0; read <= 1; ++read) {
-        auto row = [=](unsigned int tid) { return read ? tid % 32 : tid / 32; };
-        auto col = [=](unsigned int tid) { return read ? tid / 32 : tid % 32; };
-        model_instruction_in(
-            kernel, read ? "tile column read" : "tile row write", read ? "ld" : "st", (int)sizeof(s_tile[0][0]),
-            TILE_DIM * TILE_DIM, 4, t->blocks,
-            [&](unsigned int tid) { return byte_address(s_tile, row(tid)) + byte_address(s_tile[0], col(tid)); },
-            [&](int k, unsigned int tid) { return inside(t, k, (int)row(tid), (int)col(tid)); });
-    }
-}
-
-/* transpose_wide_tile(): store (i, j) of thread (x, y) at tile row y + rows_per_pass i, column
- * x + 32 j, in every thread; then load (i, j) at tile row x + 32 j, column y + rows_per_pass i. */
-template <typename real>
-static void model_wide_tile(const char *kernel, int tile, int rows_per_pass, int pitch, bool swizzle,
-                            const tile_kinds *t) {
-    const int per_x = tile / TILE_DIM, per_y = tile / rows_per_pass, bytes = (int)sizeof(real);
-    for (int read = 0; read <= 1; ++read)
-        for (int i = 0; i < per_y; ++i)
-            for (int j = 0; j < per_x; ++j) {
-                auto x = [=](unsigned int tid) { return (int)(tid % TILE_DIM) + j * TILE_DIM; };
-                auto y = [=](unsigned int tid) { return (int)(tid / TILE_DIM) + i * rows_per_pass; };
-                model_instruction_in(
-                    kernel, read ? "tile column read" : "tile row write", read ? "ld" : "st", bytes,
-                    TILE_DIM * rows_per_pass, 4, t->blocks,
-                    [=](unsigned int tid) {
-                        return (unsigned int)(bytes * (read ? tile_offset(x(tid), y(tid), pitch, swizzle)
-                                                            : tile_offset(y(tid), x(tid), pitch, swizzle)));
-                    },
-                    [=](int k, unsigned int tid) { return !read || inside(t, k, x(tid), y(tid)); });
-            }
-}
-
-/* transpose_16_byte_tiles(): thread t's V stores (its block's columns), in every thread; then the reads along rows. */
-template <typename real> static void model_16_byte_tile(const char *kernel, const tile_kinds *t) {
-    const int V = vector16<real>::width, tile = WIDE_TILE(real), pieces = tile / V, bytes = (int)sizeof(real);
-    for (int j = 0; j < V; ++j)
-        model_instruction_in(
-            kernel, "16-byte piece write", "st", 16, VECTOR_THREADS, 4, t->blocks,
-            [=](unsigned int tid) {
-                const int r = tid / pieces * V, c = tid % pieces * V;
-                return (unsigned int)(bytes * swizzled_piece_offset(c + j, r / V, tile, V));
-            },
-            [](int, unsigned int) { return true; });
-    for (int k = 0; k < tile * pieces / VECTOR_THREADS; ++k) {
-        auto out_row = [=](unsigned int tid) { return (int)(tid + k * VECTOR_THREADS) / pieces; };
-        auto piece = [=](unsigned int tid) { return (int)(tid + k * VECTOR_THREADS) % pieces; };
-        model_instruction_in(
-            kernel, "16-byte piece read", "ld", 16, VECTOR_THREADS, 4, t->blocks,
-            [=](unsigned int tid) {
-                return (unsigned)(bytes * swizzled_piece_offset(out_row(tid), piece(tid), tile, V));
-            },
-            [=](int kind, unsigned int tid) { return inside(t, kind, piece(tid) * V, out_row(tid)); });
-    }
-}
-
-template <typename real> static void print_bank_model_of(const cli_options *o) {
-    static real s_plain[TILE_DIM][TILE_DIM], s_padded[TILE_DIM][TILE_DIM + 1]; /* the book's tiles */
-    const int wide = WIDE_TILE(real);
-    const tile_kinds book = tile_kinds_of(o, TILE_DIM), wide_tiles = tile_kinds_of(o, wide),
-                     streaming = tile_kinds_of(o, STREAMING_TILE);
-    char kernel[64];
-    auto name = [&](const char *step) {
-        snprintf(kernel, sizeof kernel, "transpose_%s<%s>", step, element_name<real>());
-        return kernel;
-    };
-    model_book_tile(name("shared"), s_plain, &book);
-    model_book_tile(name("padded"), s_padded, &book);
-    model_wide_tile<real>(name("padded_multi"), wide, ROWS_PER_PASS, wide + 1, false, &wide_tiles);
-    model_wide_tile<real>(name("swizzled"), wide, ROWS_PER_PASS, wide, true, &wide_tiles);
-    model_16_byte_tile<real>(name("vectorized"), &wide_tiles);
-    model_16_byte_tile<real>(name("column_order"), &wide_tiles);
-    model_wide_tile<real>(name("streaming"), STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true, &streaming);
-    model_wide_tile<real>(name("prefetch"), STREAMING_TILE, STREAMING_ROWS_PER_PASS, STREAMING_TILE, true, &streaming);
-}
-
-/* Both types whatever --type says: the book's program always runs the float kernel. */
-static void print_bank_model(const cli_options *o) {
-    bank_model_pictures = transpose_pictures;
-    bank_model_header();
-    print_bank_model_of<float>(o);
-    print_bank_model_of<double>(o);
-    printf("library\ttranspose_readWrite_alignment_kernel\tcuBLAS\n"); /* what geam launches */
-}

@@ -116,7 +116,8 @@ function(add_cpu_twin target source)
   target_link_libraries(${target}_cpu PRIVATE cuda_cpu_runtime ${libraries} ${CUDA_CPU_LINK_FLAGS})
   list(TRANSFORM CUDA_CPU_LINK_WRAPS PREPEND "-Wl,--wrap=" OUTPUT_VARIABLE wraps)
   target_link_options(${target}_cpu PRIVATE ${wraps})
-  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER)
+  # BANK_MODEL_ROOT: where --bank-model reads the lines it names (common/bank_model.h).
+  target_compile_definitions(${target}_cpu PRIVATE CUDA_CPU_RUNNER "BANK_MODEL_ROOT=\"${CMAKE_SOURCE_DIR}\"")
   target_compile_features(${target}_cpu PRIVATE cxx_std_17)
   # -fdebug-prefix-map: the findings name the .cu as the repository does (ch05_dot/dot.cu:62).
   target_compile_options(${target}_cpu PRIVATE -include ${CMAKE_SOURCE_DIR}/cpu_runner/cuda_on_cpu.h
@@ -268,6 +269,17 @@ function(add_bank_model_test name target)
     add_test(NAME ${name}_ncu COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py --measured
                                       $<TARGET_FILE:${target}> ${ARGN})
     set_tests_properties(${name}_ncu PROPERTIES LABELS ncu SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+  endif()
+endfunction()
+
+# add_bank_model_committed_test(<target> [KNOWN...]): every command of the committed Nsight tables
+# (docs/results/*/banks.txt) that runs <target>, its --bank-model on the CPU twin held to the tables'
+# predicted figures; KNOWN: KERNEL:ld or KERNEL:st rows stated to differ (tests/expect_bank_model.py).
+function(add_bank_model_committed_test target)
+  if(TARGET ${target}_cpu)
+    add_test(NAME ${target}_bank_model_committed COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py
+                                                         --committed $<TARGET_FILE:${target}_cpu> ${ARGN})
+    set_tests_properties(${target}_bank_model_committed PROPERTIES LABELS host TIMEOUT 900)
   endif()
 endfunction()
 

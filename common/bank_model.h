@@ -120,30 +120,104 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
     return passes;
 }
 
-/* One line of --bank-model output (tab-separated, after bank_model_header()'s "#" line): one
- * shared-memory instruction of one kernel, as warps of one shape execute it. Columns: kernel
- * (as Nsight Compute names it), access ("tile column read"), op (ld/st), bytes per lane,
- * passes (bank_passes()), weight (how often a block executes it so: per grid where the last
- * block or edge tiles differ), picture (a bank map's file name for plot.py, or "-"), lanes
- * (32 "address:pass", "-" when inactive). bank_conflicts.sh weighs passes by weight beside
- * Nsight Compute's measurement. Host functions, callable from any host code of a .cu. */
+/* --bank-model: the table of what the chapter's real kernels did, as the CPU runner observed it
+ * (cpu_runner/warp_accesses.c puts each warp instruction back together from its lanes and counts its
+ * passes by the rule above). The GPU program runs its CPU twin (PROGRAM_cpu, beside it); the twin runs
+ * itself once per variant (a chapter's " --type double", say: " OPTION VALUE"; once as it is where the
+ * command gives that option), with
+ * the command's own arguments less --bank-model and CUDA_CPU_ACCESSES set, and prints after the "#" line
+ * one line per shared-memory instruction of a kernel (a source line and op) and shape of warp (its working
+ * lanes and passes), tab-separated: kernel (as Nsight Compute names it), access (the label of the line's
+ * "bank: LABEL" comment, else "LINE: its text"; a partial warp's lane count after it), op (ld/st),
+ * bytes per lane, passes, weight (how many warp instructions of the launches took that shape), picture (a
+ * bank map's file name for plot.py, or "-"), lanes (32 "address:pass", "-" when inactive: the first such
+ * warp's), every launch added, as Nsight Compute adds them. bank_conflicts.sh weighs passes by weight
+ * beside Nsight Compute's measurement. Host code of the chapters (POSIX: fork, exec, addr2line), after cli.h. */
+/* The lesson's pictures (plot.py --bank-maps draws each by name): the first line of this kernel and
+ * access, as printed (and these passes, unless 0), gets it. A chapter's table ends with {NULL, NULL, NULL, 0}. */
+typedef struct {
+    const char *kernel, *access, *picture;
+    int passes;
+} bank_picture;
+
+#if defined(COMMON_CLI_H) /* a chapter, which includes cli.h first: the rule alone elsewhere */
 #include <stdio.h>
-static inline void bank_model_header(void) {
-    printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
-}
-static inline void bank_model_line(const char *kernel, const char *access, const char *op, int width,
-                                   const unsigned int address[32], unsigned int active, long long weight,
-                                   const char *picture) {
-    int pass_of_lane[32];
-    const int passes = bank_lane_passes(address, active, width, pass_of_lane);
-    printf("%s\t%s\t%s\t%d\t%d\t%lld\t%s\t", kernel, access, op, width, passes, weight, picture ? picture : "-");
-    for (int lane = 0; lane < BANK_MODEL_WARP; ++lane) {
-        if (pass_of_lane[lane] < 0)
-            printf("-");
-        else
-            printf("%u:%d", address[lane], pass_of_lane[lane]);
-        printf(lane + 1 < BANK_MODEL_WARP ? "," : "\n");
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef CUDA_CPU_RUNNER
+extern "C" void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, const bank_picture *pictures,
+                                    const char *tail); /* cpu_runner/warp_accesses.c */
+#endif
+
+/* Runs the program's kernels on the CPU runner and prints the table (see above); exits. */
+static inline void bank_model_observe(const char *program, int argc, char **argv, const char *const *variants,
+                                      const bank_picture *pictures, const char *tail) {
+#ifndef CUDA_CPU_RUNNER
+    (void)argc, (void)variants, (void)pictures, (void)tail;
+    cli_run_on_cpu_runner_(program, argv); /* the GPU program: its CPU twin answers */
+#else
+    int given = 0; /* the command names the variants' option itself: run it as it is */
+    for (int i = 1; i < argc && variants; ++i)
+        given |= strncmp(argv[i], variants[0] + 1, strcspn(variants[0] + 1, " ")) == 0 &&
+                 argv[i][strcspn(variants[0] + 1, " ")] == 0;
+    static const char *const one[] = {"", NULL};
+    char paths[8][32];
+    const char *files[8] = {NULL};
+    int runs = 0;
+    for (const char *const *variant = given || !variants ? one : variants; *variant && runs < 8; ++variant) {
+        char *path = strcpy(paths[runs], "/tmp/bank_model_XXXXXX"), errors[] = "/tmp/bank_model_err_XXXXXX";
+        const int fd = mkstemp(path), err = mkstemp(errors);
+        if (fd < 0 || err < 0) {
+            fprintf(stderr, "%s: --bank-model: cannot make a file in /tmp\n", program);
+            exit(2);
+        }
+        char **args = (char **)calloc((size_t)argc + 8, sizeof *args);
+        int n = 0;
+        for (int i = 0; i < argc; ++i)
+            if (strcmp(argv[i], "--bank-model") != 0) args[n++] = argv[i];
+        char copy[256];
+        snprintf(copy, sizeof copy, "%s", *variant);
+        for (char *word = strtok(copy, " "); word && n < argc + 7; word = strtok(NULL, " "))
+            args[n++] = word;
+        fflush(stdout);
+        const pid_t child = fork();
+        if (child == 0) {
+            setenv("CUDA_CPU_ACCESSES", path, 1);
+            unsetenv("CUDA_CPU_NO_DEVICE"); /* the twin runs the kernels, whether or not a GPU is there */
+            if (!freopen("/dev/null", "w", stdout) || dup2(err, 2) < 0) _exit(2);
+            execv("/proc/self/exe", args);
+            _exit(2);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        free(args);
+        /* exit 1: a check failed or the runner found a race (shared_bitmap --no-sync): the counts stand */
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+            fprintf(stderr, "%s: --bank-model: the run%s exited 1 (a check failed or the CPU runner found something); "
+                            "its accesses are counted\n", program, *variant);
+        else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            char last[2048] = "";
+            const ssize_t got = pread(err, last, sizeof last - 1, 0);
+            fprintf(stderr, "%s: --bank-model: the CPU runner's run%s failed (%s %d): %s\n", program, *variant,
+                    WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                    got > 0 ? last : "");
+            unlink(path), unlink(errors);
+            exit(2);
+        }
+        files[runs++] = path;
+        close(fd), close(err), unlink(errors);
     }
+#ifndef BANK_MODEL_ROOT
+#define BANK_MODEL_ROOT "."
+#endif
+    cuda_cpu_bank_table(files, runs, BANK_MODEL_ROOT, pictures, tail);
+    for (int run = 0; run < runs; ++run)
+        unlink(files[run]);
+    exit(0);
+#endif
 }
+#endif
 
 #endif

@@ -18,15 +18,22 @@
  *           ideal is one per 32 distinct words.
  *   global: passes are the distinct 32-byte sectors the lanes' bytes touch (Nsight's
  *           l1tex__t_sectors_pipe_lsu_mem_global_op_ld/st); ideal is the sectors the same bytes would
- *           need if contiguous and aligned, one per 32 distinct bytes. */
+ *           need if contiguous and aligned, one per 32 distinct bytes.
+ * and per shape of a shared instruction (its working lanes and its passes: a swizzle permutes addresses)
+ * a line for --bank-model (common/bank_model.h), the first such warp's lanes and the pass serving each:
+ *   warp OFFSET op ld|st bytes B passes P warps N lanes ADDRESS:PASS,...|- stack OFFSET,... kernel NAME
+ * (ADDRESS: from the 128 bytes holding the warp's lowest, so the banks are the real ones; stack: the calls
+ * that led to the code's first access in the launch, innermost first, so that the kernel can be named). */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/bank_model.h" /* the bank rule the chapters and the lessons use */
+#include <unistd.h>
 #include "runtime.h"
 
 #define MAX_THREADS 1024
@@ -62,6 +69,41 @@ static unsigned char seen_count[MAX_THREADS];
 static long long dropped;
 static code_totals *totals;
 static int total_count, total_capacity;
+
+typedef struct { /* one shape of one shared instruction over the launch: its first warp's lanes */
+    const void *code;
+    unsigned char bytes, is_write;
+    unsigned active, address[32];
+    long long passes, warps;
+} warp_shape;
+static warp_shape *shapes;
+static int shape_count, shape_capacity;
+
+#define STACK 40
+typedef struct { /* the calls that led to a shared access's code, the first time in the launch */
+    const void *code;
+    void *frames[STACK];
+    int depth;
+} code_stack;
+static code_stack *stacks;
+static int stack_count, stack_capacity;
+static const void *stacked[512]; /* direct-mapped: codes whose stack is kept, so most accesses look no further */
+
+static void keep_stack(const void *code) {
+    const void **slot = &stacked[((uintptr_t)code >> 1) % 512];
+    if (*slot == code) return;
+    *slot = code;
+    for (int i = 0; i < stack_count; ++i)
+        if (stacks[i].code == code) return;
+    if (stack_count == stack_capacity) {
+        stack_capacity = stack_capacity ? 2 * stack_capacity : 64;
+        stacks = realloc(stacks, sizeof *stacks * (size_t)stack_capacity);
+        if (!stacks) abort();
+    }
+    code_stack *c = &stacks[stack_count++];
+    c->code = code;
+    c->depth = backtrace(c->frames, STACK);
+}
 
 static unsigned me(void) {
     const dim3 b = cuda_cpu_blockDim;
@@ -123,6 +165,24 @@ static long long sectors(const access_record *group, unsigned lanes, long long *
     return touched;
 }
 
+/* A shared instruction's shape: counted with the first warp of its code, lanes and passes. */
+static void count_shape(const access_record *r, unsigned active, const unsigned address[32], long long passes) {
+    for (int i = 0; i < shape_count; ++i)
+        if (shapes[i].code == r->code && shapes[i].is_write == r->is_write && shapes[i].bytes == r->bytes &&
+            shapes[i].active == active && shapes[i].passes == passes) {
+            ++shapes[i].warps;
+            return;
+        }
+    if (shape_count == shape_capacity) {
+        shape_capacity = shape_capacity ? 2 * shape_capacity : 64;
+        shapes = realloc(shapes, sizeof *shapes * (size_t)shape_capacity);
+        if (!shapes) abort();
+    }
+    warp_shape *s = &shapes[shape_count++];
+    *s = (warp_shape){r->code, r->bytes, r->is_write, active, {0}, passes, 1};
+    memcpy(s->address, address, sizeof s->address);
+}
+
 /* Shared memory: the bank model's passes; *ideal, one per 32 distinct words. -1: not counted. */
 static long long passes(const access_record *group, unsigned lanes, long long *ideal) {
     unsigned address[32] = {0}, active = 0, words[32 * 5], distinct = 0;
@@ -138,7 +198,9 @@ static long long passes(const access_record *group, unsigned lanes, long long *i
         }
     }
     *ideal = (distinct + 31) / 32;
-    return bank_passes(address, active, group[0].bytes);
+    const int took = bank_passes(address, active, group[0].bytes);
+    if (took >= 0) count_shape(group, active, address, took);
+    return took;
 }
 
 /* One warp instruction: group[0 .. lanes), one per active lane. */
@@ -190,6 +252,7 @@ void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const vo
         *s = (seen_code){code, 0, (unsigned char)is_global};
         ++seen_count[thread];
     }
+    if (!is_global) keep_stack(code);
     records[record_count++] = (access_record){code,     (uintptr_t)address,   thread,
                                               syncs[thread], s->count++, (unsigned char)bytes,
                                               (unsigned char)is_write, (unsigned char)is_global};
@@ -232,7 +295,225 @@ void cuda_cpu_accesses_launch_done(const char *kernel) {
                 t->is_write ? "st" : "ld", t->bytes, t->warps, t->passes, t->ideal, t->conflicted, t->max,
                 t->misaligned, kernel);
     }
+    for (int i = 0; i < shape_count; ++i) {
+        const warp_shape *s = &shapes[i];
+        Dl_info info;
+        const char *base = dladdr(s->code, &info) && info.dli_fbase ? (const char *)info.dli_fbase : NULL;
+        int pass[32];
+        bank_lane_passes(s->address, s->active, s->bytes, pass);
+        unsigned line = ~0u; /* addresses from the 128 bytes of the warp's lowest: the same banks, shorter */
+        for (int lane = 0; lane < 32; ++lane)
+            if (pass[lane] >= 0 && s->address[lane] < line) line = s->address[lane];
+        line &= ~127u;
+        fprintf(out, "warp %#lx op %s bytes %d passes %lld warps %lld lanes ",
+                base ? (unsigned long)((const char *)s->code - base - 1) : 0UL, s->is_write ? "st" : "ld", s->bytes,
+                s->passes, s->warps);
+        for (int lane = 0; lane < 32; ++lane) {
+            if (pass[lane] < 0)
+                fputc('-', out);
+            else
+                fprintf(out, "%u:%d", s->address[lane] - line, pass[lane]);
+            if (lane < 31) fputc(',', out);
+        }
+        fprintf(out, " stack ");
+        int shown = 0;
+        for (int k = 0; k < stack_count; ++k)
+            for (int f = 0; stacks[k].code == s->code && f < stacks[k].depth; ++f) {
+                Dl_info at;
+                if (!base || !dladdr(stacks[k].frames[f], &at) || (const char *)at.dli_fbase != base) continue;
+                fprintf(out, "%s%#lx", shown++ ? "," : "", (unsigned long)((const char *)stacks[k].frames[f] - base - 1));
+            }
+        fprintf(out, "%s kernel %s\n", shown ? "" : "-", kernel);
+    }
     if (dropped) fprintf(out, "dropped %lld kernel %s\n", dropped, kernel);
     fflush(out);
-    total_count = 0, dropped = 0;
+    total_count = 0, shape_count = 0, stack_count = 0, dropped = 0;
+    memset(stacked, 0, sizeof stacked);
+}
+
+typedef struct { /* one printed line */
+    char kernel[256], access[160], op[3], lanes[640];
+    int bytes, line;
+    long long passes, weight;
+    unsigned active;
+} bank_row_;
+
+/* The kernel's name from addr2line -f -C's outermost function, "void NAME(ARGS)": NAME. */
+static void bank_kernel_name_(char *function) {
+    char *open = strrchr(function, '(');
+    if (open) *open = 0;
+    if (strncmp(function, "void ", 5) == 0) memmove(function, function + 5, strlen(function + 5) + 1);
+}
+
+/* The label of a "bank: LABEL" comment in text, or NULL. */
+static const char *bank_label_(const char *text) {
+    const char *label = strstr(text, "bank: ");
+    return label && label > text && (label[-1] == ' ' || label[-1] == '*') ? label + 6 : NULL;
+}
+
+/* Line `line` of `path` as the access's name: its "bank: LABEL" comment's label (or the line before's,
+ * where a statement goes on from there to this line), else "LINE: TEXT". */
+static void bank_access_name_(const char *path, int line, char *out, size_t size) {
+    snprintf(out, size, "%d", line);
+    FILE *f = fopen(path, "r");
+    char text[512] = "", before[512] = "";
+    for (int n = 1; f && n <= line && fgets(text, sizeof text, f); ++n)
+        if (n < line) snprintf(before, sizeof before, "%s", text);
+    if (f) fclose(f);
+    text[strcspn(text, "\r\n")] = 0;
+    const char *label = bank_label_(text);
+    if (!label && bank_label_(before)) {
+        const char *comment = strstr(before, "//");
+        const size_t code = comment ? (size_t)(comment - before) : strcspn(before, "\n");
+        size_t end = code;
+        while (end > 0 && before[end - 1] == ' ')
+            --end;
+        if (end > 0 && !strchr(";{}", before[end - 1])) label = bank_label_(before);
+    }
+    if (label) {
+        snprintf(out, size, "%s", label);
+        if (strstr(out, "*/")) *strstr(out, "*/") = 0;
+        out[strcspn(out, "\r\n")] = 0;
+        for (size_t n = strlen(out); n > 0 && out[n - 1] == ' '; --n)
+            out[n - 1] = 0;
+        return;
+    }
+    const char *start = text + strspn(text, " \t");
+    if (*start) snprintf(out, size, "%d: %.100s", line, start);
+    for (char *c = out; *c; ++c)
+        if (*c == '\t') *c = ' ';
+}
+
+/* Reads one run's lines (FILE from warp_accesses.c) into rows, naming each by addr2line: the access's line
+ * is the innermost of its code's; the kernel, the function the launch called (below the runner's
+ * run_one and the launch's lambdas, operator(), in the calls that led to the code). */
+static int bank_read_run_(const char *path, const char *root, bank_row_ **rows, int *count) {
+    FILE *f = fopen(path, "r");
+    char text[4096], offsets[] = "/tmp/bank_model_offsets_XXXXXX", command[128];
+    const int first = *count, offsets_fd = mkstemp(offsets);
+    FILE *list = offsets_fd >= 0 ? fdopen(offsets_fd, "w") : NULL; /* addr2line's input: one offset a line */
+    if (!f || !list) return 0;
+    int addresses = 0, *start = NULL; /* row i's addresses: start[i - first] .. start[i - first + 1] */
+    while (fgets(text, sizeof text, f)) {
+        bank_row_ r;
+        unsigned long offset;
+        char lanes[640], stack[2048];
+        memset(&r, 0, sizeof r);
+        if (sscanf(text, "warp %lx op %2s bytes %d passes %lld warps %lld lanes %639s stack %2047s", &offset, r.op,
+                   &r.bytes, &r.passes, &r.weight, lanes, stack) < 7)
+            continue;
+        snprintf(r.lanes, sizeof r.lanes, "%s", lanes);
+        int lane = 0;
+        for (const char *c = lanes; *c; ++lane) {
+            if (*c != '-') r.active |= 1u << lane;
+            c += strcspn(c, ",");
+            if (*c) ++c;
+        }
+        *rows = realloc(*rows, sizeof **rows * (size_t)(*count + 1));
+        start = realloc(start, sizeof *start * (size_t)(*count - first + 2));
+        if (!*rows || !start) abort();
+        start[*count - first] = addresses;
+        (*rows)[(*count)++] = r;
+        fprintf(list, "%#lx\n", offset), ++addresses;
+        for (char *frame = strtok(stack, ","); frame && *frame != '-'; frame = strtok(NULL, ","))
+            fprintf(list, "%s\n", frame), ++addresses;
+    }
+    fclose(f);
+    fclose(list);
+    if (!start) return unlink(offsets), 1;
+    start[*count - first] = addresses;
+    /* addr2line -a: per address "0xOFFSET", then function and file:line per inlining level, innermost first */
+    char (*function)[512] = calloc((size_t)addresses * 8 + 1, sizeof *function);
+    int *functions = calloc((size_t)addresses + 1, sizeof *functions), *line = calloc((size_t)addresses + 1, sizeof *line);
+    char (*file)[512] = calloc((size_t)addresses + 1, sizeof *file);
+    snprintf(command, sizeof command, "addr2line -a -f -C -i -e /proc/%d/exe < %s", (int)getpid(), offsets);
+    FILE *pipe = popen(command, "r");
+    for (int at = -1, level = 0; pipe && fgets(text, sizeof text, pipe);) {
+        text[strcspn(text, "\n")] = 0;
+        if (strncmp(text, "0x", 2) == 0 && strchr(text, ' ') == NULL) {
+            ++at, level = 0;
+            continue;
+        }
+        if (at < 0 || at >= addresses) continue;
+        if (level++ % 2 == 0) {
+            if (functions[at] < 8) {
+                bank_kernel_name_(text);
+                snprintf(function[at * 8 + functions[at]++], 512, "%.500s", text);
+            }
+        } else if (level == 2) {
+            char *colon = strrchr(strtok(text, " "), ':');
+            line[at] = colon ? atoi(colon + 1) : 0;
+            if (colon) *colon = 0;
+            snprintf(file[at], 512, "%.500s", strncmp(text, "./", 2) == 0 ? text + 2 : text);
+        }
+    }
+    if (pipe) pclose(pipe);
+    unlink(offsets);
+    for (int i = first; i < *count; ++i) {
+        bank_row_ *r = &(*rows)[i];
+        const int code = start[i - first], end = start[i - first + 1];
+        r->line = line[code];
+        const char *kernel = functions[code] ? function[code * 8 + functions[code] - 1] : "?", *below = NULL;
+        for (int a = code + 1; a < end && !below; ++a) /* the calls, innermost first: the launcher's, then */
+            for (int k = 0; k < functions[a] && !below; ++k) {
+                const char *name = function[a * 8 + k];
+                if (strstr(name, "cuda_cpu_launch_config") || strncmp(name, "run_one", 7) == 0)
+                    below = kernel;
+                else if (strncmp(name, "operator", 8) != 0 && !strstr(name, "lambda"))
+                    kernel = name; /* the last function before the launcher's that is not a lambda */
+            }
+        snprintf(r->kernel, sizeof r->kernel, "%s", below ? below : kernel);
+        char source[1200];
+        snprintf(source, sizeof source, "%s/%s", root, file[code]);
+        bank_access_name_(source, r->line, r->access, sizeof r->access);
+    }
+    free(function), free(functions), free(line), free(file), free(start);
+    return 1;
+}
+
+/* --bank-model's table (common/bank_model.h says what it holds) from the "warp" lines of the runs' files:
+ * each instruction named by addr2line, its shapes added over the launches; root: where the named files are. */
+void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, const bank_picture *pictures,
+                         const char *tail) {
+    bank_row_ *rows = NULL;
+    int count = 0;
+    for (int run = 0; run < runs; ++run)
+        bank_read_run_(paths[run], root, &rows, &count);
+    printf("# kernel\taccess\top\tbytes\tpasses\tweight\tpicture\tlanes (byte address:pass)\n");
+    unsigned char *printed = calloc((size_t)count + 1, 1), drawn[64] = {0};
+    for (int i = 0; i < count; ++i) {
+        bank_row_ *r = &rows[i];
+        if (printed[i]) continue;
+        for (int j = i; j < count; ++j) { /* every instruction of this line, op and shape */
+            bank_row_ *s = &rows[j];
+            if (printed[j] || strcmp(s->kernel, r->kernel) || s->line != r->line || strcmp(s->op, r->op))
+                continue;
+            long long weight = s->weight;
+            for (int k = j + 1; k < count; ++k)
+                if (!printed[k] && !strcmp(rows[k].kernel, s->kernel) &&
+                    rows[k].line == s->line && !strcmp(rows[k].op, s->op) && rows[k].active == s->active &&
+                    rows[k].passes == s->passes)
+                    weight += rows[k].weight, printed[k] = 1;
+            printed[j] = 1;
+            int shapes = 0; /* of lanes, on this line and op: a partial warp's count of lanes said where others differ */
+            for (int k = 0; k < count; ++k)
+                shapes += !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line &&
+                          !strcmp(rows[k].op, s->op) && rows[k].active != s->active;
+            char access[192];
+            if (s->active == 0xffffffffu || shapes == 0)
+                snprintf(access, sizeof access, "%s", s->access);
+            else
+                snprintf(access, sizeof access, "%s (%d lane%s)", s->access, __builtin_popcount(s->active),
+                         __builtin_popcount(s->active) == 1 ? "" : "s");
+            const char *picture = "-";
+            for (int p = 0; pictures && pictures[p].kernel && p < 64; ++p)
+                if (!drawn[p] && !strcmp(pictures[p].kernel, s->kernel) && !strcmp(pictures[p].access, access) &&
+                    (!pictures[p].passes || pictures[p].passes == s->passes))
+                    picture = pictures[p].picture, drawn[p] = 1;
+            printf("%s\t%s\t%s\t%d\t%lld\t%lld\t%s\t%s\n", s->kernel, access, s->op, s->bytes, s->passes, weight,
+                   picture, s->lanes);
+        }
+    }
+    if (tail) printf("%s", tail);
+    free(printed), free(rows);
 }

@@ -11,8 +11,8 @@
 #   SASS       what Nsight Compute computes from each instruction's addresses
 #              (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_*): bank conflicts only;
 #              shown where this ncu has the metric;
-#   predicted  the program's own bank model (PROGRAM ARGS --bank-model, common/bank_model.h):
-#              each instruction's passes from the addresses the kernel's index expressions give.
+#   predicted  the program's own bank model (PROGRAM ARGS --bank-model): each instruction's passes
+#              from the addresses its lanes touched when the CPU runner ran the same kernels.
 # A row whose prediction differs from the SASS count (or, without it, from the measured
 # count) by more than 2 % is marked ✗ and listed under the table. "conflicts" is ncu's own
 # count: wavefronts beyond the ideal (1 per 128 bytes), so 2 passes for 32 doubles count 0.

@@ -123,6 +123,7 @@ ACCESS_CHINESE = [
     (r"mirrored column (?P<verb>read|write)", "按列{verb}中心对称的位置"),
     (r"column (?P<verb>read|write)", "按列{verb}"),
     (r"(?P<access>\w+\[[^\]]*\])(?:, (?P<name>\w+) = (?P<value>\d+))?", "{access}{assignment}"),
+    (r"(?P<access>\w+\[[^\]]*\] \+= \w+\[[^\]]*\])", "{access}"),  # a tree's step, as the kernel writes it
 ]
 # The Chinese pictures' font: WenQuanYi Micro Hei, from Debian's and Ubuntu's fonts-wqy-microhei (5 MB,
 # which scripts/install_deps.sh installs). Its first face is the one matplotlib reads from the .ttc;
@@ -701,7 +702,12 @@ def read_bank_model(stream, source):
 
 def chinese_access(access):
     """An access as --bank-model names it ('cache[tid] write (the block's elements)'), in Chinese
-    ('写 cache[tid]（线程块的各元素）'); None where no rule of ACCESS_CHINESE matches it."""
+    ('写 cache[tid]（线程块的各元素）'); a partial warp's lanes after it ('(16 lanes)': '（16 个线程）'); None
+    where no rule of ACCESS_CHINESE matches it."""
+    lanes = re.fullmatch(r"(?P<access>.+) \((?P<lanes>\d+) lanes?\)", access)
+    if lanes:
+        base = chinese_access(lanes.group("access"))
+        return base and "%s（%s 个线程）" % (base, lanes.group("lanes"))
     for pattern, chinese in ACCESS_CHINESE:
         found = re.fullmatch(pattern, access)
         if found:

@@ -3,12 +3,13 @@
 
     expect_bank_model.py PROGRAM [ARGS...] -- CHECK...
 
-runs `PROGRAM ARGS --bank-model` (common/bank_model.h prints one line per shared-memory
-instruction pattern: kernel, access, op, bytes, passes, weight, picture, lanes) and checks each
+runs `PROGRAM ARGS --bank-model` (common/bank_model.h: the CPU runner's count, one line per shared-memory
+instruction and shape of warp: kernel, access, op, bytes, passes, weight, picture, lanes) and checks each
 CHECK:
     KERNEL:ld=V        the kernel's loads take V passes per warp instruction (passes weighted
     KERNEL:st=V        by how often a block executes each pattern; within 0.005)
-    KERNEL/ACCESS=P    the instruction pattern named ACCESS takes P passes (every line of it)
+    KERNEL/ACCESS=P    the instruction pattern named ACCESS takes P passes (every line of it; P,Q,...:
+                       its lines take exactly these passes, as launches with other arguments do)
 Exit 0 when every check holds, 1 (one line per failed check) when one does not, 2 on bad use.
 
     expect_bank_model.py --measured PROGRAM [ARGS...] -- CHECK...
@@ -21,14 +22,22 @@ kernel). A check of KERNEL<double> (or <float>) that the run did not launch is m
 a second run with --type double (or float). Exit 77 (skipped, with the reason) without a GPU, ncu, the SASS-level counter, or
 leave to read the GPU's counters.
 
+    expect_bank_model.py --committed PROGRAM_CPU [KNOWN...]
+
+runs, for every command of PROGRAM's chapter that a committed Nsight table shows (docs/results/*/banks.txt:
+`build-gpu/CHAPTER/PROGRAM ARGS` under Nsight Compute), `PROGRAM_CPU ARGS --bank-model`, and holds each
+kernel's loads and stores, passes per warp instruction, to that table's "predicted" column (two decimals)
+and to its SASS-level count. KNOWN: KERNEL:ld or KERNEL:st rows whose difference the test states (and
+prints); a known row that agrees fails, so the list cannot go stale.
+
     expect_bank_model.py --observed PROGRAM [ARGS...]
 
-holds the model against the CPU runner instead (no GPU): PROGRAM is the chapter's CPU twin, run as
-`PROGRAM ARGS --check` with CUDA_CPU_ACCESSES set, so that cpu_runner/warp_accesses.c sees every
-shared-memory access and puts the warps' instructions back together. For every kernel of the run's --type (float by default) and each of ld
-and st, the warp instructions and their passes, added over the launch, must be the model's (its weights,
-and passes times weights), exactly: an edge tile's lanes counted wrong change the count even where they
-leave the average as it was. A kernel the runner saw that the model does not list fails too.
+holds the table (--bank-model: the runner's shapes of each warp instruction) to the runner's own
+per-line totals of a `PROGRAM ARGS --check` run with CUDA_CPU_ACCESSES set (PROGRAM: a CPU twin). For
+every kernel of the run's --type (float by default) and each of ld and st, the warp instructions and
+their passes, added over the launch, must be the table's (its weights, and passes times weights),
+exactly: a shape miscounted changes the count even where it leaves the average as it was. A kernel
+the runner saw that the table does not list fails too.
 """
 import os
 import re
@@ -42,7 +51,7 @@ from results import bank_conflicts_table, bank_model_row, number  # noqa: E402
 
 
 def model(command):
-    run = subprocess.run(command + ["--bank-model"], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(command + ["--bank-model"], capture_output=True, text=True, timeout=900)  # the CPU runner
     if run.returncode != 0:
         sys.exit("expect_bank_model: %s --bank-model exited %d: %s"
                  % (" ".join(command), run.returncode, run.stderr.strip()[:300]))
@@ -83,8 +92,9 @@ OBSERVED = re.compile(r"^code \S+ space shared op (ld|st) bytes \d+ warps (\d+) 
 
 
 def observed(command):
-    """{(kernel, op): [warp instructions, passes]} the runner saw in `command --check`, a template's <real>
-    named by the run's --type; and the kernels it saw that are not templates (the book's program's)."""
+    """{(kernel, op): [warp instructions, passes]} the runner's per-line totals of `command --check`, a kernel
+    named as it was launched, before any template arguments (the book's transpose_padded and the timed
+    transpose_padded<real> alike), and the run's --type."""
     element = command[command.index("--type") + 1] if "--type" in command[:-1] else "float"
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "banks.txt")
@@ -97,46 +107,103 @@ def observed(command):
     if "dropped" in text or not text:
         sys.exit("expect_bank_model --observed: %s counted %s: is it a CPU twin (cpu_runner/warp_accesses.c counts)?"
                  % (command[0], "too many accesses (dropped)" if text else "nothing"))
-    totals, plain = {}, set()
+    totals = {}
     for line in text.splitlines():
         m = OBSERVED.match(line)
-        if not m:
-            continue
-        op, warps, passes, kernel = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
-        if "<real>" not in kernel:
-            plain.add(kernel)
-            continue
-        total = totals.setdefault((kernel.replace("<real>", "<%s>" % element), op), [0, 0])
-        total[0] += warps
-        total[1] += passes
-    return element, totals, plain
+        if m:
+            total = totals.setdefault((m.group(4).split("<")[0], m.group(1)), [0, 0])
+            total[0] += int(m.group(2))
+            total[1] += int(m.group(3))
+    return element, totals
 
 
 def main_observed(command):
     if not command:
         print(__doc__, file=sys.stderr)
         return 2
-    element, seen, plain = observed(command)
+    element, seen = observed(command)
     modelled = {}
-    for kernel, _, op, passes, weight in model(command):
-        if kernel.endswith("<%s>" % element):
-            total = modelled.setdefault((kernel, op), [0, 0])
-            total[0] += weight
-            total[1] += passes * weight
+    for kernel, _, op, passes, weight in model(command + ["--type", element] if "--type" not in command else command):
+        total = modelled.setdefault((kernel.split("<")[0], op), [0, 0])
+        total[0] += weight
+        total[1] += passes * weight
     failed = 0
     for key in sorted(set(seen) | set(modelled)):
         model_says, runner_says = modelled.get(key, [0, 0]), seen.get(key, [0, 0])
         if model_says != runner_says:
             failed += 1
-            print("FAIL %s:%s: the model says %d warp instructions, %d passes; the runner saw %d, %d"
+            print("FAIL %s:%s: the table says %d warp instructions, %d passes; the runner's totals %d, %d"
                   % (key + tuple(model_says) + tuple(runner_says)))
     if not failed:
-        print("bank model = the runner's observation: %d kernel instructions (ld, st) of <%s>, warp for warp%s"
-              % (len(modelled), element, " (not modelled: %s)" % ", ".join(sorted(plain)) if plain else ""))
+        print("--bank-model = the runner's per-line totals: %d kernel instructions (ld, st) of <%s>, warp for warp"
+              % (len(modelled), element))
+    return 1 if failed else 0
+
+
+def main_committed(argv):
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    program, known = argv[0], set(argv[1:])
+    name = os.path.basename(program)[:-len("_cpu")] if program.endswith("_cpu") else os.path.basename(program)
+    results = os.path.join(HERE, os.pardir, "docs", "results")
+    commands = {}  # ARGS: [(file, its table)], one run per command
+    for device in sorted(os.listdir(results)):
+        path = os.path.join(results, device, "banks.txt")
+        if not os.path.exists(path):
+            continue
+        for section in open(path, encoding="utf-8").read().split("\n`"):
+            m = re.match(r"`?build-gpu/\w+/(\w+)((?: \S+)*)` under Nsight Compute:", section)
+            if m and m.group(1) == name:
+                cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in section.split("\n")
+                         if line.startswith("| ")]  # header, rule, then a row per kernel
+                predicted = [i for i, name in enumerate(cells[0]) if name == "predicted"] if cells else []
+                if len(predicted) == 2:  # the loads' and the stores' columns
+                    commands.setdefault(tuple(m.group(2).split()), []).append(
+                        ("%s/banks.txt" % device, [(row[0], dict(zip(("ld", "st"), (row[i] for i in predicted))))
+                                                   for row in cells[2:]]))
+    if not commands:
+        print("expect_bank_model --committed: no committed Nsight table of %s" % name, file=sys.stderr)
+        return 2
+    failed, held, stated = 0, 0, set()
+    for args, tables in sorted(commands.items()):
+        lines = model([program] + list(args))
+        for source, table in tables:
+            for kernel, row in table:
+                for op in ("ld", "st"):
+                    committed = number(row[op])
+                    if committed is None:
+                        continue
+                    got = per_instruction(lines, kernel, op)
+                    key = "%s:%s" % (kernel, op)
+                    agrees = got is not None and abs(got - committed) <= 0.005 + 1e-9
+                    if key in known:
+                        stated.add(key)
+                        if agrees:
+                            failed += 1
+                            print("FAIL %s %s: listed as known to differ, but the runner gives the committed %.2f"
+                                  % (source, key, committed))
+                        else:
+                            print("known %s %s: committed %.2f, the runner %s" % (source, key, committed,
+                                  "nothing" if got is None else "%.3f" % got))
+                        continue
+                    held += agrees
+                    if not agrees:
+                        failed += 1
+                        print("FAIL %s `%s %s` %s: committed %.2f, the runner's model %s"
+                              % (source, name, " ".join(args), key, committed,
+                                 "nothing (no such instruction)" if got is None else "%.3f" % got))
+    for key in sorted(known - stated):
+        failed += 1
+        print("FAIL %s: listed as known, but no committed table has it" % key)
+    if not failed:
+        print("bank model = the committed tables: %d figures of %d commands of %s" % (held, len(commands), name))
     return 1 if failed else 0
 
 
 def main(argv):
+    if argv and argv[0] == "--committed":
+        return main_committed(argv[1:])
     if argv and argv[0] == "--measured":
         return main_measured(argv[1:])
     if argv and argv[0] == "--observed":
@@ -157,7 +224,7 @@ def main(argv):
         elif "/" in target:
             kernel, access = target.split("/", 1)
             got = sorted({p for k, a, _, p, _ in lines if k == kernel and a == access})
-            good = got == [int(value)]
+            good = got == sorted(int(v) for v in value.split(","))
             shown = "no such access" if not got else ", ".join(map(str, got))
         else:
             print("expect_bank_model: cannot read check '%s'" % check, file=sys.stderr)

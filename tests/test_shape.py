@@ -11,8 +11,8 @@ to one divider line and every harness below it looks the same:
   in a comment above the divider;
 - the mechanisms a lesson teaches (__shfl_down_sync, __threadfence) written above
   the divider of the chapter that uses them, and nowhere in common/;
-- one bank-model driver in the tree: model_instruction, in common/, the only
-  caller of bank_model_line;
+- one bank-model driver in the tree: bank_model_observe, in common/ (the CPU
+  runner's count), none of a chapter's own;
 - the harness (below every divider, and common/'s headers but the book's own
   book.h) at most MAX_HARNESS lines; test-only headers under tests/.
 No GPU needed.
@@ -30,10 +30,10 @@ from layout import chapters  # noqa: E402
 import testkit  # noqa: E402
 
 DIVIDER = "// ===== Harness: below this line, not needed to follow the lesson ====="
-PARTS = ["options", "the run", "the launch switch", "CPU replays", "checks", "bank model"]
+PARTS = ["options", "the run", "the launch switch", "CPU replays", "checks"]
 MAX_LINES = 1100
 MAX_COMMENT_RATIO = 0.30
-MAX_HARNESS = 5000
+MAX_HARNESS = 4500
 TAUGHT = ["__shfl_down_sync", "__threadfence"]
 TEST_ONLY = ["arch_limits.h"]
 FIGURE = re.compile(r"\bH[12]00\b|\d\s*(ms|us|µs|ns|GB/s|TB/s|cycles)\b|\d\s*%")
@@ -112,8 +112,8 @@ def problems_of_chapter(repo, path):
         if any(token in line for line in below) and not any(token in line for line in above):
             out.append(f"{path}: {token} is used but not written above the divider")
     for i, line in enumerate(lines):
-        if re.search(r"\bbank_model_line\(", line) or re.match(r"\s*static\s+\w+\s+model_instruction(_in)?\(", line):
-            out.append(f"{path}:{i + 1}: a bank-model driver of its own; use common's model_instruction")
+        if re.match(r"\s*static\s+[\w ]+\s+(bank_model_observe|model_instruction\w*)\(", line):
+            out.append(f"{path}:{i + 1}: a bank-model driver of its own; use common's bank_model_observe")
     return out, len(below)
 
 
@@ -134,9 +134,9 @@ def problems(repo):
         for token in TAUGHT:
             if any(token in line for line in lines):
                 out.append(f"{path}: {token} in common/: each chapter that teaches it writes it")
-        drivers += sum(1 for line in lines if re.match(r"static void model_instruction\(", line))
+        drivers += sum(1 for line in lines if re.match(r"static inline void bank_model_observe\(", line))
     if drivers != 1:
-        out.append(f"common/: {drivers} definitions of model_instruction, want one")
+        out.append(f"common/: {drivers} definitions of bank_model_observe, want one")
     for name in TEST_ONLY:
         if os.path.exists(os.path.join(repo, "common", name)):
             out.append(f"common/{name}: only the tests use it; it belongs under tests/")
@@ -183,9 +183,9 @@ def self_test(repo):
             c, untaught, lambda t: t.replace(DIVIDER, DIVIDER + "\nstatic void g() { __threadfence(); }")),
         "in common/": lambda c: rewrite(c, "common/book.h", lambda t: t + "// __shfl_down_sync\n"),
         "of its own": lambda c: rewrite(
-            c, first, lambda t: t.replace(DIVIDER, DIVIDER + "\nstatic void model_instruction(int x) {")),
-        "definitions of model_instruction": lambda c: rewrite(
-            c, "common/bank_model.h", lambda t: t + "static void model_instruction(int x) {}\n"),
+            c, first, lambda t: t.replace(DIVIDER, DIVIDER + "\nstatic void bank_model_observe(int x) {")),
+        "definitions of bank_model_observe": lambda c: rewrite(
+            c, "common/bank_model.h", lambda t: t + "static inline void bank_model_observe(int x) {}\n"),
         "belongs under tests": lambda c: open(os.path.join(c, "common", "arch_limits.h"), "w").close(),
         "the harness is": lambda c: rewrite(c, "common/cli.h", lambda t: t + "\n" * MAX_HARNESS),
     }
