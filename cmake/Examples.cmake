@@ -249,14 +249,13 @@ endfunction()
 # add_bank_model_test(<name> <target> [PROGRAM ARGS...] -- CHECK...): runs the
 # program's --bank-model (no GPU needed) and checks what it predicts
 # (tests/expect_bank_model.py: KERNEL:ld=V, KERNEL:st=V, KERNEL/ACCESS=P).
-# Label host; skipped (77) without a Python 3 interpreter.
+# Label host; skipped (77) without a Python 3 interpreter or the CPU runner (the model is its count).
 # add_ncu_test(<name> <target> [PROGRAM ARGS...] -- CHECK...): the KERNEL:ld/st checks
 # alone, on the GPU (Nsight Compute), for a claim the model test makes on a run too
 # long to profile.
 function(add_bank_model_test name target)
-  if(NOT Python3_Interpreter_FOUND)
-    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} -E echo "no Python 3: not run")
-    set_tests_properties(${name} PROPERTIES LABELS host SKIP_REGULAR_EXPRESSION "not run")
+  if(NOT Python3_Interpreter_FOUND OR NOT EXAMPLES_CPU_RUNNER)
+    add_skipped_test(${name} host "--bank-model runs the kernels on the CPU runner, which this build lacks")
     return()
   endif()
   add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${EXAMPLES_TEST_DIR}/expect_bank_model.py

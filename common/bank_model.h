@@ -1,6 +1,6 @@
 /* The bank model: how many passes (Nsight Compute's "wavefronts") one warp-wide
- * shared-memory instruction takes, from each lane's byte address. Plain C, header-only,
- * host and device: a kernel and its prediction can share one index expression.
+ * shared-memory instruction takes, from each lane's byte address. Plain C, header-only: the CPU
+ * runner counts by it (cpu_runner/warp_accesses.c), banks' lesson table predicts by it.
  * 32 banks of 4 bytes (every GPU since Maxwell); word a / 4 lives in bank (a / 4) % 32, and a
  * pass serves one word per bank, 128 bytes. As the Programming Guide says: lanes touching one
  * word share a pass (also 1- and 2-byte accesses to its different bytes); n words in one bank
@@ -14,20 +14,14 @@
 #ifndef COMMON_BANK_MODEL_H
 #define COMMON_BANK_MODEL_H
 
-#ifdef __CUDACC__
-#define BANK_MODEL_HD __host__ __device__
-#else
-#define BANK_MODEL_HD
-#endif
-
 enum { BANK_MODEL_BANKS = 32, BANK_MODEL_BANK_BYTES = 4, BANK_MODEL_WARP = 32 };
 
 /* Passes taken by one group of lanes (first .. first + lanes - 1): the most
  * distinct words any one bank holds. Writes the group's distinct words, in
  * ascending order, to words[] (at most 32: 128 bytes) and their count to
  * *count. */
-static inline BANK_MODEL_HD int bank_group_passes(const unsigned int address[32], unsigned int active, int first,
-                                                  int lanes, int width, unsigned int words[32], int *count) {
+static inline int bank_group_passes(const unsigned int address[32], unsigned int active, int first, int lanes,
+                                    int width, unsigned int words[32], int *count) {
     int n = 0;
     for (int lane = first; lane < first + lanes; ++lane) {
         if (!((active >> lane) & 1u)) continue;
@@ -57,7 +51,7 @@ static inline BANK_MODEL_HD int bank_group_passes(const unsigned int address[32]
 
 /* Passes for one warp-wide access: lane t touches `width` bytes at byte
  * address address[t] if bit t of `active` is set. */
-static inline BANK_MODEL_HD int bank_passes(const unsigned int address[32], unsigned int active, int width) {
+static inline int bank_passes(const unsigned int address[32], unsigned int active, int width) {
     if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) return -1;
     for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
         if (((active >> lane) & 1u) && address[lane] % (unsigned int)width != 0) return -1;
@@ -83,17 +77,15 @@ static inline BANK_MODEL_HD int bank_passes(const unsigned int address[32], unsi
 }
 
 /* Bits first .. first + count - 1 set: a group's lanes. */
-static inline BANK_MODEL_HD unsigned int bank_lanes_(int first, int count) {
-    return (unsigned int)(((1ull << count) - 1) << first);
-}
+static inline unsigned int bank_lanes_(int first, int count) { return (unsigned int)(((1ull << count) - 1) << first); }
 
 /* Which pass serves each lane of one warp-wide access (0, 1, ...; -1 for an inactive lane), by
  * bank_passes()'s rule: in its group, a lane is served in pass k when its word is the k-th distinct
  * word of its bank (a 16-byte lane spans 4 banks; it counts its first word's), after the passes of
  * the groups before it, or, when an earlier group touched the same words, with that group. Returns
  * bank_passes() (-1: bad width or misaligned). This is what the bank pictures colour. */
-static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32], unsigned int active, int width,
-                                                 int pass_of_lane[32]) {
+static inline int bank_lane_passes(const unsigned int address[32], unsigned int active, int width,
+                                   int pass_of_lane[32]) {
     const int passes = bank_passes(address, active, width);
     for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
         pass_of_lane[lane] = -1;
@@ -120,19 +112,18 @@ static inline BANK_MODEL_HD int bank_lane_passes(const unsigned int address[32],
     return passes;
 }
 
-/* --bank-model: the table of what the chapter's real kernels did, as the CPU runner observed it
- * (cpu_runner/warp_accesses.c puts each warp instruction back together from its lanes and counts its
- * passes by the rule above). The GPU program runs its CPU twin (PROGRAM_cpu, beside it); the twin runs
- * itself once per variant (a chapter's " --type double", say: " OPTION VALUE"; once as it is where the
- * command gives that option), with
- * the command's own arguments less --bank-model and CUDA_CPU_ACCESSES set, and prints after the "#" line
- * one line per shared-memory instruction of a kernel (a source line and op) and shape of warp (its working
- * lanes and passes), tab-separated: kernel (as Nsight Compute names it), access (the label of the line's
- * "bank: LABEL" comment, else "LINE: its text"; a partial warp's lane count after it), op (ld/st),
- * bytes per lane, passes, weight (how many warp instructions of the launches took that shape), picture (a
- * bank map's file name for plot.py, or "-"), lanes (32 "address:pass", "-" when inactive: the first such
- * warp's), every launch added, as Nsight Compute adds them. bank_conflicts.sh weighs passes by weight
- * beside Nsight Compute's measurement. Host code of the chapters (POSIX: fork, exec, addr2line), after cli.h. */
+/* --bank-model: the table of what the chapter's real kernels did, as the CPU runner saw it
+ * (cpu_runner/warp_accesses.c puts each warp instruction back together from its lanes, counts its
+ * passes by the rule above and prints the table). The GPU program runs its CPU twin (PROGRAM_cpu,
+ * beside it); the twin runs itself once per variant (" OPTION VALUE": a chapter's " --type double";
+ * once as it is where the command gives that option) with the command's arguments less --bank-model,
+ * and prints after the "#" line one line per shared-memory instruction of a kernel (its source line
+ * and op) and shape of warp (working lanes and passes), tab-separated: kernel (as Nsight Compute names
+ * it), access (the line's "bank: LABEL" comment, else "LINE: its text"; a partial warp's lanes after
+ * it where the line's warps differ), op (ld/st), bytes per lane, passes, weight (the warp instructions
+ * of that shape, every launch added, as Nsight adds them), picture (a bank map's name for plot.py, or
+ * "-"), lanes (32 "address:pass", "-" when inactive: the first such warp's). bank_conflicts.sh weighs
+ * passes by weight beside Nsight Compute's measurement. Chapters' host code (C++, POSIX). */
 /* The lesson's pictures (plot.py --bank-maps draws each by name): the first line of this kernel and
  * access, as printed (and these passes, unless 0), gets it. A chapter's table ends with {NULL, NULL, NULL, 0}. */
 typedef struct {
@@ -140,7 +131,8 @@ typedef struct {
     int passes;
 } bank_picture;
 
-#if defined(COMMON_CLI_H) /* a chapter, which includes cli.h first: the rule alone elsewhere */
+#ifdef __cplusplus /* a chapter: the C files (the runner, the unit test) take the rule alone */
+#include "cli.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,8 +187,10 @@ static inline void bank_model_observe(const char *program, int argc, char **argv
         free(args);
         /* exit 1: a check failed or the runner found a race (shared_bitmap --no-sync): the counts stand */
         if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
-            fprintf(stderr, "%s: --bank-model: the run%s exited 1 (a check failed or the CPU runner found something); "
-                            "its accesses are counted\n", program, *variant);
+            fprintf(stderr,
+                    "%s: --bank-model: the run%s exited 1 (a check failed or the CPU runner found something); "
+                    "its accesses are counted\n",
+                    program, *variant);
         else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             char last[2048] = "";
             const ssize_t got = pread(err, last, sizeof last - 1, 0);

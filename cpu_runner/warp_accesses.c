@@ -31,9 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/bank_model.h" /* the bank rule the chapters and the lessons use */
-#include <unistd.h>
 #include "runtime.h"
 
 #define MAX_THREADS 1024
@@ -351,25 +351,30 @@ static const char *bank_label_(const char *text) {
     return label && label > text && (label[-1] == ' ' || label[-1] == '*') ? label + 6 : NULL;
 }
 
-/* Line `line` of `path` as the access's name: its "bank: LABEL" comment's label (or the line before's,
- * where a statement goes on from there to this line), else "LINE: TEXT". */
+/* Whether a source line's statement goes on to the next line (its code does not end in ; { or }). */
+static int goes_on(const char *text) {
+    const char *comment = strstr(text, "//"), *block = strstr(text, "/*");
+    size_t end = comment ? (size_t)(comment - text) : strcspn(text, "\r\n");
+    if (block && (size_t)(block - text) < end) end = (size_t)(block - text);
+    while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+        --end;
+    return end > 0 && !strchr(";{}", text[end - 1]);
+}
+
+/* Line `line` of `path` as the access's name: the label of a "bank: LABEL" comment of its statement
+ * (this line, or the one before or after where the statement spans them), else "LINE: TEXT". */
 static void bank_access_name_(const char *path, int line, char *out, size_t size) {
     snprintf(out, size, "%d", line);
     FILE *f = fopen(path, "r");
-    char text[512] = "", before[512] = "";
+    char text[512] = "", before[512] = "", after[512] = "";
     for (int n = 1; f && n <= line && fgets(text, sizeof text, f); ++n)
         if (n < line) snprintf(before, sizeof before, "%s", text);
+    if (f && !fgets(after, sizeof after, f)) after[0] = 0;
     if (f) fclose(f);
     text[strcspn(text, "\r\n")] = 0;
     const char *label = bank_label_(text);
-    if (!label && bank_label_(before)) {
-        const char *comment = strstr(before, "//");
-        const size_t code = comment ? (size_t)(comment - before) : strcspn(before, "\n");
-        size_t end = code;
-        while (end > 0 && before[end - 1] == ' ')
-            --end;
-        if (end > 0 && !strchr(";{}", before[end - 1])) label = bank_label_(before);
-    }
+    if (!label && goes_on(before)) label = bank_label_(before);
+    if (!label && goes_on(text)) label = bank_label_(after);
     if (label) {
         snprintf(out, size, "%s", label);
         if (strstr(out, "*/")) *strstr(out, "*/") = 0;
@@ -423,9 +428,10 @@ static int bank_read_run_(const char *path, const char *root, bank_row_ **rows, 
     if (!start) return unlink(offsets), 1;
     start[*count - first] = addresses;
     /* addr2line -a: per address "0xOFFSET", then function and file:line per inlining level, innermost first */
-    char (*function)[512] = calloc((size_t)addresses * 8 + 1, sizeof *function);
-    int *functions = calloc((size_t)addresses + 1, sizeof *functions), *line = calloc((size_t)addresses + 1, sizeof *line);
-    char (*file)[512] = calloc((size_t)addresses + 1, sizeof *file);
+    char(*function)[512] = calloc((size_t)addresses * 8 + 1, sizeof *function);
+    int *functions = calloc((size_t)addresses + 1, sizeof *functions),
+        *line = calloc((size_t)addresses + 1, sizeof *line);
+    char(*file)[512] = calloc((size_t)addresses + 1, sizeof *file);
     snprintf(command, sizeof command, "addr2line -a -f -C -i -e /proc/%d/exe < %s", (int)getpid(), offsets);
     FILE *pipe = popen(command, "r");
     for (int at = -1, level = 0; pipe && fgets(text, sizeof text, pipe);) {
@@ -486,19 +492,18 @@ void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, c
         if (printed[i]) continue;
         for (int j = i; j < count; ++j) { /* every instruction of this line, op and shape */
             bank_row_ *s = &rows[j];
-            if (printed[j] || strcmp(s->kernel, r->kernel) || s->line != r->line || strcmp(s->op, r->op))
-                continue;
+            if (printed[j] || strcmp(s->kernel, r->kernel) || s->line != r->line || strcmp(s->op, r->op)) continue;
             long long weight = s->weight;
             for (int k = j + 1; k < count; ++k)
-                if (!printed[k] && !strcmp(rows[k].kernel, s->kernel) &&
-                    rows[k].line == s->line && !strcmp(rows[k].op, s->op) && rows[k].active == s->active &&
-                    rows[k].passes == s->passes)
+                if (!printed[k] && !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line &&
+                    !strcmp(rows[k].op, s->op) && rows[k].active == s->active && rows[k].passes == s->passes)
                     weight += rows[k].weight, printed[k] = 1;
             printed[j] = 1;
-            int shapes = 0; /* of lanes, on this line and op: a partial warp's count of lanes said where others differ */
+            int shapes =
+                0; /* of lanes, on this line and op: a partial warp's count of lanes said where others differ */
             for (int k = 0; k < count; ++k)
-                shapes += !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line &&
-                          !strcmp(rows[k].op, s->op) && rows[k].active != s->active;
+                shapes += !strcmp(rows[k].kernel, s->kernel) && rows[k].line == s->line && !strcmp(rows[k].op, s->op) &&
+                          rows[k].active != s->active;
             char access[192];
             if (s->active == 0xffffffffu || shapes == 0)
                 snprintf(access, sizeof access, "%s", s->access);
