@@ -123,6 +123,7 @@ static inline void row_time(result_row *row, double ms, const char *ceiling, dou
 /* The same for a row that counts `row->flops`: GFLOP/s, as a percentage of a peak in GFLOP/s. */
 static inline void row_time_flops(result_row *row, double ms, const char *peak, double peak_gflops) {
     row_time(row, ms, peak, 0);
+    if (!(row->bytes > 0)) row->gbps = NAN; /* "-": bytes not counted (a library's) */
     row->gflops = row->flops / (ms * 1e6);
     row->pct_ceiling = percent_of(row->gflops, peak_gflops);
 }
@@ -155,6 +156,14 @@ static inline void report_ceiling(FILE *out, const char *example, const char *na
 #define REPORT_FINDINGS_ONLY_NOTE "its check passed, but the CPU runner's findings above fail it"
 static long report_findings_blamed_; /* the runner's findings a row of this run failed for already */
 #define REPORT_EXIT_SKIPPED 77 /* CTest's skip: every kernel asked for was one the runner cannot run */
+
+/* A chapter's exit code from its book program's verdict and its progression's report_end(): 1 when either
+ * failed; 77 when the progression ran nothing (the CPU runner skipped every kernel asked for: a library's)
+ * and the book's program passed; else 0. */
+static inline int report_exit_code(int book_failed, int progression_status) {
+    if (progression_status == REPORT_EXIT_SKIPPED && !book_failed) return REPORT_EXIT_SKIPPED;
+    return progression_status || book_failed ? 1 : 0;
+}
 
 typedef struct {
     const char *example;

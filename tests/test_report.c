@@ -169,6 +169,30 @@ static void test_ceiling(void) {
     row_time(&row, 1.0, "memcpy", 4000.0);
     CHECK_NEAR(row.gbps, 2000.0, 1e-9);
     CHECK_NEAR(row.pct_ceiling, 50.0, 1e-9);
+
+    /* A row that counts FLOPs: GFLOP/s as a share of a peak, and on its RESULT line; no bytes: GB/s "-". */
+    result_row flop_row = result_row_for("async", "float", 1);
+    flop_row.flops = 2e12;
+    row_time_flops(&flop_row, 50.0, "fp32_peak", 80000.0);
+    CHECK_NEAR(flop_row.gflops, 40000.0, 1e-9);
+    CHECK_NEAR(flop_row.pct_ceiling, 50.0, 1e-9);
+    CHECK(isnan(flop_row.gbps));
+    row_check(&flop_row, 1.0, 1.0, 0.0);
+    char *text2 = NULL;
+    size_t size2 = 0;
+    out = open_memstream(&text2, &size2);
+    report_write_result_line(out, "matmul", &flop_row, 0);
+    fclose(out);
+    CHECK(strstr(text2, " bytes=- flops=2000000000000 gflops=40000.0 ms=50.00000 gbps=- pct_ceiling=50.0 ceiling=fp32_peak ") !=
+          NULL);
+    free(text2);
+
+    /* main's exit: either verdict failing is 1; nothing run (77) only counts when the book's program passed. */
+    CHECK(report_exit_code(0, 0) == 0);
+    CHECK(report_exit_code(1, 0) == 1);
+    CHECK(report_exit_code(0, 1) == 1);
+    CHECK(report_exit_code(0, REPORT_EXIT_SKIPPED) == REPORT_EXIT_SKIPPED);
+    CHECK(report_exit_code(1, REPORT_EXIT_SKIPPED) == 1);
 }
 
 int main(void) {
