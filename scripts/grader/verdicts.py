@@ -83,6 +83,17 @@ FINDINGS = {
                                                               "；掩码中束内指标为 {lane} 的线程已经退出")),
     "warp_mask_leaves_out_caller": ("barrier", "warp operation whose mask leaves out the lane that calls it",
                                     "线程束操作的掩码不包含调用它的线程", AT),
+    "async_copy_pending": ("race", "race on shared memory: a thread reads or writes bytes an asynchronous copy "
+                           "(__pipeline_memcpy_async) has not landed in yet: no __pipeline_wait_prior of the thread "
+                           "that issued it has covered it", RACE + "一个线程读写了异步复制（__pipeline_memcpy_async）"
+                           "还没有送达的字节：发起复制的线程还没有用 __pipeline_wait_prior 等到它", AT, OTHER),
+    "async_copy_source_overwritten": ("race", "race on global memory: a thread overwrites bytes an asynchronous copy "
+                                      "still in flight reads", "全局内存竞争：一个线程改写了仍在进行中的异步复制要读的字节",
+                                      AT, OTHER),
+    "async_copy_misuse": ("crash", "asynchronous copy misused: __pipeline_memcpy_async copies 4, 8 or 16 bytes, aligned "
+                          "to that size, from global into shared memory, zfill of them zeros",
+                          "异步复制用法错误：__pipeline_memcpy_async 只能从全局内存向共享内存复制 4、8 或 16 字节，"
+                          "地址按该大小对齐，其中 zfill 个字节填零", AT),
 }
 
 
