@@ -103,8 +103,9 @@ static inline int cuda_driver_library_present(void) {
     return 1;
 }
 
-/* Without a GPU a program can still be read: what it printed on an H100 and an
- * H200 is in the repository, in its chapter's lesson and the GPU runs' logs.
+/* Without a GPU a program can still be read: what it printed on the GPUs it ran
+ * on (an H100, an H200) is in the repository, in its chapter's lesson and the GPU
+ * runs' logs.
  * Its chapter's folder: the build's (CMake: -DPROGRAM_FOLDER="ch05_dot"), or,
  * built alone, the folder the program lies in when that is a chapter's. */
 static inline void gpu_say_where_outputs_are(const char *program) {
@@ -121,7 +122,7 @@ static inline void gpu_say_where_outputs_are(const char *program) {
     if (strncmp(folder, "ch", 2) != 0) return;
 #endif
     fprintf(stderr,
-            "%s: what it prints on an H100 and an H200 is committed: %s/README.md (the lesson and its runs), "
+            "%s: what it printed on the GPUs it ran on is committed: %s/README.md (the lesson and its runs), "
             "docs/results/{h100,h200}/examples.log ('=== %s/%s'); tables and plots: docs/RESULTS.md\n",
             program, folder, folder, program);
 }

@@ -53,13 +53,14 @@ run "$BUILD_DIR/ch08_reduce/reduce" --type double
 run "$BUILD_DIR/ch08_reduce/reduce" --demo squares
 run "$BUILD_DIR/ch08_transpose/transpose"
 run "$BUILD_DIR/ch08_shared_vs_global/shared_vs_global"
+run "$BUILD_DIR/ch08_matmul/matmul"
 
 phase_took examples $((SECONDS - examples_start))
 echo
 timing_line
 if [ "$skipped" -gt 0 ] && [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
     echo "No CUDA device was found, so no example could run (each one said why above). What they print on"
-    echo "an H100 and an H200 is committed: each chapter's README.md (its lesson, with its runs),"
+    echo "the GPUs they ran on is committed: each chapter's README.md (its lesson, with its runs),"
     echo "docs/results/h100/examples.log and docs/results/h200/examples.log, and docs/RESULTS.md (tables, plots)."
 fi
 echo "examples: $passed passed, $failed failed, $skipped skipped"

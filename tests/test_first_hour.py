@@ -587,7 +587,7 @@ class NoGpuMessage(unittest.TestCase):
                 self.assertRegex(lines[0], r"^%s: no CUDA device was found: .*\. Nothing was run\.$" % program)
                 self.assertRegex(lines[1] if len(lines) > 1 else "", r"^%s: without a GPU its kernels run on the CPU "
                                  r"runner, .*: %s --cpu \(docs/CPU_RUNNER\.md\)$" % (program, program))
-                pointer = re.match(r"^%s: what it prints on an H100 and an H200 is committed: (ch\d\d_\w+)/README\.md "
+                pointer = re.match(r"^%s: what it printed on the GPUs it ran on is committed: (ch\d\d_\w+)/README\.md "
                                    r"\(the lesson and its runs\), docs/results/\{h100,h200\}/examples\.log \('=== "
                                    r"(\S+)'\); tables and plots: docs/RESULTS\.md$" % program, lines[2] if len(lines) > 2
                                    else "")
@@ -596,9 +596,11 @@ class NoGpuMessage(unittest.TestCase):
                 self.assertEqual(section, "%s/%s" % (chapter, program))
                 self.assertTrue(os.path.isfile(os.path.join(REPO, chapter, "README.md")))
                 self.assertTrue(os.path.isfile(os.path.join(REPO, "docs", "RESULTS.md")))
-                for device in ("h100", "h200"):
-                    log = read(os.path.join(REPO, "docs", "results", device, "examples.log"))
-                    self.assertRegex(log, r"(?m)^=== %s( |$)" % re.escape(section), "%s: no run of %s" % (device, section))
+                # every program has run on one of the GPUs at least (a chapter newer than the H100's last loan: the H200)
+                ran_on = [device for device in ("h100", "h200") if re.search(
+                    r"(?m)^=== %s( |$)" % re.escape(section),
+                    read(os.path.join(REPO, "docs", "results", device, "examples.log")))]
+                self.assertTrue(ran_on, "no GPU's examples.log has a run of %s" % section)
 
 
     def test_run_examples_points_there_too(self):

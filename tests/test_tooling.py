@@ -929,9 +929,11 @@ class ReadmeFigures(InTemporaryFolder):
         done = self.figures()
         self.assertEqual(done.returncode, 0, done.stderr)
         page = read(self.page)
-        self.assertIn("<!-- tests:without-gpu:begin -->\n```\nran 6 of 8 tests; 2 skipped: they need a CUDA GPU (labels "
+        hosts = len(layout.PROGRAMS)  # one --help test per program
+        self.assertIn("<!-- tests:without-gpu:begin -->\n```\nran %d of %d tests; 2 skipped: they need a CUDA GPU (labels "
                       "gpu, sanitizer) and none was found (no NVIDIA driver is installed (libcuda.so.1 is missing))\n"
-                      "tests: 6 passed, 0 failed, 2 skipped\n```\n<!-- tests:without-gpu:end -->", page)
+                      "tests: %d passed, 0 failed, 2 skipped\n```\n<!-- tests:without-gpu:end -->" % (hosts, hosts + 2, hosts),
+                      page)
         self.assertIn("<!-- timings:begin -->\n```\n# 2025-01-01, commit abc, 2 cores", page)
         self.assertIn("\ntests rerun: run_tests.sh: 50 s in all on 2 cores (dependencies 3 s, configure 5 s, build 2 s, "
                       "tests 40 s)\ntests first: run_tests.sh: 12 min", page)
@@ -940,7 +942,7 @@ class ReadmeFigures(InTemporaryFolder):
         self.assertTrue(page.endswith("<!-- timings:end -->\nprose\n"))
         self.assertEqual(self.figures("--check").returncode, 0)
         self.listing(self.names + [("dot_bad_input", "host")])
-        self.assertPrints(self.figures("--check"), 1, "ran 7 of 9 tests")
+        self.assertPrints(self.figures("--check"), 1, "ran %d of %d tests" % (hosts + 1, hosts + 3))
         self.assertEqual(read(self.page), page)
 
     def test_a_build_without_a_chapter_is_skipped_and_bad_timings_refused(self):
