@@ -32,9 +32,9 @@
 #include "book.h"       /* HANDLE_ERROR, HANDLE_NULL, CHECK_LAUNCH, gpu_poison */
 #include "vector16.cuh" /* vector16<real>: float4 or double2, 16 bytes a load */
 
-#include "bank_model.h"
 #include "ceiling.cuh" /* these five: the harness, below main */
 #include "cli.h"
+#include "bank_model.h"
 #include "numerics.h"
 #include "report.h"
 

@@ -26,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model.h" /* harness: --bank-model, the CPU runner's count of each shared access */
-#include "bitmap.h"     /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
-#include "book.h"       /* the book's header: error checks, the device */
-#include "cli.h"        /* harness: the command line */
-#include "report.h"     /* harness: the table and the RESULT line */
+#include "bitmap.h"           /* the book's CPUBitmap: an RGBA image, shown in a window or saved as PNG */
+#include "book.h"             /* the book's header: error checks, the device */
+#include "cli.h"              /* harness: the command line */
+#include "bank_model.h"       /* harness: --bank-model, the CPU runner's count of each shared access */
+#include "report.h"           /* harness: the table and the RESULT line */
 
 #define DIM 1024      /* the image is DIM x DIM pixels                */
 #define TILE 16       /* blocks of TILE x TILE threads, one per pixel */
@@ -54,8 +54,7 @@ __global__ void shared_bitmap_synced(unsigned char *pixels) {
     __syncthreads(); /* every element of s_shared is written before anyone reads */
 
     pixels[offset * 4 + 0] = 0;
-    pixels[offset * 4 + 1] =
-        (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y]; // bank: mirrored column read
+    pixels[offset * 4 + 1] = (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y]; // bank: mirrored column read
     pixels[offset * 4 + 2] = 0;
     pixels[offset * 4 + 3] = 255;
 }
@@ -78,8 +77,7 @@ __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
     /* no __syncthreads(): the read below races the other warps' writes */
 
     pixels[offset * 4 + 0] = 0;
-    pixels[offset * 4 + 1] =
-        (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y]; // bank: mirrored column read
+    pixels[offset * 4 + 1] = (unsigned char)s_shared[TILE - 1 - threadIdx.x][TILE - 1 - threadIdx.y]; // bank: mirrored column read
     pixels[offset * 4 + 2] = 0;
     pixels[offset * 4 + 3] = 255;
 }

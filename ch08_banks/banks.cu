@@ -30,10 +30,10 @@
 
 #include "book.h" /* the book's header: error checks, the device, timing */
 
-#include "bank_model.h" /* harness: the bank rule; --bank-model, the CPU runner's count */
-#include "ceiling.cuh"  /* harness (below the line): the copy's bandwidth ceiling */
-#include "cli.h"        /* harness: the command line */
-#include "report.h"     /* harness: the table and the RESULT lines */
+#include "ceiling.cuh"        /* harness (below the line): the copy's bandwidth ceiling */
+#include "cli.h"              /* harness: the command line */
+#include "bank_model.h"       /* harness: the bank rule; --bank-model, the CPU runner's count */
+#include "report.h"           /* harness: the table and the RESULT lines */
 
 #define WARP 32
 #define BANKS 32                 /* successive 4-byte words go to successive banks */
@@ -240,7 +240,7 @@ __global__ void same_word_store(unsigned *words) {
     const unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
     if (lane == 0) s_words[warp] = 0xFFFFFFFFu; /* no lane stores this: an unwritten word shows */
     __syncthreads();
-    s_words[warp] = lane * 0x01010101u; /* 32 lanes, one address: one write is done */
+    s_words[warp] = lane * 0x01010101u; /* 32 lanes, one address: one write is done; bank: one word, 32 lanes */
     __syncthreads();
     if (lane == 0) words[blockIdx.x * (SAME_ADDRESS_THREADS / WARP) + warp] = s_words[warp];
 }
@@ -252,7 +252,7 @@ __global__ void same_byte_store(unsigned *words) {
     unsigned char *s_warp_bytes = (unsigned char *)s_warp_words;
     if (lane < SAME_BYTES / 4) s_warp_words[lane] = 0xFFFFFFFFu;
     __syncthreads();
-    s_warp_bytes[lane % SAME_BYTES] = (unsigned char)lane; /* lanes t, t + 8, t + 16, t + 24: one byte */
+    s_warp_bytes[lane % SAME_BYTES] = (unsigned char)lane; /* lanes t, t + 8, t + 16, t + 24: one byte; bank: one byte, 4 lanes */
     __syncthreads();
     if (lane < SAME_BYTES / 4)
         words[(blockIdx.x * (SAME_ADDRESS_THREADS / WARP) + warp) * (SAME_BYTES / 4) + lane] = s_warp_words[lane];
@@ -906,8 +906,7 @@ static void check_same_address(report *rep, const unsigned *words, const unsigne
 }
 
 // The checks' predictions: the bank rule (bank_model.h) on bank_read's subscript. Compared only: 8-byte
-// banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16 banks (word w as word (w / 16) * 32 + w % 16), each
-// half-warp a request of its own.
+// banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16 banks (word w as word (w / 16) * 32 + w % 16), each half-warp a request of its own.
 
 /* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */
 static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {

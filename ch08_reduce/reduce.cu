@@ -31,14 +31,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "bank_model.h"    /* harness: --bank-model, the CPU runner's count of each shared access */
-#include "book.h"          /* HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, gpu_poison, time_median_ms */
-#include "ceiling.cuh"     /* harness: the read ceiling, the cold L2 */
-#include "cli.h"           /* harness: the options */
-#include "cpu_replays.cuh" /* harness: the CPU replays of the kernels' sums */
-#include "numerics.h"      /* harness: exact sums and error bounds */
-#include "report.h"        /* harness: the table and the RESULT lines */
-#include "vector16.cuh"    /* float4 / double2: 16 bytes per load */
+#include "book.h"             /* HANDLE_ERROR, CHECK_LAUNCH, HANDLE_NULL, gpu_poison, time_median_ms */
+#include "ceiling.cuh"        /* harness: the read ceiling, the cold L2 */
+#include "cli.h"              /* harness: the options */
+#include "bank_model.h"       /* harness: --bank-model, the CPU runner's count of each shared access */
+#include "cpu_replays.cuh"    /* harness: the CPU replays of the kernels' sums */
+#include "numerics.h"         /* harness: exact sums and error bounds */
+#include "report.h"           /* harness: the table and the RESULT lines */
+#include "vector16.cuh"       /* float4 / double2: 16 bytes per load */
 
 #define MAX_BLOCK 1024   /* the largest block CUDA allows: static's array must cover it */
 #define FAST_THREADS 256 /* vector and one_launch                                      */

@@ -35,11 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model.h" /* harness: --bank-model, the CPU runner's count of each shared access */
-#include "book.h"       /* the book's header: error checks, the device, timing */
-#include "ceiling.cuh"  /* harness (below the line): the L2 flush before the DRAM walk */
-#include "cli.h"        /* harness: the command line */
-#include "report.h"     /* harness: the table and the RESULT lines */
+#include "book.h"             /* the book's header: error checks, the device, timing */
+#include "ceiling.cuh"        /* harness (below the line): the L2 flush before the DRAM walk */
+#include "cli.h"              /* harness: the command line */
+#include "bank_model.h"       /* harness: --bank-model, the CPU runner's count of each shared access */
+#include "report.h"           /* harness: the table and the RESULT lines */
 
 // ---------------------------------------------------------------------------
 // Constants.

@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bank_model.h"
 #include "book.h"
 #include "ceiling.cuh"
 #include "cli.h"
+#include "bank_model.h"
 #include "vector16.cuh"
 
 #define TILE_DIM 32                /* the book's tile: 32 x 32 elements, 32 x 32 threads  */
@@ -110,8 +110,7 @@ template <typename real> __global__ void transpose_shared(const real *in, real *
         __syncthreads(); /* the whole tile is in shared memory before anyone reads it */
         const long long nx2 = bx + threadIdx.y;
         const long long ny2 = by + threadIdx.x;
-        if (nx2 < cols && ny2 < rows)
-            out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y]; // bank: tile column read
+        if (nx2 < cols && ny2 < rows) out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y]; // bank: tile column read
         __syncthreads(); /* everyone has read the tile before the next pass overwrites it */
     }
 }
@@ -128,8 +127,7 @@ template <typename real> __global__ void transpose_padded(const real *in, real *
         __syncthreads();
         const long long nx2 = bx + threadIdx.y;
         const long long ny2 = by + threadIdx.x;
-        if (nx2 < cols && ny2 < rows)
-            out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y]; // bank: tile column read
+        if (nx2 < cols && ny2 < rows) out[nx2 * rows + ny2] = s_tile[threadIdx.x][threadIdx.y]; // bank: tile column read
         __syncthreads();
     }
 }
@@ -188,8 +186,7 @@ __device__ __forceinline__ void transpose_wide_tile(const real *__restrict__ in,
     for (int i = 0; i < per_y; ++i)
 #pragma unroll
         for (int j = 0; j < per_x; ++j)
-            s_tile[tile_offset(threadIdx.y + i * rows_per_pass, threadIdx.x + j * TILE_DIM, pitch, swizzle)] =
-                v[i][j]; // bank: tile row write
+            s_tile[tile_offset(threadIdx.y + i * rows_per_pass, threadIdx.x + j * TILE_DIM, pitch, swizzle)] = v[i][j]; // bank: tile row write
     __syncthreads();
     /* Tile column c becomes output row col0 + c; tile row r, output column row0 + r. */
     real *destination = out + (col0 + threadIdx.y) * rows + row0 + threadIdx.x;
@@ -292,8 +289,7 @@ __device__ __forceinline__ void transpose_16_byte_tiles(const real *__restrict__
         for (int i = 0; i < V; ++i)
             reinterpret_cast<real *>(&piece)[i] = v[i][j];
         const int out_row = c + j;
-        *reinterpret_cast<vector *>(&s_tile[swizzled_piece_offset(out_row, r / V, tile, V)]) =
-            piece; // bank: 16-byte piece write
+        *reinterpret_cast<vector *>(&s_tile[swizzled_piece_offset(out_row, r / V, tile, V)]) = piece; // bank: 16-byte piece write
     }
     __syncthreads();
     /* Output rows col0 .. col0 + cols_here - 1, 16 bytes (V output columns) per thread per pass. */
@@ -745,3 +741,4 @@ static long long check_exact(const real *got, const real *expected, long long n,
         }
     return wrong;
 }
+
