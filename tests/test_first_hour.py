@@ -309,7 +309,12 @@ class InstallDeps(InTemporaryFolder):
     def test_a_toolkit_without_cuobjdump_gets_nvidias_wheels_unpacked_into_tools(self):
         """NVIDIA's minimal toolkit has no cuobjdump: its wheels from PyPI (a stand-in pip download here) are
         unpacked by scripts/wheels.sh into .tools/bin, where scripts/cuda_tool.sh looks; no Python is touched."""
-        done, _ = self.install_deps(self.stand_ins("exit 0\n", cuobjdump=False, python3=FAKE_WHEELS + PYTHON3))
+        environment = self.stand_ins("exit 0\n", cuobjdump=False, python3=FAKE_WHEELS + PYTHON3)
+        found = run(["sh", os.path.join(REPO, "scripts", "cuda_tool.sh"), "cuobjdump"], env=environment)
+        if found.returncode == 0 and not found.stdout.startswith(self.folder):  # a GPU machine's /usr/local/cuda
+            self.skipTest("this machine's toolkit has a cuobjdump where cuda_tool.sh looks, outside PATH: "
+                          "%s, which the test cannot hide" % found.stdout.strip())
+        done, _ = self.install_deps(environment)
         self.assertIn("install_deps: cuobjdump and nvdisasm unpacked into .tools/bin", done.stdout, done.stderr)
         self.assertEqual(sorted(os.listdir(self.path(".tools", "bin"))), ["cuobjdump", "nvdisasm"])
 
