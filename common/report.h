@@ -137,6 +137,15 @@ static inline void report_ceiling(FILE *out, const char *example, const char *na
             example, name, gbps);
 }
 
+/* The same for a compute peak, in GFLOP/s (a row that counts FLOPs is a share of it):
+ *   peak fp32_peak (132 SMs x 128 FP32 lanes x 2 FLOPs x 1.98 GHz): 66908.2 GFLOP/s
+ *   CEILING example=matmul name=fp32_peak gflops=66908.2 */
+static inline void report_peak(FILE *out, const char *example, const char *name, const char *description,
+                               double gflops) {
+    fprintf(out, "peak %s (%s): %.1f GFLOP/s\nCEILING example=%s name=%s gflops=%.1f\n\n", name, description, gflops,
+            example, name, gflops);
+}
+
 #define REPORT_MAX_ROWS 64
 
 /* On the CPU runner (cpu_runner/cuda_on_cpu.h) a race or a barrier error it found fails the run (exit 1)

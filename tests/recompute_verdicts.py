@@ -5,8 +5,8 @@ the others, fails a test:
 - each RESULT line: rel_err from value and expected (|v - e| / |e|, or |v - e| when
   e = 0); a PASS never beside rel_err over tolerance (but for the kernels in
   PASS_BY_REPORTING, which pass by showing their wrong result); a rel_err over the
-  tolerance never PASS; gbps = bytes / ms / 1e6; pct_ceiling = 100 gbps / the last
-  CEILING line of that name;
+  tolerance never PASS; gbps = bytes / ms / 1e6 (gflops = flops / ms / 1e6); pct_ceiling = 100 gbps
+  (gflops) / the last CEILING line of that name;
 - shared_vs_global's tables and verdict: SM GHz = cycles / ns; per SM = GB/s / the
   SMs of the device line; every ratio of the verdict from the table's figures; each
   YES or NO from the program's own thresholds;
@@ -72,7 +72,7 @@ def check_result_lines(lines):
     for i, line in enumerate(lines, 1):
         f = fields(line) or {}
         if f.get("record") == "CEILING":
-            ceilings[f.get("name")] = number(f.get("gbps"))
+            ceilings[f.get("name")] = number(f.get("gbps") if "gbps" in f else f.get("gflops"))  # GB/s, or a peak
         if f.get("record") != "RESULT":
             continue
         where = f"line {i}: {f.get('example')} {f.get('kernel')} {f.get('type')} n={f.get('n')}"
@@ -92,14 +92,18 @@ def check_result_lines(lines):
         nbytes, ms, gbps = number(f.get("bytes")), number(f.get("ms")), number(f.get("gbps"))
         if nbytes and ms and gbps is not None and not close(gbps, nbytes / ms / 1e6, decimals_of(f["gbps"])):
             problems.append(f"{where}: gbps={f['gbps']}, but bytes / ms gives {nbytes / ms / 1e6:.1f}")
+        flops, gflops = number(f.get("flops")), number(f.get("gflops"))
+        if flops and ms and gflops is not None and not close(gflops, flops / ms / 1e6, decimals_of(f["gflops"])):
+            problems.append(f"{where}: gflops={f['gflops']}, but flops / ms gives {flops / ms / 1e6:.1f}")
+        rate = gflops if "gflops" in f else gbps  # a row that counts FLOPs is a share of a peak in GFLOP/s
         pct, ceiling = number(f.get("pct_ceiling")), ceilings.get(f.get("ceiling"))
-        if pct is not None and gbps is not None:
+        if pct is not None and rate is not None:
             if not ceiling:
                 problems.append(f"{where}: pct_ceiling={f['pct_ceiling']} of ceiling '{f.get('ceiling')}', "
                                 "which no CEILING line before it measured")
-            elif not close(pct, 100 * gbps / ceiling, decimals_of(f["pct_ceiling"])):
-                problems.append(f"{where}: pct_ceiling={f['pct_ceiling']}, but 100 x {gbps} / {ceiling} gives "
-                                f"{100 * gbps / ceiling:.2f}")
+            elif not close(pct, 100 * rate / ceiling, decimals_of(f["pct_ceiling"])):
+                problems.append(f"{where}: pct_ceiling={f['pct_ceiling']}, but 100 x {rate} / {ceiling} gives "
+                                f"{100 * rate / ceiling:.2f}")
     return problems
 
 

@@ -156,6 +156,11 @@ static void test_ceiling(void) {
     fclose(out);
     CHECK(strstr(text, "CEILING example=dot name=memcpy gbps=2990.1\n") != NULL);
     free(text);
+    out = open_memstream(&text, &size); /* a compute peak: its CEILING line in GFLOP/s, as recompute_verdicts reads it */
+    report_peak(out, "matmul", "fp32_peak", "132 SMs", 66908.24);
+    fclose(out);
+    CHECK(strstr(text, "peak fp32_peak (132 SMs): 66908.2 GFLOP/s\nCEILING example=matmul name=fp32_peak gflops=66908.2\n"));
+    free(text);
 
     /* The checks: a NaN never passes, tolerance 0 means bit for bit. */
     result_row row = result_row_for("k", "float", 1);
