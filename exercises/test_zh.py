@@ -7,7 +7,8 @@ with --lang zh, and every starter file written with --lang zh, hold no English s
 An English sentence ("Latin sentence") is three or more English words in a row: a word is letters alone, all
 small or capitalised ("differ", "The"), the punctuation around it aside. Not words: identifiers (s_y, dot_book,
 cudaMemcpy, CPU, FAIL), paths, options (--kernel), numbers, anything between backticks. The starter files are
-C++: their comments are checked (a .txt prediction file: its # lines)."""
+C++: their comments are checked (a .txt prediction file: its # lines), but the "bank: LABEL" comments that
+name a line for --bank-model."""
 import concurrent.futures
 import os
 import re
@@ -44,7 +45,8 @@ def comments(text, path):
     if path.endswith(".txt"):
         return [l for l in text.split("\n") if l.lstrip().startswith("#")]
     found = re.findall(r"/\*.*?\*/|//[^\n]*", text, re.S)
-    return [line for c in found for line in c.split("\n")]
+    # "bank: LABEL" names a line for --bank-model (common/bank_model.h reads it): a label, not a sentence
+    return [line for c in found for line in c.split("\n") if not re.match(r"\s*(//|/\*)\s*bank:", line)]
 
 
 def grade(build, ex, variant):
