@@ -60,9 +60,9 @@ for attempt in 1 2; do
 done
 
 # 3. One chapter and the unit tests, built and tested.
-"$cmake" --build "$build" --target dot test_cli test_report test_numerics -j "$(nproc)" >"$work/out" 2>&1 ||
+"$cmake" --build "$build" --target dot dot_cpu test_cli test_report test_numerics -j "$(nproc)" >"$work/out" 2>&1 ||
     { tail -n 30 "$work/out"; fail "the build failed"; }
-echo "3. dot and the unit tests built"
+echo "3. dot, its CPU twin (the bank model runs it) and the unit tests built"
 "$ctest" --test-dir "$build" -L host -R '^(dot_|test_cli$|test_report$|test_numerics$)' --output-on-failure \
     -j "$(nproc)" >"$work/out" 2>&1 || { cat "$work/out"; fail "host tests failed"; }
 grep -E "tests passed|Skipped" "$work/out"
