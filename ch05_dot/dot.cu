@@ -433,7 +433,6 @@ static const bank_picture dot_pictures[] = {
     {"dot_book<double>", "cache[tid] write (the block's elements)", "dot_book_double_store", 0},
     {"dot_book<double>", "cache[tid] += cache[tid + i] (16 lanes)", "dot_book_double_half16", 0},
     {NULL, NULL, NULL, 0}};
-static const char *const dot_types[] = {" --type float", " --type double", NULL};
 template <typename real> static void launch(int kernel, const dot_run<real> *r);
 template <typename real>
 static real dot_book_cpu(bool last_block_adds, const real *a, const real *b, long long n, int blocks, int threads,
@@ -493,7 +492,7 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         exit(EXIT_BAD_COMMAND_LINE);
     }
     if (o->bank_model) /* before any CUDA call */
-        bank_model_observe(spec.program, argc, argv, dot_types, dot_pictures,
+        bank_model_observe(spec.program, argc, argv, bank_model_both_types, dot_pictures,
                            "library\tdot_kernel<\tcuBLAS\nlibrary\treduce_1Block_kernel<\tcuBLAS\n");
     const unsigned every_correct_kernel = (1u << KERNEL_BARRIER_IN_IF) - 1; /* what no --kernel selects */
     if (cpu_sum_asked(o) && o->kernel_mask != every_correct_kernel) {

@@ -516,7 +516,6 @@ static const bank_picture bank_pictures[] = {
     {"reduce_static<float>", "s_y[tid] += s_y[tid + offset] (8 lanes)", "reduce_static_float_offset8", 0},
     {"reduce_static<double>", "s_y[tid] += s_y[tid + offset]", "reduce_static_double_offset64", 0},
     {NULL, NULL, NULL, 0}};
-static const char *const reduce_types[] = {" --type float", " --type double", NULL};
 /* 1 for the tutorial's demo. --help and --bank-model exit 0, a bad command line 2: before any CUDA call. */
 static int parse_options(int argc, char **argv, cli_options *o) {
     int demo = 0; /* --demo squares takes fewer options than the rest, so it picks the spec */
@@ -571,7 +570,7 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     if (!demo && cli_kernel_selected(o, KERNEL_WARP_UNROLLED) && o->block < 64)
         BAD_COMMAND_LINE("reduce: --block %d: warp_unrolled needs >= 64 threads (it reads s_y[tid + 32])\n", o->block);
     if (o->bank_model)
-        bank_model_observe("reduce", argc, argv, demo ? NULL : reduce_types, bank_pictures,
+        bank_model_observe("reduce", argc, argv, demo ? NULL : bank_model_both_types, bank_pictures,
                            demo ? NULL : "library\tcub::\tCUB\n"); /* cub: DeviceReduce::Sum's own kernels */
     return demo;
 }

@@ -493,7 +493,6 @@ static const bank_picture transpose_pictures[] = {
     {"transpose_vectorized<float>", "16-byte piece write", "transpose_vectorized_write", 0},
     {"transpose_vectorized<float>", "16-byte piece read", "transpose_vectorized_read", 0},
     {NULL, NULL, NULL, 0}};
-static const char *const transpose_types[] = {" --type float", " --type double", NULL};
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {};
     spec.program = "transpose";
@@ -513,7 +512,7 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         "the passes the lesson states.";
     cli_parse_or_exit(&spec, argc, argv, o);
     if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
-        bank_model_observe(spec.program, argc, argv, transpose_types, transpose_pictures,
+        bank_model_observe(spec.program, argc, argv, bank_model_both_types, transpose_pictures,
                            "library\ttranspose_readWrite_alignment_kernel\tcuBLAS\n"); /* what geam launches */
 }
 

@@ -143,7 +143,11 @@ extern "C" void cuda_cpu_bank_table(const char *const *paths, int runs, const ch
                                     const char *tail); /* cpu_runner/warp_accesses.c */
 #endif
 
+/* The variants of a chapter that has both element types: --bank-model counts each. */
+static const char *const bank_model_both_types[] = {" --type float", " --type double", NULL};
+
 /* Runs the program's kernels on the CPU runner and prints the table (see above); exits. */
+
 static inline void bank_model_observe(const char *program, int argc, char **argv, const char *const *variants,
                                       const bank_picture *pictures, const char *tail) {
 #ifndef CUDA_CPU_RUNNER
