@@ -9,8 +9,9 @@
  * fall from 4 to 0.25 to 0.03; after that the limits are shared memory's banks and the waiting for
  * loads, which a transposed, padded tile and cp.async's copies in flight remove.
  *
- * Build it alone, from its folder, for sm_90 (another GPU: its -arch=sm_NN, or -arch=native):
- *   nvcc -O3 -arch=sm_90 -I../common matmul.cu -o matmul -lcublas
+ * Build it alone, from its folder, for an H100 or H200 (sm_90a: sm_90 and the multicast the cluster steps
+ * use; another GPU: its -arch=sm_NN, or -arch=native):
+ *   nvcc -O3 -arch=sm_90a -I../common matmul.cu -o matmul -lcublas
  * Run: matmul (the Guide's MatMul at 4096 x 4096, then every step), --check (verify only), --help.
  *
  * Kernels, in teaching order (C = A B, row-major; A rows x k, B k x cols, C rows x cols; any sizes):
@@ -21,9 +22,19 @@
  *   padded         four floats of padding per row of the transposed tile: no bank conflict anywhere
  *   async          padded, filled by cp.async: three tiles in flight, copies overlapping the math
  *   async_256x128  async with one block per SM, each thread 16 x 8 of a 256 x 128 tile
+ *   tma            the tiles copied by the Tensor Memory Accelerator, whole, completing on an mbarrier (sm_90)
+ *   tma_256x128    tma with async_256x128's tile
+ *   cluster        tma in clusters of two blocks, A's tile multicast to both: read once per cluster (sm_90a)
+ *   cluster_256x128  cluster with async_256x128's tile
  *   cublas         cublasSgemm, FP32 without tensor cores (the library reference, in the harness) */
 #include <cublas_v2.h>
 #include <cuda_pipeline.h>
+#ifndef CUDA_CPU_RUNNER /* steps 5 and 6 use sm_90's hardware, which the CPU runner does not model */
+#include <cooperative_groups.h>
+#include <cuda.h>          /* CUtensorMap */
+#include <cuda/ptx>        /* the PTX instructions of the TMA and the mbarrier, by name */
+#include <cudaTypedefs.h>  /* the type of cuTensorMapEncodeTiled */
+#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,14 +149,15 @@ __host__ __device__ __forceinline__ int thread_tile_offset(int t, int i) { retur
 __device__ __forceinline__ int thread_x() { return threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8; }
 __device__ __forceinline__ int thread_y() { return threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8; }
 
-/* Writes the thread's rows x 8 block of C, the parts inside the matrix. */
-template <int rows>
+/* Writes the thread's rows x 8 block of C, the parts inside the matrix. Its rows: two runs of 4, or
+ * (rows_16_apart, the TMA's steps) rows ty, ty + 16, ... */
+template <int rows, bool rows_16_apart = false>
 __device__ __forceinline__ void store_thread_tile(float *C, int M, int N, long long row0, long long col0,
                                                   const float (&acc)[rows][THREAD_TILE]) {
     const int tx = thread_x(), ty = thread_y();
 #pragma unroll
     for (int i = 0; i < rows; ++i) {
-        const long long row = row0 + thread_tile_offset(ty, i);
+        const long long row = row0 + (rows_16_apart ? ty + 16 * i : thread_tile_offset(ty, i));
 #pragma unroll
         for (int j = 0; j < THREAD_TILE; ++j) {
             const long long col = col0 + thread_tile_offset(tx, j);
@@ -339,6 +351,165 @@ __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
     store_thread_tile(C, M, N, row0, col0, acc);
 }
 
+#ifndef CUDA_CPU_RUNNER /* steps 5 and 6: a GPU of compute capability 9.0 (the CPU runner says so in one line) */
+namespace ptx = cuda::ptx;
+
+/* The math of one pair of tiles as the TMA lays them: A's as it lies in A (s_a[m][k], rows of 8 floats).
+ * Thread (tx, ty) takes rows ty, ty + 16, ...: a warp's 4 values of ty are 4 neighbouring rows, 32 bytes
+ * apart, so its 16-byte reads of 4 values of k of a row fall in 4 different groups of banks. */
+template <int rows>
+__device__ __forceinline__ void multiply_tiles_as_loaded(const float (*s_a)[TILE_K], const float *s_b, int tx,
+                                                         int ty, float (&acc)[rows][THREAD_TILE]) {
+#pragma unroll
+    for (int k4 = 0; k4 < TILE_K; k4 += 4) {
+        float4 a[rows];
+#pragma unroll
+        for (int i = 0; i < rows; ++i)
+            a[i] = *reinterpret_cast<const float4 *>(&s_a[ty + 16 * i][k4]); // bank: A row read, 16 bytes
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            float b[THREAD_TILE];
+#pragma unroll
+            for (int run = 0; run < THREAD_TILE / 4; ++run) {
+                const float4 b4 = /* bank: B row read, 16 bytes */
+                    *reinterpret_cast<const float4 *>(&s_b[(k4 + k) * TILE_N + thread_tile_offset(tx, 4 * run)]);
+                b[4 * run] = b4.x, b[4 * run + 1] = b4.y, b[4 * run + 2] = b4.z, b[4 * run + 3] = b4.w;
+            }
+#pragma unroll
+            for (int i = 0; i < rows; ++i) {
+                const float a_ik = k == 0 ? a[i].x : k == 1 ? a[i].y : k == 2 ? a[i].z : a[i].w;
+#pragma unroll
+                for (int j = 0; j < THREAD_TILE; ++j)
+                    acc[i][j] += a_ik * b[j];
+            }
+        }
+    }
+}
+
+// tma: the Tensor Memory Accelerator (sm_90) copies a whole tile in one instruction, described by a
+// tensor map the host encodes once per matrix (address, sizes, row stride, and the box of one tile),
+// and it fills what lies outside the matrix with zeros: no guard and no address in any thread. One
+// thread starts a stage's two copies; the stage's mbarrier, a barrier in shared memory, counts the
+// bytes as they land (the thread says how many to expect), and every thread waits for its phase:
+// phase t / STAGES of stage t % STAGES holds tile t. The TMA does not transpose: A's tile arrives
+// as rows of 8 floats, which multiply_tiles_as_loaded reads without a conflict.
+template <int rows>
+__global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
+    matmul_tma(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+               float *__restrict__ C, int M, int N, int K) {
+#if __CUDA_ARCH__ >= 900
+    const int tile_m = 16 * rows;
+    __shared__ __align__(128) float s_a[STAGES][tile_m][TILE_K];
+    __shared__ __align__(128) float s_b[STAGES][TILE_K][TILE_N];
+    __shared__ uint64_t landed[STAGES]; /* the mbarriers */
+    const int tx = thread_x(), ty = thread_y();
+    const int row0 = blockIdx.y * tile_m, col0 = blockIdx.x * TILE_N, tiles = (K + TILE_K - 1) / TILE_K;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s)
+            ptx::mbarrier_init(&landed[s], 1); /* a phase ends at 1 arrival and its bytes */
+        ptx::fence_proxy_async(ptx::space_shared); /* the TMA (the "async proxy") sees them initialised */
+    }
+    __syncthreads();
+    auto copy_tiles = [&](int stage, int tile) { /* thread 0 alone */
+        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &landed[stage],
+                                       sizeof(s_a[0]) + sizeof(s_b[0]));
+        const int a_corner[2] = {tile * TILE_K, row0}, b_corner[2] = {col0, tile * TILE_K}; /* column, row */
+        ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s_a[stage], &a_map, a_corner,
+                                  &landed[stage]);
+        ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s_b[stage], &b_map, b_corner,
+                                  &landed[stage]);
+    };
+    if (threadIdx.x == 0)
+        for (int t = 0; t < STAGES - 1 && t < tiles; ++t) copy_tiles(t, t);
+    float acc[rows][THREAD_TILE] = {};
+    for (int t = 0; t < tiles; ++t) {
+        while (!ptx::mbarrier_try_wait_parity(&landed[t % STAGES], t / STAGES % 2)) {
+        } /* tile t has landed */
+        __syncthreads(); /* and everyone is done with tile t - 1, whose stage the next copies fill */
+        const int next = t + STAGES - 1;
+        if (threadIdx.x == 0 && next < tiles) copy_tiles(next % STAGES, next);
+        multiply_tiles_as_loaded<rows>(s_a[t % STAGES], &s_b[t % STAGES][0][0], tx, ty, acc);
+    }
+    store_thread_tile<rows, true>(C, M, N, row0, col0, acc);
+#endif
+}
+
+// cluster: two blocks side by side along the columns of C, launched together as a thread block
+// cluster (sm_90: cudaLaunchKernelEx with a cluster dimension), need the same tile of A. Each asks the TMA for half of it, multicast: one read of
+// L2 lands in both blocks' shared memory (at the same offset) and counts on both blocks' mbarriers,
+// so A crosses L2 once per cluster. Each block's mbarrier expects its whole tile of A and its own
+// tile of B. A block's copies now write into the other block's shared memory, so a stage may be
+// refilled only when both blocks are done with it: a cluster barrier, arrived at after the math of
+// tile t and waited on before the copies into its stage, where a block barrier was enough before.
+template <int rows>
+__global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
+    matmul_cluster(const __grid_constant__ CUtensorMap a_half_map, const __grid_constant__ CUtensorMap b_map,
+                   float *__restrict__ C, int M, int N, int K) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) /* the multicast is sm_90a's: built for 90a (CMake's choice on an H100) */
+    const int tile_m = 16 * rows;
+    __shared__ __align__(128) float s_a[STAGES][tile_m][TILE_K];
+    __shared__ __align__(128) float s_b[STAGES][TILE_K][TILE_N];
+    __shared__ uint64_t landed[STAGES];
+    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    const int rank = (int)cluster.block_rank(); /* 0 or 1: which half of A's tile this block fetches */
+    const int tx = thread_x(), ty = thread_y();
+    const int row0 = blockIdx.y * tile_m, col0 = blockIdx.x * TILE_N, tiles = (K + TILE_K - 1) / TILE_K;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s)
+            ptx::mbarrier_init(&landed[s], 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster); /* the other block's copies see them */
+    }
+    cluster.sync(); /* both blocks' mbarriers are ready before either block's copies signal them */
+    auto copy_tiles = [&](int stage, int tile) { /* thread 0 alone */
+        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &landed[stage],
+                                       sizeof(s_a[0]) + sizeof(s_b[0]));
+        const int a_corner[2] = {tile * TILE_K, row0 + rank * tile_m / 2}, b_corner[2] = {col0, tile * TILE_K};
+        ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s_a[stage][rank * tile_m / 2],
+                                  &a_half_map, a_corner, &landed[stage], (uint16_t)0b11); /* to both blocks */
+        ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, &s_b[stage], &b_map, b_corner,
+                                  &landed[stage]);
+    };
+    if (threadIdx.x == 0)
+        for (int t = 0; t < STAGES - 1 && t < tiles; ++t) copy_tiles(t, t);
+    float acc[rows][THREAD_TILE] = {};
+    for (int t = 0; t < tiles; ++t) {
+        while (!ptx::mbarrier_try_wait_parity(&landed[t % STAGES], t / STAGES % 2)) {
+        } /* tile t has landed: both halves of A's, and B's */
+        const int next = t + STAGES - 1;
+        if (t > 0) cluster.barrier_wait(); /* both blocks are done with tile t - 1, whose stage next fills */
+        if (threadIdx.x == 0 && next < tiles) copy_tiles(next % STAGES, next);
+        multiply_tiles_as_loaded<rows>(s_a[t % STAGES], &s_b[t % STAGES][0][0], tx, ty, acc);
+        cluster.barrier_arrive(); /* this thread is done with tile t */
+    }
+    cluster.barrier_wait(); /* neither block leaves while the other's copies may still write into it */
+    store_thread_tile<rows, true>(C, M, N, row0, col0, acc);
+#endif
+}
+
+/* The tensor map of a rows x cols float matrix, row-major, whose box (one copy) is box_rows x box_cols:
+ * the driver's cuTensorMapEncodeTiled, found through the runtime (the program does not link libcuda).
+ * The row stride must be a multiple of 16 bytes: cols % 4 == 0. */
+static CUtensorMap tile_map(const float *matrix, int rows, int cols, int box_rows, int box_cols) {
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
+    cudaDriverEntryPointQueryResult found;
+    if (!encode)
+        HANDLE_ERROR(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000,
+                                                      cudaEnableDefault, &found));
+    CUtensorMap map;
+    const cuuint64_t size[2] = {(cuuint64_t)cols, (cuuint64_t)rows}; /* innermost first */
+    const cuuint64_t row_stride[1] = {(cuuint64_t)cols * sizeof(float)};
+    const cuuint32_t box[2] = {(cuuint32_t)box_cols, (cuuint32_t)box_rows}, element_step[2] = {1, 1};
+    const CUresult status = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)matrix, size, row_stride, box,
+                                   element_step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (status != CUDA_SUCCESS) {
+        fprintf(stderr, "%s:%d: cuTensorMapEncodeTiled failed (CUresult %d)\n", __FILE__, __LINE__, (int)status);
+        exit(EXIT_CUDA_ERROR);
+    }
+    return map;
+}
+#endif
+
 // ---------------------------------------------------------------------------
 // main: the book's program (the Guide's host code MatMul, with shared memory) in its
 // straight line, then every step of the progression.
@@ -427,11 +598,15 @@ enum kernel {
     KERNEL_PADDED,
     KERNEL_ASYNC,
     KERNEL_ASYNC_256X128,
+    KERNEL_TMA,
+    KERNEL_TMA_256X128,
+    KERNEL_CLUSTER,
+    KERNEL_CLUSTER_256X128,
     KERNEL_CUBLAS,
     KERNEL_COUNT
 };
-static const char *const kernel_names[] = {"naive",  "shared", "register_tile", "transposed",   "padded",
-                                           "async",  "async_256x128",  "cublas", NULL};
+static const char *const kernel_names[] = {"naive", "shared", "register_tile", "transposed", "padded", "async",
+                                           "async_256x128", "tma", "tma_256x128", "cluster", "cluster_256x128", "cublas", NULL};
 
 static const cli_own_option matmul_options[] = {
     {"--k", "K", "the inner size: A is rows x K, B is K x cols (default: cols)"}, {NULL, NULL, NULL}};
@@ -483,13 +658,15 @@ static void describe_and_check_size(int M, int N, int K) {
 
 // ----- the run -----
 
-/* The bytes a kernel's blocks load from global memory, C stored once added (cuBLAS's: not counted, 0). */
+/* The bytes a kernel's blocks load from global memory (or L2), C stored once added (cuBLAS's: not counted, 0). */
 static double bytes_loaded(int kernel, long long M, long long N, long long K) {
     if (kernel == KERNEL_CUBLAS) return 0;
     const int guide = kernel == KERNEL_SHARED ? BLOCK_SIZE : 1; /* naive: a "tile" of one element */
-    const int tm = kernel <= KERNEL_SHARED ? guide : kernel == KERNEL_ASYNC_256X128 ? 2 * TILE_M : TILE_M;
+    const int tall = kernel == KERNEL_ASYNC_256X128 || kernel == KERNEL_TMA_256X128 || kernel == KERNEL_CLUSTER_256X128;
+    const int tm = kernel <= KERNEL_SHARED ? guide : tall ? 2 * TILE_M : TILE_M;
     const int tn = kernel <= KERNEL_SHARED ? guide : TILE_N, tk = kernel <= KERNEL_SHARED ? guide : TILE_K;
-    return 4.0 * tiles(M, tm) * tiles(N, tn) * tiles(K, tk) * (tm + tn) * tk + 4.0 * M * N;
+    const double a_rows = kernel == KERNEL_CLUSTER || kernel == KERNEL_CLUSTER_256X128 ? tm / 2.0 : tm; /* the cluster: half of A's tile per block */
+    return 4.0 * tiles(M, tm) * tiles(N, tn) * tiles(K, tk) * (a_rows + tn) * tk + 4.0 * M * N;
 }
 
 /* FP32 lanes per SM by compute capability (NVIDIA's tuning guides); 0: not in this table. */
@@ -499,6 +676,42 @@ static int fp32_lanes_per_sm(int major, int minor) {
 }
 
 static void launch(int kernel, const float *A, const float *B, float *C, int M, int N, int K, cublasHandle_t cublas);
+
+#ifndef CUDA_CPU_RUNNER
+/* Does the code loaded for this GPU hold sm_90a's multicast (a build for 90a), or the cluster kernel's empty body? */
+__global__ void multicast_built(int *built) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    *built = 1;
+#else
+    *built = 0;
+#endif
+}
+static int loaded_code_has_multicast(void) {
+    int *d_built, built = 0;
+    HANDLE_ERROR(cudaMalloc((void **)&d_built, sizeof built));
+    multicast_built<<<1, 1>>>(d_built);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(&built, d_built, sizeof built, cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaFree(d_built));
+    return built;
+}
+#endif
+
+/* Why kernel k cannot run here, or NULL: the TMA's steps need sm_90, row strides of 16 bytes, and (the
+ * cluster's multicast) code built for sm_90a. */
+static const char *why_not_here(int kernel, const struct cudaDeviceProp *device, int N, int K) {
+    if (kernel < KERNEL_TMA || kernel == KERNEL_CUBLAS) return NULL;
+#ifdef CUDA_CPU_RUNNER
+    (void)device, (void)N, (void)K;
+    return CUDA_CPU_NEEDS_SM90;
+#else
+    if (device->major < 9) return "needs compute capability 9.0 or newer (the TMA, thread block clusters)";
+    if (N % 4 || K % 4) return "needs K and cols multiples of 4 (a tensor map's row stride is a multiple of 16 bytes)";
+    if (kernel >= KERNEL_CLUSTER && !loaded_code_has_multicast())
+        return "needs a build for sm_90a, the TMA's multicast (-DCMAKE_CUDA_ARCHITECTURES=90a)";
+    return NULL;
+#endif
+}
 
 static int run_progression(const cli_options *o, int K, const struct cudaDeviceProp *device) {
     const int M = (int)o->rows, N = (int)o->cols;
@@ -582,6 +795,11 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
         if (k == KERNEL_CUBLAS && !cublas_runs) continue;
+        const char *why = why_not_here(k, device, N, K);
+        if (why) {
+            if (!cpu_runner_skips(kernel_names[k], why)) report_skip(&rep, kernel_names[k], why);
+            continue;
+        }
         result_row row = result_row_for(kernel_names[k], "float", (long long)M * N);
         row.size = size_label;
         row_note(&row, "value: elements right");
@@ -642,6 +860,33 @@ static void launch(int kernel, const float *A, const float *B, float *C, int M, 
     case KERNEL_PADDED: matmul_transposed<TILE_M + A_PADDING><<<tile_grid, TILE_THREADS>>>(A, B, C, M, N, K); break;
     case KERNEL_ASYNC: matmul_async<THREAD_TILE><<<tile_grid, TILE_THREADS>>>(A, B, C, M, N, K); break;
     case KERNEL_ASYNC_256X128: matmul_async<2 * THREAD_TILE><<<tall_grid, TILE_THREADS>>>(A, B, C, M, N, K); break;
+#ifndef CUDA_CPU_RUNNER
+    case KERNEL_TMA:
+        matmul_tma<THREAD_TILE><<<tile_grid, TILE_THREADS>>>(tile_map(A, M, K, TILE_M, TILE_K),
+                                                             tile_map(B, K, N, TILE_K, TILE_N), C, M, N, K);
+        break;
+    case KERNEL_TMA_256X128:
+        matmul_tma<2 * THREAD_TILE><<<tall_grid, TILE_THREADS>>>(tile_map(A, M, K, 2 * TILE_M, TILE_K),
+                                                                 tile_map(B, K, N, TILE_K, TILE_N), C, M, N, K);
+        break;
+    case KERNEL_CLUSTER:
+    case KERNEL_CLUSTER_256X128: { /* clusters of 2 blocks along x; the grid's x even: a block past the edge writes nothing */
+        const int tile_m = kernel == KERNEL_CLUSTER ? TILE_M : 2 * TILE_M;
+        cudaLaunchConfig_t config = {};
+        config.gridDim = dim3(2 * (unsigned int)tiles(N, 2 * TILE_N), (unsigned int)tiles(M, tile_m));
+        config.blockDim = dim3(TILE_THREADS);
+        cudaLaunchAttribute pairs;
+        pairs.id = cudaLaunchAttributeClusterDimension;
+        pairs.val.clusterDim.x = 2, pairs.val.clusterDim.y = 1, pairs.val.clusterDim.z = 1;
+        config.attrs = &pairs, config.numAttrs = 1;
+        const CUtensorMap a_half = tile_map(A, M, K, tile_m / 2, TILE_K), b_tile = tile_map(B, K, N, TILE_K, TILE_N);
+        if (kernel == KERNEL_CLUSTER)
+            HANDLE_ERROR(cudaLaunchKernelEx(&config, matmul_cluster<THREAD_TILE>, a_half, b_tile, C, M, N, K));
+        else
+            HANDLE_ERROR(cudaLaunchKernelEx(&config, matmul_cluster<2 * THREAD_TILE>, a_half, b_tile, C, M, N, K));
+        break;
+    }
+#endif
     case KERNEL_CUBLAS: sgemm(cublas, M, N, K, A, B, C); break;
     }
     CHECK_LAUNCH();

@@ -3,7 +3,8 @@
 #     environment variable) always wins. "native" needs a visible GPU: without
 #     one, configuring stops with one sentence saying what to give instead, and
 #     forgets "native", so that the advice works in the same build folder.
-#  2. Otherwise "native" when a GPU is visible now: quickest build, exact fit.
+#  2. Otherwise "native" when a GPU is visible now: quickest build, exact fit
+#     (90a on an H100 or H200: sm_90's arch-specific instructions too).
 #  3. Otherwise (a machine with no GPU, like CI) every major architecture as
 #     machine code plus PTX of the newest ("all-major"), which later GPUs
 #     compile at load time.
@@ -83,7 +84,12 @@ function(choose_cuda_architectures)
     set(reason "${source}")
   elseif(caps)
     set(reason "a GPU is visible, compute capability ${caps}")
-    if(CMAKE_VERSION VERSION_LESS 3.24)
+    if(arch_numbers STREQUAL "90" AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.25)
+      # An H100 or H200: its arch-specific code (sm_90a), which runs on 9.0 alone and has
+      # the TMA's multicast (ch08_matmul's cluster step); native would be sm_90.
+      set(arch 90a)
+      string(APPEND reason ": 90a, Hopper's own instructions")
+    elseif(CMAKE_VERSION VERSION_LESS 3.24)
       set(arch "${arch_numbers}")
     else()
       set(arch native)

@@ -180,6 +180,7 @@ typedef struct {
     int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
     int skipped;          /* the runner's count of skipped kernels when the table was begun */
+    int not_run;          /* kernels this GPU (or this build, or this size) cannot run: report_skip */
     int findings_before;  /* the runner found something since the last table's last row: every row fails */
     result_row rows[REPORT_MAX_ROWS];
 } report;
@@ -191,6 +192,7 @@ static inline void report_begin(report *r, const char *example, FILE *out) {
     r->cold_l2 = 0;
     r->count = 0;
     r->skipped = REPORT_RUNNER_SKIPPED();
+    r->not_run = 0;
     r->findings_before = REPORT_RUNNER_FINDINGS() > report_findings_blamed_;
     report_findings_blamed_ = REPORT_RUNNER_FINDINGS();
     fprintf(out, "%-18s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
@@ -254,9 +256,15 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
 }
 
+/* A kernel asked for that cannot run here (a GPU too old for it, a size it cannot take): said, and no row. */
+static inline void report_skip(report *r, const char *kernel, const char *why) {
+    fprintf(r->out, "%-18s not run here: %s\n", kernel, why);
+    ++r->not_run;
+}
+
 /* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1; 77 (book.h's
- * EXIT_NO_DEVICE: CTest's skip) when there is no row because the CPU runner skipped every kernel asked
- * for (it said why above). */
+ * EXIT_NO_DEVICE: CTest's skip) when there is no row because every kernel asked for was skipped (the CPU
+ * runner's, or report_skip: why above). */
 static inline int report_end(report *r) {
     int failures = 0;
     fprintf(r->out, "\n");
@@ -265,18 +273,19 @@ static inline int report_end(report *r) {
         failures += !r->rows[i].pass;
     }
     const long findings = REPORT_RUNNER_FINDINGS(); /* in this run: any fails it (the runner exits 1) */
+    const int skipped = REPORT_RUNNER_SKIPPED() > r->skipped || r->not_run > 0;
     if (failures)
         fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
     else if (findings > 0)
         fprintf(r->out, "%d checks passed, but the CPU runner's findings above fail the run\n", r->count);
-    else if (r->count == 0 && REPORT_RUNNER_SKIPPED() > r->skipped)
-        fprintf(r->out, "none of the kernels asked for ran: the CPU runner cannot run them (why above): exit %d\n",
-                REPORT_EXIT_SKIPPED);
+    else if (r->count == 0 && skipped)
+        fprintf(r->out, "none of the kernels asked for ran: %s cannot run them (why above): exit %d\n",
+                r->not_run ? "this GPU, build or size" : "the CPU runner", REPORT_EXIT_SKIPPED);
     else
         fprintf(r->out, "all %d checks passed\n", r->count);
     fflush(r->out);
     if (failures || findings > 0) return 1;
-    return r->count == 0 && REPORT_RUNNER_SKIPPED() > r->skipped ? REPORT_EXIT_SKIPPED : 0;
+    return r->count == 0 && skipped ? REPORT_EXIT_SKIPPED : 0;
 }
 
 #endif

@@ -8,7 +8,7 @@
 # shared code, such as the last-block pattern's fence). $CUOBJDUMP names cuobjdump for checks
 # that read the compiled code (tests/expect_sass.sh).
 # The chapter folder and common/ are copied alone and built by scripts/builds_alone.sh with the
-# header's last nvcc line (no window; plus -arch=native): once as they are (the control), once per mutant with
+# header's last nvcc line (no window; plus -arch=native, or MUTANTS_ARCH: sm_90a for ch08_matmul's cluster step): once as they are (the control), once per mutant with
 # its sed script applied (it must change the file, or the table is wrong). Every check runs
 # first on the control, where it must pass: a check that fails without the bug proves
 # nothing. Then on the mutant, with $PROGRAM set to the mutant program and $TESTS to the
@@ -93,7 +93,7 @@ wanted() {
 build_copy() {
     local chapter=$1 folder=$2 source_file=${sources[$1]}
     copy_chapter "$@" || return 3
-    BUILDS_ALONE_LINE=last NVCC_APPEND_FLAGS="${NVCC_APPEND_FLAGS:+$NVCC_APPEND_FLAGS }-arch=native" \
+    BUILDS_ALONE_LINE=last NVCC_APPEND_FLAGS="${NVCC_APPEND_FLAGS:+$NVCC_APPEND_FLAGS }-arch=${MUTANTS_ARCH:-native}" \
         sh "$here/scripts/builds_alone.sh" "$folder/$chapter" "$source_file" "$folder/common" "$nvcc" "" \
         "$folder/$chapter/${source_file%.cu}" >"$folder/build.log" 2>&1 || return 4
 }

@@ -9,9 +9,10 @@
 # (the first A, then the first B after it, ...): the instructions in that place,
 # not only present (a store, then the fence, then the ticket's atomic).
 # --arch ARCHS: the claims after it hold only on those architectures (until the
-# next --arch); ARCHS is a comma list of sm_NN (that one), sm_NN+ (that one and
-# newer) or all (the default). A fatbinary holds one SASS per architecture
-# (all-major with nvcc 13.0: sm_75 80 90 100 110 120), and the compiler may
+# next --arch); ARCHS is a comma list of sm_NN (that one, sm_NNa too), sm_NNa
+# (that arch-specific code alone), sm_NN+ (that one and newer) or all (the
+# default). A fatbinary holds one SASS per architecture (all-major with nvcc
+# 13.0: sm_75 80 90 100 110 120), and the compiler may
 # choose other instructions on each: a claim true on sm_90 alone is not a claim
 # about the program.
 # Exit 0: every claim holds in every matching function of every architecture
@@ -33,6 +34,7 @@ arch_in() {
     for item in ${2//,/ }; do
         case $item in
         all) return 0 ;;
+        sm_[0-9]*[a-z]) [ "$1" = "$item" ] && return 0 ;; # sm_90a: that code alone, not sm_90's
         sm_[0-9]*+) [ "$number" -ge "$(arch_number "${item%+}")" ] && return 0 ;;
         sm_[0-9]*) [ "$number" -eq "$(arch_number "$item")" ] && return 0 ;;
         esac

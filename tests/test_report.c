@@ -146,6 +146,23 @@ static void test_runner_counts(void) {
     CHECK(strstr(text, "all 1 checks passed\n"));
     free(text);
     runner_skipped = 0;
+
+    out = open_memstream(&text, &size); /* a GPU too old for the one kernel asked for: said, then exit 77 */
+    report_begin(&r, "matmul", out);
+    report_skip(&r, "tma", "needs compute capability 9.0");
+    CHECK(report_end(&r) == REPORT_EXIT_SKIPPED);
+    fclose(out);
+    CHECK(strstr(text, "tma                not run here: needs compute capability 9.0\n") &&
+          strstr(text, "none of the kernels asked for ran: this GPU, build or size cannot run them (why above): exit 77\n"));
+    free(text);
+
+    out = open_memstream(&text, &size); /* skipped beside a failure: the failure decides */
+    report_begin(&r, "matmul", out);
+    report_skip(&r, "tma", "needs compute capability 9.0");
+    report_add(&r, &wrong);
+    CHECK(report_end(&r) == 1);
+    fclose(out);
+    free(text);
 }
 
 static void test_ceiling(void) {
