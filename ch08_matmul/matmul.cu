@@ -25,7 +25,6 @@
  *   tma            the tiles copied by the Tensor Memory Accelerator, whole, completing on an mbarrier (sm_90)
  *   tma_256x128    tma with async_256x128's tile
  *   cluster        tma in clusters of two blocks, A's tile multicast to both: read once per cluster (sm_90a)
- *   cluster_256x128  cluster with async_256x128's tile
  *   cublas         cublasSgemm, FP32 without tensor cores (the library reference, in the harness) */
 #include <cublas_v2.h>
 #include <cuda_pipeline.h>
@@ -601,12 +600,11 @@ enum kernel {
     KERNEL_TMA,
     KERNEL_TMA_256X128,
     KERNEL_CLUSTER,
-    KERNEL_CLUSTER_256X128,
     KERNEL_CUBLAS,
     KERNEL_COUNT
 };
 static const char *const kernel_names[] = {"naive", "shared", "register_tile", "transposed", "padded", "async",
-                                           "async_256x128", "tma", "tma_256x128", "cluster", "cluster_256x128", "cublas", NULL};
+                                           "async_256x128", "tma", "tma_256x128", "cluster", "cublas", NULL};
 
 static const cli_own_option matmul_options[] = {
     {"--k", "K", "the inner size: A is rows x K, B is K x cols (default: cols)"}, {NULL, NULL, NULL}};
@@ -662,10 +660,10 @@ static void describe_and_check_size(int M, int N, int K) {
 static double bytes_loaded(int kernel, long long M, long long N, long long K) {
     if (kernel == KERNEL_CUBLAS) return 0;
     const int guide = kernel == KERNEL_SHARED ? BLOCK_SIZE : 1; /* naive: a "tile" of one element */
-    const int tall = kernel == KERNEL_ASYNC_256X128 || kernel == KERNEL_TMA_256X128 || kernel == KERNEL_CLUSTER_256X128;
+    const int tall = kernel == KERNEL_ASYNC_256X128 || kernel == KERNEL_TMA_256X128;
     const int tm = kernel <= KERNEL_SHARED ? guide : tall ? 2 * TILE_M : TILE_M;
     const int tn = kernel <= KERNEL_SHARED ? guide : TILE_N, tk = kernel <= KERNEL_SHARED ? guide : TILE_K;
-    const double a_rows = kernel == KERNEL_CLUSTER || kernel == KERNEL_CLUSTER_256X128 ? tm / 2.0 : tm; /* the cluster: half of A's tile per block */
+    const double a_rows = kernel == KERNEL_CLUSTER ? tm / 2.0 : tm; /* the cluster: half of A's tile per block */
     return 4.0 * tiles(M, tm) * tiles(N, tn) * tiles(K, tk) * (a_rows + tn) * tk + 4.0 * M * N;
 }
 
@@ -687,7 +685,9 @@ __global__ void multicast_built(int *built) {
 #endif
 }
 static int loaded_code_has_multicast(void) {
-    int *d_built, built = 0;
+    static int built = -1; /* asked once */
+    if (built >= 0) return built;
+    int *d_built;
     HANDLE_ERROR(cudaMalloc((void **)&d_built, sizeof built));
     multicast_built<<<1, 1>>>(d_built);
     CHECK_LAUNCH();
@@ -707,7 +707,7 @@ static const char *why_not_here(int kernel, const struct cudaDeviceProp *device,
 #else
     if (device->major < 9) return "needs compute capability 9.0 or newer (the TMA, thread block clusters)";
     if (N % 4 || K % 4) return "needs K and cols multiples of 4 (a tensor map's row stride is a multiple of 16 bytes)";
-    if (kernel >= KERNEL_CLUSTER && !loaded_code_has_multicast())
+    if (kernel == KERNEL_CLUSTER && !loaded_code_has_multicast())
         return "needs a build for sm_90a, the TMA's multicast (-DCMAKE_CUDA_ARCHITECTURES=90a)";
     return NULL;
 #endif
@@ -869,21 +869,16 @@ static void launch(int kernel, const float *A, const float *B, float *C, int M, 
         matmul_tma<2 * THREAD_TILE><<<tall_grid, TILE_THREADS>>>(tile_map(A, M, K, 2 * TILE_M, TILE_K),
                                                                  tile_map(B, K, N, TILE_K, TILE_N), C, M, N, K);
         break;
-    case KERNEL_CLUSTER:
-    case KERNEL_CLUSTER_256X128: { /* clusters of 2 blocks along x; the grid's x even: a block past the edge writes nothing */
-        const int tile_m = kernel == KERNEL_CLUSTER ? TILE_M : 2 * TILE_M;
+    case KERNEL_CLUSTER: { /* clusters of 2 blocks along x; the grid's x even: a block past the edge writes nothing */
         cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(2 * (unsigned int)tiles(N, 2 * TILE_N), (unsigned int)tiles(M, tile_m));
+        config.gridDim = dim3(2 * (unsigned int)tiles(N, 2 * TILE_N), (unsigned int)tiles(M, TILE_M));
         config.blockDim = dim3(TILE_THREADS);
         cudaLaunchAttribute pairs;
         pairs.id = cudaLaunchAttributeClusterDimension;
         pairs.val.clusterDim.x = 2, pairs.val.clusterDim.y = 1, pairs.val.clusterDim.z = 1;
         config.attrs = &pairs, config.numAttrs = 1;
-        const CUtensorMap a_half = tile_map(A, M, K, tile_m / 2, TILE_K), b_tile = tile_map(B, K, N, TILE_K, TILE_N);
-        if (kernel == KERNEL_CLUSTER)
-            HANDLE_ERROR(cudaLaunchKernelEx(&config, matmul_cluster<THREAD_TILE>, a_half, b_tile, C, M, N, K));
-        else
-            HANDLE_ERROR(cudaLaunchKernelEx(&config, matmul_cluster<2 * THREAD_TILE>, a_half, b_tile, C, M, N, K));
+        HANDLE_ERROR(cudaLaunchKernelEx(&config, matmul_cluster<THREAD_TILE>, tile_map(A, M, K, TILE_M / 2, TILE_K),
+                                        tile_map(B, K, N, TILE_K, TILE_N), C, M, N, K));
         break;
     }
 #endif

@@ -29,8 +29,8 @@ STACK_ALLOWED = [
      "nvcc 13.0 for sm_100 and sm_110 only: the 64-bit division of the loop's trip count is a called "
      "subroutine, and across it one 4-byte value is spilled (ptxas -v: 8 bytes stack frame, 4 bytes spill "
      "stores, 4 bytes spill loads): one STL and one LDL a thread, outside the loops; elsewhere no frame"),
-    (r"^shared_bitmap_(no_sync|synced)$", r"^sm_90$",
-     "nvcc 13.0 for sm_90 only: sinf's slow path for large arguments (the Payne-Hanek range reduction) "
+    (r"^shared_bitmap_(no_sync|synced)$", r"^sm_90a?$",
+     "nvcc 13.0 for sm_90 (and sm_90a) only: sinf's slow path for large arguments (the Payne-Hanek range reduction) "
      "keeps its work array in a 32-byte frame (ptxas -v: no spills); elsewhere it stays in registers"),
 ]
 # Kernels allowed local memory, where, and why: none.
