@@ -385,6 +385,12 @@ __device__ __forceinline__ void multiply_tiles_as_loaded(const float (*s_a)[TILE
     }
 }
 
+/* Waits until tile t has landed: phase t / STAGES of its stage's mbarrier has ended. */
+__device__ __forceinline__ void wait_for_tile(uint64_t *landed, int t) {
+    while (!ptx::mbarrier_try_wait_parity(&landed[t % STAGES], t / STAGES % 2)) {
+    }
+}
+
 // tma: the Tensor Memory Accelerator (sm_90) copies a whole tile in one instruction, described by a
 // tensor map the host encodes once per matrix (address, sizes, row stride, and the box of one tile),
 // and it fills what lies outside the matrix with zeros: no guard and no address in any thread. One
@@ -422,8 +428,7 @@ __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
         for (int t = 0; t < STAGES - 1 && t < tiles; ++t) copy_tiles(t, t);
     float acc[rows][THREAD_TILE] = {};
     for (int t = 0; t < tiles; ++t) {
-        while (!ptx::mbarrier_try_wait_parity(&landed[t % STAGES], t / STAGES % 2)) {
-        } /* tile t has landed */
+        wait_for_tile(landed, t);
         __syncthreads(); /* and everyone is done with tile t - 1, whose stage the next copies fill */
         const int next = t + STAGES - 1;
         if (threadIdx.x == 0 && next < tiles) copy_tiles(next % STAGES, next);
@@ -472,8 +477,7 @@ __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
         for (int t = 0; t < STAGES - 1 && t < tiles; ++t) copy_tiles(t, t);
     float acc[rows][THREAD_TILE] = {};
     for (int t = 0; t < tiles; ++t) {
-        while (!ptx::mbarrier_try_wait_parity(&landed[t % STAGES], t / STAGES % 2)) {
-        } /* tile t has landed: both halves of A's, and B's */
+        wait_for_tile(landed, t); /* both halves of A's tile, and B's */
         const int next = t + STAGES - 1;
         if (t > 0) cluster.barrier_wait(); /* both blocks are done with tile t - 1, whose stage next fills */
         if (threadIdx.x == 0 && next < tiles) copy_tiles(next % STAGES, next);
