@@ -325,6 +325,31 @@ class Output(testkit.Checks):
         self.assertEqual(crash.kinds, ["crash"])
         self.assertHolds(crash.details[0][0] + crash.details[0][1], ["signal 11", "信号 11"])
 
+    def test_the_runners_deadlocks_from_their_finding_lines_in_both_languages(self):
+        at = "file=a.cu line=%d block=1,0,0 thread=%d other=%s other_thread=%d other_block=1,0,0 address=0 count=1 " \
+             "kernel=k%s\n"
+        split = ("CPU runner: deadlock in block (1,0,0): in warp 1, thread 32 waits at a.cu:5 and thread 33 at a.cu:7;"
+                 "\nFINDING kind=deadlock_split_warp " + at % (5, 32, "a.cu:7", 33, ""))
+        run = verdict(split, 4)
+        self.assertEqual((run.kinds, run.details), (["deadlock"], [(
+            "deadlock: a warp split between two barriers never finishes its block on a GPU\n      in warp 1 of block "
+            "(1,0,0): thread 32 waits at a.cu:5, thread 33 at a.cu:7", "死锁：一个线程束分开停在两个 __syncthreads() 上，"
+            "在 GPU 上这个线程块永远结束不了\n      线程块 (1,0,0) 的第 1 号线程束中：线程 32 停在 a.cu:5，线程 33 停在 a.cu:7")]))
+        waiting = "".join("FINDING kind=deadlock_waiting " + at % (line, thread, "-", 0, " waits=" + waits)
+                          for line, thread, waits in ((9, 0, "__syncwarp()"), (10, 1, "__syncthreads()")))
+        run = verdict("CPU runner: deadlock in block (1,0,0): no thread can go on:\n" + waiting, 4)
+        self.assertEqual((run.kinds, run.details), (["deadlock"], [(  # one heading, a line for each place
+            "deadlock: no thread of the block can go on\n      thread 0 of block (1,0,0) and those after it wait at "
+            "a.cu:9, in __syncwarp()\n      thread 1 of block (1,0,0) and those after it wait at a.cu:10, in "
+            "__syncthreads()", "死锁：线程块中没有一个线程能继续执行\n      线程块 (1,0,0) 中的线程 0 及其后的线程停在 "
+            "a.cu:9 的 __syncwarp()\n      线程块 (1,0,0) 中的线程 1 及其后的线程停在 a.cu:10 的 __syncthreads()")]))
+        run = verdict("FINDING kind=deadlock_spinning " + at.replace("a.cu line=%d", "- line=0") % (3, "-", 0, " seconds=5"), 4)
+        self.assertEqual(run.kinds, ["deadlock"])
+        self.assertHolds(run.details[0][0], ["a kernel ran on without ending", "in kernel k: thread 3 of block (1,0,0), "
+                                             "stopped after 5 s"])
+        self.assertIn("核函数 k 中：线程块 (1,0,0) 中的线程 3，运行 5 秒后被停下", run.details[0][1])
+        self.assertEqual(verdict("", 4).details, [])  # the grader's own timeout: the verdict, no runner's line
+
     def test_compute_sanitizers_count_from_its_last_summary(self):  # the GPU grading's and sanitizer_table.py's
         from grader.gpu import sanitizer_count
         self.assertEqual([sanitizer_count(text) for text in (
