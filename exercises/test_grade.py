@@ -119,24 +119,14 @@ class Source(unittest.TestCase):
             with self.assertRaises(spec.SpecError):
                 source.apply_edits(text, [["a", "x"]], "here")
 
-    def test_out_of_line_drops_static_and_inline_from_the_head_only(self):
-        text = "static inline int f(int x) { static int n; return x + n; }"
-        self.assertEqual(source.out_of_line(text, "f"), "int f(int x) { static int n; return x + n; }")
-
-    def test_the_harness_keeps_every_line_and_declares_the_functions(self):
-        text = source.read(os.path.join(grade.ROOT, "ch05_dot", "dot.cu"))
-        harness = source.harness_text("dot")
-        self.assertEqual(harness.count("\n"), text.count("\n"))
-        self.assertIn("void dot_book(const real *a, const real *b, real *c, long long N);", harness)
-
-    def test_the_learners_unit_numbers_their_lines_and_then_the_chapters_again(self):
+    def test_the_chapter_whole_numbers_the_learners_lines_and_then_the_chapters_again(self):
         ex = spec.exercise("dot", 1)
-        unit = source.learner_unit(ex, source.solution(ex), "exercises/mine/dot_1.cu", ["void dot_book<float>(x)"])
-        self.assertIn('#line 1 "%s"' % os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), unit)
         text = source.chapter_text(ex)
-        closing = text[:source.find_function(text, "dot_book")[2]].count("\n") + 1
-        self.assertIn('#line %d "%s"' % (closing, os.path.join(grade.ROOT, "ch05_dot/dot.cu")), unit)
-        self.assertTrue(unit.rstrip().endswith("template void dot_book<float>(x);"))
+        whole = source.whole_source(ex, "int mine;", "exercises/mine/dot_1.cu")
+        start, _, end = source.find_function(text, "dot_book")
+        self.assertEqual(whole, text[:start] + '#line 1 "%s"\nint mine;\n#line %d "%s"\n' % (
+            os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), text[:end].count("\n") + 1,
+            os.path.join(grade.ROOT, "ch05_dot/dot.cu")) + text[end:])
 
     def test_a_stub_blanks_its_lines_and_says_what_to_do(self):
         stub = source.stub_file(spec.exercise("dot", 1))
