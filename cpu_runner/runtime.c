@@ -112,7 +112,11 @@ enum kind { RACE_READ_AFTER_WRITE, RACE_WRITE_AFTER_READ, RACE_WRITE_AFTER_WRITE
             GLOBAL_UNWRITTEN_READ, SHARED_OUT_OF_BOUNDS, GLOBAL_OUT_OF_BOUNDS, HOST_TOUCHES_DEVICE, STACK_OVERFLOW,
             HOST_MEMORY_IN_KERNEL,
             BARRIER_DIVERGENT, BARRIER_EXITED, WARP_LANE_EXITED, WARP_MASK_LEAVES_OUT_CALLER, LOCAL_OUT_OF_BOUNDS,
-            INTEGER_DIVISION, TRAP, ASYNC_PENDING, ASYNC_MISUSE, ASYNC_SOURCE_OVERWRITTEN };
+            INTEGER_DIVISION, TRAP, ASYNC_PENDING, ASYNC_MISUSE, ASYNC_SOURCE_OVERWRITTEN,
+            DEADLOCK_SPLIT_WARP, DEADLOCK_WAITING, DEADLOCK_SPINNING };
+/* The kinds note() keeps; a deadlock's block never finishes (exit 4): its English is printed where it is found,
+ * and its FINDING line (print_machine_deadlock) names a kind past these. */
+#define NOTED_KINDS DEADLOCK_SPLIT_WARP
 static const char *const kind_names[] = {
     "race on shared memory: a thread reads what another thread wrote since the last barrier",
     "race on shared memory: a thread overwrites what another thread read since the last barrier",
@@ -239,10 +243,15 @@ static const char *const kind_keys[] = {
     "global_unwritten_read", "shared_out_of_bounds", "global_out_of_bounds", "host_touches_device", "stack_overflow",
     "host_memory_in_kernel", "barrier_divergent", "barrier_exited", "warp_lane_exited", "warp_mask_leaves_out_caller",
     "local_out_of_bounds", "integer_division", "trap", "async_copy_pending", "async_copy_misuse",
-    "async_copy_source_overwritten"};
-_Static_assert(sizeof kind_keys == sizeof kind_names, "a key for every kind of finding");
+    "async_copy_source_overwritten", "deadlock_split_warp", "deadlock_waiting", "deadlock_spinning"};
+_Static_assert(sizeof kind_names / sizeof *kind_names == NOTED_KINDS, "a name for every kind noted");
+_Static_assert(sizeof kind_keys / sizeof *kind_keys == DEADLOCK_SPINNING + 1, "a key for every kind of finding");
+static int machine_findings; /* CUDA_CPU_FINDINGS=machine, read once at start */
 
-static void print_machine_finding(const finding *f, char *here, const char *there) {
+/* The line, into out; EXTRA (" key=value", or "") ends it. Also called in never_ended's handler: snprintf of
+ * strings and integers takes no lock and allocates nothing (glibc). */
+static void machine_finding(const finding *f, char *here, const char *there, const char *extra, char *out,
+                            size_t size) {
     if (f->file) snprintf(here, 1200, "%s:%d", f->file, f->line);
     char other[1300];
     if (f->other_file) snprintf(other, sizeof other, "%s:%d", f->other_file, f->other_line);
@@ -252,16 +261,31 @@ static void print_machine_finding(const finding *f, char *here, const char *ther
     char kernel[160] = "-"; /* the launch's kernel, its spaces left out: one field (transpose<T,32>) */
     for (size_t i = 0, n = 0; launch_kernel && launch_kernel[i] && n + 1 < sizeof kernel; ++i)
         if (launch_kernel[i] != ' ') kernel[n++] = launch_kernel[i], kernel[n] = 0;
-    printf("FINDING kind=%s file=%s line=%s block=%u,%u,%u thread=%u other=%s other_thread=%u other_block=%u,%u,%u "
-           "address=%#lx count=%ld kernel=%s\n", kind_keys[f->kind], here, colon ? colon + 1 : "0", f->block.x,
-           f->block.y, f->block.z, f->thread, other, f->other_thread, f->other_block.x, f->other_block.y,
-           f->other_block.z, (unsigned long)(f->kind == INVALID_ACCESS ? f->other_code : NULL), f->count, kernel);
+    snprintf(out, size, "FINDING kind=%s file=%s line=%s block=%u,%u,%u thread=%u other=%s other_thread=%u "
+             "other_block=%u,%u,%u address=%#lx count=%ld kernel=%s%s\n", kind_keys[f->kind], here,
+             colon ? colon + 1 : "0", f->block.x, f->block.y, f->block.z, f->thread, other, f->other_thread,
+             f->other_block.x, f->other_block.y, f->other_block.z,
+             (unsigned long)(f->kind == INVALID_ACCESS ? f->other_code : NULL), f->count, kernel, extra);
+}
+
+static void print_machine_finding(const finding *f, char *here, const char *there, const char *extra) {
+    char line[4096];
+    machine_finding(f, here, there, extra, line, sizeof line);
+    if (machine_findings) fputs(line, stdout);
+}
+
+/* A deadlock's FINDING line: where THREAD waits (and OTHER, the other barrier's file:line, and its thread). */
+static void print_machine_deadlock(enum kind kind, const char *file, int line, unsigned thread, const char *other,
+                                   unsigned other_thread, const char *extra) {
+    const finding f = {kind, NULL, NULL, file, NULL, line, 0, thread, other_thread, cuda_cpu_blockIdx,
+                       cuda_cpu_blockIdx, 1, ""};
+    char here[1200] = "";
+    print_machine_finding(&f, here, other, extra);
 }
 
 /* Prints the launch's findings, each once with how often it happened. */
 static void report_findings(void) {
     if (finding_count == 0) return;
-    const char *machine = getenv("CUDA_CPU_FINDINGS");
     printf("CPU runner: %s, launched at %s:%d: what it found\n", launch_kernel, launch_file, launch_line);
     for (int i = 0; i < finding_count; ++i) {
         const finding *f = &findings[i];
@@ -334,9 +358,13 @@ static void report_findings(void) {
             printf("  at %s:%d, block (%u,%u,%u): %u thread(s) waited there, the others had exited", f->file, f->line,
                    b.x, b.y, b.z, f->thread);
             break;
+        case DEADLOCK_SPLIT_WARP:
+        case DEADLOCK_WAITING:
+        case DEADLOCK_SPINNING: /* never noted */
+            break;
         }
         printf(f->count > 1 ? " (%ld times in this launch)\n" : "\n", f->count);
-        if (machine && strcmp(machine, "machine") == 0) print_machine_finding(f, here, there);
+        print_machine_finding(f, here, there, "");
     }
     if (findings_dropped) printf("CPU runner: and %ld more of other kinds or lines\n", findings_dropped);
     fflush(stdout);
@@ -1455,6 +1483,10 @@ static int release_barrier(void) {
                    "  a warp split between two barriers never finishes its block on a GPU. Exit 4.\n",
                    cuda_cpu_blockIdx.x, cuda_cpu_blockIdx.y, cuda_cpu_blockIdx.z, start / WARP, a, u->file, u->line,
                    b, t->file, t->line);
+            char other[1200];
+            snprintf(other, sizeof other, "%s:%d", t->file, t->line);
+            print_machine_deadlock(DEADLOCK_SPLIT_WARP, u->file, u->line, (unsigned)(u - threads), other, (unsigned)i,
+                                   "");
             fflush(stdout);
             _exit(4);
         }
@@ -1577,6 +1609,10 @@ static void deadlock(void) {
         thread_text((unsigned)i, who, sizeof who);
         printf("  %s (and those after it) waits at %s:%d, %s\n", who, t->file, t->line,
                t->state == AT_BARRIER ? "__syncthreads()" : t->op == SHUFFLE ? "a shuffle" : "__syncwarp()");
+        print_machine_deadlock(DEADLOCK_WAITING, t->file, t->line, (unsigned)i, "-", 0,
+                               t->state == AT_BARRIER ? " waits=__syncthreads()"
+                               : t->op == SHUFFLE     ? " waits=__shfl_*_sync()"
+                                                      : " waits=__syncwarp()");
         ++shown;
     }
     printf("CPU runner: exit 4.\n");
@@ -1644,6 +1680,14 @@ static char never_ended_text[256];
 static void never_ended(int signal) {
     (void)signal;
     if (write(STDOUT_FILENO, never_ended_text, strlen(never_ended_text)) < 0) _exit(4);
+    if (machine_findings) { /* the thread that ran on: its line is not known here */
+        const finding f = {DEADLOCK_SPINNING, NULL, NULL, NULL, NULL, 0, 0, (unsigned)current, 0, cuda_cpu_blockIdx,
+                           cuda_cpu_blockIdx, 1, ""};
+        char here[8] = "-", extra[32], line[1024];
+        snprintf(extra, sizeof extra, " seconds=%u", spin_limit);
+        machine_finding(&f, here, "", extra, line, sizeof line);
+        if (write(STDOUT_FILENO, line, strlen(line)) < 0) _exit(4);
+    }
     _exit(4);
 }
 
@@ -1956,6 +2000,7 @@ int __wrap_main(int argc, char **argv) {
         argv[kept++] = argv[i];
     }
     argv[kept] = NULL;
+    machine_findings = getenv("CUDA_CPU_FINDINGS") && strcmp(getenv("CUDA_CPU_FINDINGS"), "machine") == 0;
     if (set_spin_limit(getenv("CUDA_CPU_SPIN_LIMIT_S")) != 0) {
         fprintf(stderr,
                 "%s: CUDA_CPU_SPIN_LIMIT_S=%s: the spin limit is a whole number of seconds from 1 to %d (%d when "

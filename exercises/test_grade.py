@@ -119,24 +119,14 @@ class Source(unittest.TestCase):
             with self.assertRaises(spec.SpecError):
                 source.apply_edits(text, [["a", "x"]], "here")
 
-    def test_out_of_line_drops_static_and_inline_from_the_head_only(self):
-        text = "static inline int f(int x) { static int n; return x + n; }"
-        self.assertEqual(source.out_of_line(text, "f"), "int f(int x) { static int n; return x + n; }")
-
-    def test_the_harness_keeps_every_line_and_declares_the_functions(self):
-        text = source.read(os.path.join(grade.ROOT, "ch05_dot", "dot.cu"))
-        harness = source.harness_text("dot")
-        self.assertEqual(harness.count("\n"), text.count("\n"))
-        self.assertIn("void dot_book(const real *a, const real *b, real *c, long long N);", harness)
-
-    def test_the_learners_unit_numbers_their_lines_and_then_the_chapters_again(self):
+    def test_the_chapter_whole_numbers_the_learners_lines_and_then_the_chapters_again(self):
         ex = spec.exercise("dot", 1)
-        unit = source.learner_unit(ex, source.solution(ex), "exercises/mine/dot_1.cu", ["void dot_book<float>(x)"])
-        self.assertIn('#line 1 "%s"' % os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), unit)
         text = source.chapter_text(ex)
-        closing = text[:source.find_function(text, "dot_book")[2]].count("\n") + 1
-        self.assertIn('#line %d "%s"' % (closing, os.path.join(grade.ROOT, "ch05_dot/dot.cu")), unit)
-        self.assertTrue(unit.rstrip().endswith("template void dot_book<float>(x);"))
+        whole = source.whole_source(ex, "int mine;", "exercises/mine/dot_1.cu")
+        start, _, end = source.find_function(text, "dot_book")
+        self.assertEqual(whole, text[:start] + '#line 1 "%s"\nint mine;\n#line %d "%s"\n' % (
+            os.path.join(grade.ROOT, "exercises/mine/dot_1.cu"), text[:end].count("\n") + 1,
+            os.path.join(grade.ROOT, "ch05_dot/dot.cu")) + text[end:])
 
     def test_a_stub_blanks_its_lines_and_says_what_to_do(self):
         stub = source.stub_file(spec.exercise("dot", 1))
@@ -324,6 +314,31 @@ class Output(testkit.Checks):
         crash = verdict("", -11)
         self.assertEqual(crash.kinds, ["crash"])
         self.assertHolds(crash.details[0][0] + crash.details[0][1], ["signal 11", "信号 11"])
+
+    def test_the_runners_deadlocks_from_their_finding_lines_in_both_languages(self):
+        at = "file=a.cu line=%d block=1,0,0 thread=%d other=%s other_thread=%d other_block=1,0,0 address=0 count=1 " \
+             "kernel=k%s\n"
+        split = ("CPU runner: deadlock in block (1,0,0): in warp 1, thread 32 waits at a.cu:5 and thread 33 at a.cu:7;"
+                 "\nFINDING kind=deadlock_split_warp " + at % (5, 32, "a.cu:7", 33, ""))
+        run = verdict(split, 4)
+        self.assertEqual((run.kinds, run.details), (["deadlock"], [(
+            "deadlock: a warp split between two barriers never finishes its block on a GPU\n      in warp 1 of block "
+            "(1,0,0): thread 32 waits at a.cu:5, thread 33 at a.cu:7", "死锁：一个线程束分开停在两个 __syncthreads() 上，"
+            "在 GPU 上这个线程块永远结束不了\n      线程块 (1,0,0) 的第 1 号线程束中：线程 32 停在 a.cu:5，线程 33 停在 a.cu:7")]))
+        waiting = "".join("FINDING kind=deadlock_waiting " + at % (line, thread, "-", 0, " waits=" + waits)
+                          for line, thread, waits in ((9, 0, "__syncwarp()"), (10, 1, "__syncthreads()")))
+        run = verdict("CPU runner: deadlock in block (1,0,0): no thread can go on:\n" + waiting, 4)
+        self.assertEqual((run.kinds, run.details), (["deadlock"], [(  # one heading, a line for each place
+            "deadlock: no thread of the block can go on\n      thread 0 of block (1,0,0) and those after it wait at "
+            "a.cu:9, in __syncwarp()\n      thread 1 of block (1,0,0) and those after it wait at a.cu:10, in "
+            "__syncthreads()", "死锁：线程块中没有一个线程能继续执行\n      线程块 (1,0,0) 中的线程 0 及其后的线程停在 "
+            "a.cu:9 的 __syncwarp()\n      线程块 (1,0,0) 中的线程 1 及其后的线程停在 a.cu:10 的 __syncthreads()")]))
+        run = verdict("FINDING kind=deadlock_spinning " + at.replace("a.cu line=%d", "- line=0") % (3, "-", 0, " seconds=5"), 4)
+        self.assertEqual(run.kinds, ["deadlock"])
+        self.assertHolds(run.details[0][0], ["a kernel ran on without ending", "in kernel k: thread 3 of block (1,0,0), "
+                                             "stopped after 5 s"])
+        self.assertIn("核函数 k 中：线程块 (1,0,0) 中的线程 3，运行 5 秒后被停下", run.details[0][1])
+        self.assertEqual(verdict("", 4).details, [])  # the grader's own timeout: the verdict, no runner's line
 
     def test_compute_sanitizers_count_from_its_last_summary(self):  # the GPU grading's and sanitizer_table.py's
         from grader.gpu import sanitizer_count

@@ -26,6 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from grade import predict_file  # noqa: E402
+from grader.build import cpu_runner_built  # noqa: E402
 from grader import source, spec  # noqa: E402
 
 LIMIT_S = 60  # a grading's limit: its runs stop after CUDA_CPU_SPIN_LIMIT_S (2 s) in a block that never ends
@@ -87,8 +88,8 @@ def main(argv):
         print(__doc__)
         return 2
     build = os.path.abspath(argv[0])
-    if not os.path.exists(os.path.join(build, "exercises", "dot.CXX.cpu")):
-        print("%s has no CPU-runner harness (cmake --build %s first): not run" % (build, build))
+    if not cpu_runner_built(build):
+        print("%s is no build with the CPU runner (EXAMPLES_CPU_RUNNER): not run" % build)
         return 77
     rng, folder, jobs = random.Random(44), tempfile.mkdtemp(prefix="grade_fuzz_"), []
     for ex, which, text in texts():

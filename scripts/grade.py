@@ -13,8 +13,7 @@ solution|stub|wrong:NAME (grade the chapter's function, the stub or a known wron
 and --expect PASS|KIND[,KIND] (exit 0 only if the verdict is that: the tests). Exit 0: passed (or
 as --expect said), 1: not, 2: bad use (one line). A file not in UTF-8 (GBK) is compiled as its bytes.
 
-For the build and the tests: --harness PROGRAM OUT writes the chapter's harness for the CPU runner
-(the .cu with every exercise's function declared, not defined); --check-specs checks that every
+For the tests: --check-specs checks that every
 stub and known wrong answer still generates from the chapters' current sources; --tests lists the
 tests' variants; --readme en|zh prints exercises/README's table."""
 import os
@@ -23,11 +22,10 @@ import shutil
 import sys
 import unicodedata
 
-from grader.build import build_cpu, config, has_gpu, tool
+from grader.build import build_cpu, cpu_runner_built, has_gpu, tool
 from grader.gpu import grade_gpu
 from grader.screen import WORDS, readme_table, report, say, verdict_line
-from grader.source import (find_function, harness_text, chapter_functions, predict_file, rewrite_for_cpu,
-                           stub_file, variant_text)
+from grader.source import find_function, predict_file, stub_file, variant_text
 from grader.spec import KINDS, SpecError, all_exercises, exercise
 from grader.verdicts import Run, first_error, read_accesses, read_output, run_program
 from layout import ROOT
@@ -123,19 +121,11 @@ def main(argv):
     parser.add_argument("--variant")
     parser.add_argument("--expect")
     parser.add_argument("--list", action="store_true")
-    parser.add_argument("--harness", nargs=2, metavar=("PROGRAM", "OUT"))
     parser.add_argument("--check-specs", action="store_true")
     parser.add_argument("--tests", action="store_true")
     parser.add_argument("--readme", choices=["en", "zh"])
     a = parser.parse_args(argv)
     try:
-        if a.harness:
-            # The chapter's own path, whole: a finding in the harness's lines names ch08_banks/banks.cu, not a
-            # path under the build folder the compiler would join a relative #line to.
-            text = rewrite_for_cpu(harness_text(a.harness[0]), os.path.join(ROOT, chapter_functions(a.harness[0])[0]))
-            with open(a.harness[1], "w", encoding="utf-8") as f:
-                f.write(text)
-            return 0
         if a.check_specs:
             return check_specs()
         if a.tests:  # for exercises/CMakeLists.txt: one test per variant, with its expected verdict
@@ -206,7 +196,7 @@ def grade(ex, a):
                                    "评分替换的正是这个函数" % (ex.function, shown_file, shown_file, ex.function)))
     else:
         kinds, graded = [], False
-        if config(build, ex.program):
+        if cpu_runner_built(build):
             runs, table = grade_cpu(ex, text, shown_file, build)
             unnamed |= unnamed_kinds(runs)
             if not ex.banks and ex.coalescing is None and any(run.kinds for run in runs):
@@ -223,9 +213,10 @@ def grade(ex, a):
                                                      "Nsight Compute、计时")
             graded = True
         if not graded:
-            print("  %s" % say(a.lang, "nothing to grade with: neither the CPU runner's harness (cmake --build %s "
-                                       "first, or --build DIR) nor a GPU | 无从评分：既没有 CPU 运行器的框架（请先 "
-                                       "cmake --build %s，或用 --build 指定构建目录）也没有 GPU" % (build, build)))
+            print("  %s" % say(a.lang, "nothing to grade with: neither the CPU runner (%s is no build with "
+                                       "EXAMPLES_CPU_RUNNER: cmake -S . -B %s first, or --build DIR) nor a GPU | 无从评分："
+                                       "既没有 CPU 运行器（%s 不是打开了 EXAMPLES_CPU_RUNNER 的构建目录：请先运行 cmake -S . "
+                                       "-B %s，或用 --build 指定构建目录）也没有 GPU" % (build, build, build, build)))
             return 2
     print(verdict_line(kinds, a.lang))
     return verdict_exit(kinds, a.expect, unnamed)
@@ -351,7 +342,6 @@ def check_specs():
             stub_file(ex)
             for wrong in ex.wrongs:
                 variant_text(ex, "wrong:" + wrong.name)
-            harness_text(ex.program)
             count += 1
         except SpecError as e:
             problems.append(str(e))

@@ -236,6 +236,13 @@ __global__ void big_local(int *out) {
     out[threadIdx.x] = big[threadIdx.x * 3];
 }
 
+/* Lane 0 waits at __syncwarp() for lanes waiting at __syncthreads() for it: no thread can go on. */
+__global__ void waits_apart(int *out) {
+    if (threadIdx.x == 0) __syncwarp();
+    else __syncthreads();
+    out[threadIdx.x] = 1;
+}
+
 /* What each warp instruction's accesses cost (CUDA_CPU_ACCESSES, cpu_runner/warp_accesses.c), launched
  * with 48 threads: a full warp and a half one. Coalesced: 4 + 2 sectors of 32 bytes; strided by 32 ints:
  * a sector per lane, 32 + 16; one int on: the warps' bytes start 4 bytes into a sector, 5 + 3. */
@@ -318,6 +325,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(which, "far_store") == 0 || strcmp(which, "far_load_ldg") == 0) {
         far_store<<<1, THREADS>>>(out, strcmp(which, "far_load_ldg") == 0);
         printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+    } else if (strcmp(which, "waits_apart") == 0) {
+        waits_apart<<<1, THREADS>>>(out);
+        print_ints("out", out, 1);
     } else if (strcmp(which, "spin") == 0) {
         spin<<<1, THREADS>>>(out);
         printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));

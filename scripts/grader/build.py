@@ -1,38 +1,15 @@
-"""Building the learner's program: on the CPU runner with the flags CMake wrote (exercises/CMakeLists.txt), on the
-GPU by scripts/builds_alone.sh; each build kept by the hash of what went in."""
+"""Building the learner's program: on the CPU runner by scripts/cuda_on_cpu, on the GPU by scripts/builds_alone.sh,
+each as a chapter is built outside CMake; each build kept by the hash of what went in."""
 import hashlib
 import os
-import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from layout import ROOT, cached, cuda_tool
 
-from .source import chapter_functions, learner_unit, read, whole_source
-
-
-def config(build, program):
-    """What CMake wrote for the learner's build (exercises/CMakeLists.txt): compiler, flags, objects."""
-    path = os.path.join(build, "exercises", program + ".CXX.cpu")
-    if not os.path.exists(path):
-        return None
-    values = {}
-    for line in read(path).split("\n"):
-        key, _, value = line.partition("=")
-        values[key] = [v for v in value.split(";") if v]
-    return values
-
-
-def instantiations(cfg, functions):
-    """The template instances of the exercise functions the harness calls but does not define."""
-    run = subprocess.run(["nm", "-C", "--undefined-only"] + cfg["harness"], capture_output=True, text=True)
-    found = []
-    for line in run.stdout.split("\n"):
-        symbol = line.strip()[2:].strip() if line.strip().startswith("U ") else ""
-        if any(re.search(r"(^|\s)%s<" % re.escape(f), symbol) for f in functions):
-            found.append(symbol)
-    return sorted(set(found))
+from .source import whole_source
 
 
 def cache_dir(build):
@@ -41,34 +18,34 @@ def cache_dir(build):
     return path
 
 
+def cpu_runner_built(build):
+    """The build has the CPU runner (EXAMPLES_CPU_RUNNER): the grader runs the learner's program on it."""
+    return cached(build, "EXAMPLES_CPU_RUNNER") == "ON"
+
+
 def build_cpu(ex, function_text, shown, build):
-    """(program path, None) or (None, the compiler's complaint)."""
-    cfg = config(build, ex.program)
-    if not cfg:
-        return None, ("%s has no CPU-runner harness for %s: build it first (cmake --build %s) | %s 中没有 %s 的 CPU 运行器"
-                      "框架：请先构建（cmake --build %s）" % (build, ex.program, build, build, ex.program, build))
-    _, functions = chapter_functions(ex.program)
-    unit = learner_unit(ex, function_text, shown, instantiations(cfg, functions))
-    # The learner's warnings are not errors. DWARF 4: binutils 2.40's addr2line names the translation
-    # unit, not the #line file, for some lines of DWARF 5 (the runner names a race's line by it).
-    flags = [f for f in cfg["flags"] + cfg["options"] if not f.startswith("-Werror")] + ["-gdwarf-4"]
-    flags += ["-I" + d for d in cfg["includes"]] + ["-D" + d for d in cfg["defines"]]
-    program, wraps = ex.program + "_cpu", ["-Wl,--wrap=" + symbol for symbol in cfg["wraps"]]
-    steps = [cfg["compiler"] + flags + ["-c", "unit.cpp", "-o", "unit.o"],
-             cfg["compiler"] + cfg["flags"] + cfg["harness"] + ["unit.o"] + wraps +
-             ["-Wl,--allow-multiple-definition", "-o", program] + cfg["link"]]
-    return cached_build(build, "%s_%d" % (ex.program, ex.number), "unit.cpp", unit, steps, program)
+    """(program path, None) or (None, the compiler's complaint): the chapter's .cu with the learner's function,
+    built by scripts/cuda_on_cpu as any .cu is (the header's -I../common, and what CMake gives the chapter's twin:
+    its folder, BANK_MODEL_ROOT, PROGRAM_FOLDER), its cache inside the build folder."""
+    name, chapter = os.path.basename(ex.source), os.path.dirname(ex.source)
+    program = ex.program + "_cpu"
+    steps = [["env", "XDG_CACHE_HOME=" + os.path.join(cache_dir(build), "cuda_on_cpu"), sys.executable,
+              os.path.join(ROOT, "scripts", "cuda_on_cpu"), name, "--build-only", "-o", program,
+              "-I" + os.path.join(ROOT, chapter), "-I" + os.path.join(ROOT, "common"),
+              '-DBANK_MODEL_ROOT="%s"' % ROOT, '-DPROGRAM_FOLDER="%s"' % chapter]]
+    text = '#line 1 "%s"\n' % os.path.join(ROOT, ex.source) + whole_source(ex, function_text, shown)  # the chapter's path
+    return cached_build(build, "%s_%d" % (ex.program, ex.number), name, text, steps, program)
 
 
 def cached_build(build, tag, name, source, steps, program):
     """(program path, None) or (None, the compiler's complaint): source written as name, the steps run
     in a fresh folder of build/exercises/graded/, kept by the hash of what went in (a second grading
     of the same file builds nothing)."""
-    # Also what the steps name (the harness object, the runtime) and common/'s headers, by time and size:
-    # a rebuilt chapter or a changed header builds anew.
-    common = os.path.join(ROOT, "common")
+    # Also what the steps name, common/'s headers and the runner's sources, by time and size: a changed
+    # chapter, header or runner builds anew.
+    folders = [os.path.join(ROOT, folder) for folder in ("common", "cpu_runner", os.path.join("cpu_runner", "stubs"))]
     inputs = sorted({w for step in steps for w in step if os.path.isabs(w) and os.path.isfile(w)} |
-                    {os.path.join(common, f) for f in os.listdir(common)})
+                    {os.path.join(d, f) for d in folders for f in os.listdir(d) if os.path.isfile(os.path.join(d, f))})
     stamps = ["%s %d %d" % (w, os.stat(w).st_mtime_ns, os.stat(w).st_size) for w in inputs]
     key = hashlib.sha256("\n".join([source] + [" ".join(step) for step in steps] + stamps).encode(
         errors="surrogateescape")).hexdigest()[:16]

@@ -1,15 +1,11 @@
 """Source surgery: a function found in a chapter's C++ by name, the learner's function put in its place, the
-stub and the wrong answers made from the chapter's own function, the harness with the function declared only."""
+stub and the wrong answers made from the chapter's own function, the chapter whole with the learner's function."""
 import os
 import re
-import sys
 
 from layout import ROOT
 
-from .spec import SPECS, SpecError, parse_spec
-
-
-STRIPPED = re.compile(r"\b(static|inline|__forceinline__)\s+")  # what an out-of-line copy drops
+from .spec import SpecError
 
 
 def code_only(text):
@@ -175,55 +171,6 @@ def variant_text(ex, variant):
     why_en, _, why_zh = wrong.why.partition(" | ")
     return apply_edits(base, wrong.edits, "%s: wrong %s" % (ex.name, name)), (
         "wrong answer %s: %s" % (name, why_en), "错误答案 %s：%s" % (name, why_zh or why_en))
-
-
-def out_of_line(text, name):
-    """The function's head without static / inline / __forceinline__: defined in one translation unit,
-    called from another."""
-    start, body, _ = function_of(text, name, name)
-    return text[:start] + STRIPPED.sub("", text[start:body]) + text[body:]
-
-
-def chapter_functions(program):
-    exercises = parse_spec(os.path.join(SPECS, program + ".spec"))
-    return exercises[0].source, sorted({ex.function for ex in exercises if ex.function})
-
-
-def harness_text(program):
-    """The chapter's .cu, every exercise function reduced to its declaration (same lines)."""
-    source, functions = chapter_functions(program)
-    text = read(os.path.join(ROOT, source))
-    for name in functions:
-        start, body, end = function_of(text, name, source)
-        head = STRIPPED.sub("", text[start:body]).rstrip() + ";"
-        text = text[:start] + head + "\n" * (text[start:end].count("\n") - head.count("\n")) + text[end:]
-    return text
-
-
-def rewrite_for_cpu(text, shown):
-    sys.path.insert(0, os.path.join(ROOT, "cpu_runner"))
-    import source as cpu_source  # cpu_runner/source.py: launches and extern __shared__, line for line
-    return '#line 1 "%s"\n' % shown + cpu_source.rewrite(text)
-
-
-def learner_unit(ex, function_text, shown, instantiations):
-    """The learner's translation unit: the chapter down to its last exercise function, the function
-    graded replaced by the learner's (with #line: findings name the learner's file and line), the
-    others the chapter's, then the explicit instantiations the harness calls."""
-    text = chapter_text(ex)
-    _, functions = chapter_functions(ex.program)
-    cut = max(function_of(text, name, ex.source)[2] for name in functions)
-    start, _, end = function_of(text, ex.function, ex.source)
-    before, after = text[:start], text[end:cut]
-    for name in functions:
-        if name != ex.function:
-            before = out_of_line(before, name) if find_function(before, name) else before
-            after = out_of_line(after, name) if find_function(after, name) else after
-    resume = text[:end].count("\n") + 1  # the line of the chapter's closing brace
-    unit = (before + '#line 1 "%s"\n' % os.path.join(ROOT, shown) + out_of_line(function_text, ex.function) +
-            '\n#line %d "%s"\n' % (resume, os.path.join(ROOT, ex.source)) + after + "\n" +
-            "".join("template %s;\n" % i for i in instantiations))
-    return rewrite_for_cpu(unit, os.path.join(ROOT, ex.source))
 
 
 def whole_source(ex, function_text, shown):

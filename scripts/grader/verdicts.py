@@ -94,13 +94,29 @@ FINDINGS = {
                           "to that size, from global into shared memory, zfill of them zeros",
                           "异步复制用法错误：__pipeline_memcpy_async 只能从全局内存向共享内存复制 4、8 或 16 字节，"
                           "地址按该大小对齐，其中 zfill 个字节填零", AT),
+    # The block never finishes (exit 4): the runner's three deadlocks.
+    "deadlock_split_warp": ("deadlock", "deadlock: a warp split between two barriers never finishes its block on a "
+                            "GPU", "死锁：一个线程束分开停在两个 __syncthreads() 上，在 GPU 上这个线程块永远结束不了",
+                            ("in warp {warp} of block ({block}): thread {thread} waits at {file}:{line}, thread "
+                             "{other_thread} at {other}", "线程块 ({block}) 的第 {warp} 号线程束中：线程 {thread} 停在 "
+                             "{file}:{line}，线程 {other_thread} 停在 {other}")),
+    "deadlock_waiting": ("deadlock", "deadlock: no thread of the block can go on", "死锁：线程块中没有一个线程能继续执行",
+                         ("thread {thread} of block ({block}) and those after it wait at {file}:{line}, in {waits}",
+                          "线程块 ({block}) 中的线程 {thread} 及其后的线程停在 {file}:{line} 的 {waits}")),
+    "deadlock_spinning": ("deadlock", "deadlock: a kernel ran on without ending or waiting at a barrier (a thread "
+                          "spinning on memory no other thread of its block can change while it runs?)",
+                          "死锁：核函数一直在运行，既没有结束，也没有在 __syncthreads() 处等待（是不是有线程在循环中等待一块"
+                          "内存，而本线程块中能改写它的线程要等它结束才能运行？）",
+                          ("in kernel {kernel}: thread {thread} of block ({block}), stopped after {seconds} s",
+                           "核函数 {kernel} 中：线程块 ({block}) 中的线程 {thread}，运行 {seconds} 秒后被停下")),
 }
 
 
 def finding_text(finding):
     """A FINDING line's fields as (English, Chinese): what happened, then where."""
     _, en, zh, *where = FINDINGS[finding["kind"]]
-    values = dict(finding, lane=int(finding["other_thread"]) % 32, kernel=finding.get("kernel", "?"))
+    values = dict(finding, lane=int(finding["other_thread"]) % 32, warp=int(finding["thread"]) // 32,
+                  kernel=finding.get("kernel", "?"))
     count = int(finding["count"])
     en += "\n      " + "".join(part[0] for part in where).format(**values) + " (%d times in this launch)" % count * (count > 1)
     zh += "\n      " + "".join(part[1] for part in where).format(**values) + "（本次启动中共 %d 次）" % count * (count > 1)
@@ -111,9 +127,15 @@ def read_output(run, output, code):
     """The run's verdicts: the runner's FINDING lines, the failing RESULT lines, then the exit code."""
     run.code = code
     lines = output.split("\n")
+    waiting = None  # a deadlock's threads, a line each: under one heading
     for finding in records(output, "FINDING"):
         if finding["kind"] in FINDINGS:
-            run.add(FINDINGS[finding["kind"]][0], finding_text(finding))
+            text = finding_text(finding)
+            if finding["kind"] == "deadlock_waiting" and waiting in run.details:
+                run.details.remove(waiting)
+                text = tuple(above + more[more.index("\n"):] for above, more in zip(waiting, text))
+            waiting = text if finding["kind"] == "deadlock_waiting" else None
+            run.add(FINDINGS[finding["kind"]][0], text)
             run.crash_named |= FINDINGS[finding["kind"]][0] == "crash"
     for result in records(output, "RESULT"):
         if result.get("status") == "FAIL":
@@ -123,10 +145,8 @@ def read_output(run, output, code):
         if "misaligned" in line.lower() and not line.startswith(("CPU runner", "FINDING")) and code not in (0, 1) \
                 and not found_misaligned:
             run.add("misaligned", (line.strip(), "GPU 报告地址未对齐：" + line.strip()))
-    if code == 4:  # the runner's exit for a deadlock (and the grader's for a run it stopped): the runner's lines
-        start = next((i for i, l in enumerate(lines) if l.startswith("CPU runner:") and "deadlock" in l), len(lines))
-        shown = [l.strip() for l in lines[start:start + 4] if l.strip()]
-        run.add("deadlock", ("\n      ".join(shown), "\n      ".join(map(deadlock_zh, shown))) if shown else None)
+    if code == 4:  # the runner's exit for a deadlock (its FINDING line above), and the grader's for a run it stopped
+        run.add("deadlock")
     elif code == 1 and not run.kinds:
         fails = [l.strip() for l in lines if re.search(r"\bFAIL\b|DIFFERS", l)][:3]
         run.add("value", "\n      ".join(fails) or "the program's own check failed (exit 1)")
@@ -205,28 +225,6 @@ def how_compared(fields, note, counted):
                "循环，或者别的配对方式）：顺序不同，舍入误差就不同，只有本核函数的那个加法顺序才能通过%s。如果不是"
                "这样，就是漏加或重复加了某个元素：看下面第一个出错的元素。" % (near, "，哪怕你的结果离精确和更近" if nearer else ""))
     return en, zh
-
-
-# The runner's deadlock lines (cpu_runner/runtime.c), in Chinese.
-DEADLOCK_ZH = [
-    (r"^CPU runner: deadlock in block \(([^)]*)\): in warp (\d+), (.+) waits at (\S+) and (.+) at (\S+);$",
-     r"CPU 运行器：线程块 (\1) 死锁：第 \2 号线程束中，\3 停在 \4，\5 停在 \6；"),
-    (r"^a warp split between two barriers never finishes its block on a GPU\. Exit 4\.$",
-     "一个线程束分开停在两个 __syncthreads() 上，在 GPU 上这个线程块永远结束不了。退出码 4。"),
-    (r"^CPU runner: deadlock in block \(([^)]*)\): no thread can go on:$", r"CPU 运行器：线程块 (\1) 死锁，没有线程能继续："),
-    (r"^(.+) \(and those after it\) waits at (\S+), (.+)$", r"\1（及其后的线程）停在 \2 的 \3"),
-    (r"^CPU runner: exit 4\.$", "CPU 运行器：退出码 4。"),
-    (r"^CPU runner: a kernel ran for (\d+) s without ending or waiting: a deadlock .*$",
-     r"CPU 运行器：核函数运行了 \1 秒，既没有结束，也没有在 __syncthreads() 处等待：死锁（是不是有线程在循环中等待一块"
-     r"内存，而本块中能改写它的线程要等它结束才能运行？）。退出码 4。"),
-    (r"\bthread (\(?[\d,]+\)?)", r"线程 \1"), (r"的 a shuffle$", "的线程束洗牌"),
-]
-
-
-def deadlock_zh(line):
-    for pattern, replacement in DEADLOCK_ZH:
-        line = re.sub(pattern, replacement, line)
-    return line
 
 
 def read_failing_result(run, fields, note):
