@@ -52,14 +52,20 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "scripts"))
 from results import bank_conflicts_table, bank_model_row, number  # noqa: E402
 
 
+MODELS = {}  # a command's table, once per process: check_predictions.py asks for `banks` twice
+
+
 def model(command, env=None):
+    if tuple(command) in MODELS:
+        return MODELS[tuple(command)]
     run = subprocess.run(command + ["--bank-model"], capture_output=True, text=True, timeout=900,
                          env=env)  # the CPU runner
     if run.returncode != 0:
         sys.exit("expect_bank_model: %s --bank-model exited %d: %s"
                  % (" ".join(command), run.returncode, run.stderr.strip()[:300]))
     rows = filter(None, map(bank_model_row, run.stdout.splitlines()))
-    return [(r["kernel"], r["access"], r["op"], int(r["passes"]), int(r["weight"])) for r in rows]
+    return MODELS.setdefault(tuple(command), [(r["kernel"], r["access"], r["op"], int(r["passes"]), int(r["weight"]))
+                                              for r in rows])
 
 
 def per_instruction(lines, kernel, op):
