@@ -136,6 +136,7 @@ typedef struct {
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #ifdef CUDA_CPU_RUNNER
@@ -146,8 +147,10 @@ extern "C" void cuda_cpu_bank_table(const char *const *paths, int runs, const ch
 /* The variants of a chapter that has both element types: --bank-model counts each. */
 static const char *const bank_model_both_types[] = {" --type float", " --type double", NULL};
 
-/* Runs the program's kernels on the CPU runner and prints the table (see above); exits. */
-
+/* Runs the program's kernels on the CPU runner and prints the table (see above); exits. The variants run
+ * at once, each in its own process. BANK_MODEL_KEEP=FOLDER: each run's accesses are kept there, named
+ * by its arguments, and a run whose file is there already is not made again (expect_bank_model.py
+ * --committed: a command's " --type double" is the run of another command's variant). */
 static inline void bank_model_observe(const char *program, int argc, char **argv, const char *const *variants,
                                       const bank_picture *pictures, const char *tail) {
 #ifndef CUDA_CPU_RUNNER
@@ -159,16 +162,12 @@ static inline void bank_model_observe(const char *program, int argc, char **argv
         given |= strncmp(argv[i], variants[0] + 1, strcspn(variants[0] + 1, " ")) == 0 &&
                  argv[i][strcspn(variants[0] + 1, " ")] == 0;
     static const char *const one[] = {"", NULL};
-    char paths[8][32];
-    const char *files[8] = {NULL};
-    int runs = 0;
-    for (const char *const *variant = given || !variants ? one : variants; *variant && runs < 8; ++variant) {
-        char *path = strcpy(paths[runs], "/tmp/bank_model_XXXXXX"), errors[] = "/tmp/bank_model_err_XXXXXX";
-        const int fd = mkstemp(path), err = mkstemp(errors);
-        if (fd < 0 || err < 0) {
-            fprintf(stderr, "%s: --bank-model: cannot make a file in /tmp\n", program);
-            exit(2);
-        }
+    const char *keep = getenv("BANK_MODEL_KEEP");
+    char paths[8][512], errors[8][32];
+    const char *files[8] = {NULL}, *names[8] = {NULL};
+    pid_t children[8] = {0};
+    int errs[8] = {0}, runs = 0;
+    for (const char *const *variant = given || !variants ? one : variants; *variant && runs < 8; ++variant, ++runs) {
         char **args = (char **)calloc((size_t)argc + 8, sizeof *args);
         int n = 0;
         for (int i = 0; i < argc; ++i)
@@ -177,43 +176,72 @@ static inline void bank_model_observe(const char *program, int argc, char **argv
         snprintf(copy, sizeof copy, "%s", *variant);
         for (char *word = strtok(copy, " "); word && n < argc + 7; word = strtok(NULL, " "))
             args[n++] = word;
+        unsigned long long name = 14695981039346656037ull; /* FNV-1a of the arguments: the kept file's name */
+        for (int i = 1; i < n; ++i)
+            for (const char *c = args[i]; c == args[i] || c[-1]; ++c)
+                name = (name ^ (unsigned char)*c) * 1099511628211ull;
+        names[runs] = *variant, files[runs] = paths[runs];
+        strcpy(errors[runs], "/tmp/bank_model_err_XXXXXX");
+        int fd = -1;
+        if (keep) {
+            snprintf(paths[runs], sizeof paths[runs], "%s/%016llx", keep, name);
+            if (access(paths[runs], R_OK) == 0) { /* made before: counted as it is */
+                free(args);
+                continue;
+            }
+            fd = open(paths[runs], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        } else
+            fd = mkstemp(strcpy(paths[runs], "/tmp/bank_model_XXXXXX"));
+        errs[runs] = mkstemp(errors[runs]);
+        if (fd < 0 || errs[runs] < 0) {
+            fprintf(stderr, "%s: --bank-model: cannot make a file in %s\n", program, fd < 0 && keep ? keep : "/tmp");
+            exit(2);
+        }
+        close(fd);
         fflush(stdout);
-        const pid_t child = fork();
-        if (child == 0) {
-            setenv("CUDA_CPU_ACCESSES", path, 1);
+        children[runs] = fork();
+        if (children[runs] == 0) {
+            setenv("CUDA_CPU_ACCESSES", paths[runs], 1);
             unsetenv("CUDA_CPU_NO_DEVICE"); /* the twin runs the kernels, whether or not a GPU is there */
-            if (!freopen("/dev/null", "w", stdout) || dup2(err, 2) < 0) _exit(2);
+            if (!freopen("/dev/null", "w", stdout) || dup2(errs[runs], 2) < 0) _exit(2);
             execv("/proc/self/exe", args);
             _exit(2);
         }
-        int status = 0;
-        waitpid(child, &status, 0);
+        if (children[runs] < 0) {
+            fprintf(stderr, "%s: --bank-model: cannot start the CPU runner's run%s\n", program, *variant);
+            exit(2);
+        }
         free(args);
+    }
+    int failed = 0;
+    for (int run = 0; run < runs; ++run) {
+        if (!children[run]) continue;
+        int status = 0;
+        waitpid(children[run], &status, 0);
         /* exit 1: a check failed or the runner found a race (shared_bitmap --no-sync): the counts stand */
         if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
             fprintf(stderr,
                     "%s: --bank-model: the run%s exited 1 (a check failed or the CPU runner found something); "
                     "its accesses are counted\n",
-                    program, *variant);
-        else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                    program, names[run]);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
             char last[2048] = "";
-            const ssize_t got = pread(err, last, sizeof last - 1, 0);
-            fprintf(stderr, "%s: --bank-model: the CPU runner's run%s failed (%s %d): %s\n", program, *variant,
+            const ssize_t got = pread(errs[run], last, sizeof last - 1, 0);
+            fprintf(stderr, "%s: --bank-model: the CPU runner's run%s failed (%s %d): %s\n", program, names[run],
                     WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                     got > 0 ? last : "");
-            unlink(path), unlink(errors);
-            exit(2);
+            failed = 1;
+            if (keep) unlink(paths[run]); /* not kept: not a whole run */
         }
-        files[runs++] = path;
-        close(fd), close(err), unlink(errors);
+        close(errs[run]), unlink(errors[run]);
     }
 #ifndef BANK_MODEL_ROOT
 #define BANK_MODEL_ROOT "."
 #endif
-    cuda_cpu_bank_table(files, runs, BANK_MODEL_ROOT, pictures, tail);
-    for (int run = 0; run < runs; ++run)
+    if (!failed) cuda_cpu_bank_table(files, runs, BANK_MODEL_ROOT, pictures, tail);
+    for (int run = 0; run < runs && !keep; ++run)
         unlink(files[run]);
-    exit(0);
+    exit(failed ? 2 : 0);
 #endif
 }
 #endif

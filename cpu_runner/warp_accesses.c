@@ -44,9 +44,16 @@
 typedef struct {
     const void *code;
     uintptr_t address;
-    unsigned thread, sync, k;
+    unsigned thread, next; /* next: the record before it of its warp instruction, + 1 (0: none) */
     unsigned char bytes, is_write, is_global;
 } access_record;
+
+typedef struct { /* one warp instruction of the block: a warp's accesses at one code address and memory, after
+                    the same number of barriers (sync), each lane's k-th there */
+    const void *code;
+    unsigned warp, sync, k, last, slot; /* last: its latest record, + 1; slot: where instruction_at points to it */
+    unsigned char is_global;
+} warp_instruction;
 
 typedef struct { /* a thread's accesses at one code address since its last barrier */
     const void *code;
@@ -64,6 +71,9 @@ int cuda_cpu_accesses_on;
 static FILE *out;
 static access_record *records;
 static unsigned record_count, syncs[MAX_THREADS];
+static warp_instruction *instructions;
+static unsigned instruction_count, *instruction_at; /* a hash table of INSTRUCTION_SLOTS: an instruction's index + 1 */
+#define INSTRUCTION_SLOTS (2u * MAX_RECORDS)
 static seen_code (*seen)[SEEN];
 static unsigned char seen_count[MAX_THREADS];
 static long long dropped;
@@ -111,18 +121,29 @@ static unsigned me(void) {
     return t.x + b.x * (t.y + b.y * t.z);
 }
 
-static int same_place(const access_record *a, const access_record *b) {
-    return a->code == b->code && a->is_global == b->is_global;
-}
-
-static int by_instruction(const void *x, const void *y) { /* code, memory, warp, sync, k, lane */
-    const access_record *a = x, *b = y;
+static int by_instruction(const void *x, const void *y) { /* code, memory, warp, sync, k */
+    const warp_instruction *a = x, *b = y;
     if (a->code != b->code) return a->code < b->code ? -1 : 1;
     if (a->is_global != b->is_global) return a->is_global < b->is_global ? -1 : 1;
-    if (a->thread / 32 != b->thread / 32) return a->thread / 32 < b->thread / 32 ? -1 : 1;
+    if (a->warp != b->warp) return a->warp < b->warp ? -1 : 1;
     if (a->sync != b->sync) return a->sync < b->sync ? -1 : 1;
-    if (a->k != b->k) return a->k < b->k ? -1 : 1;
-    return a->thread < b->thread ? -1 : a->thread > b->thread;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* The warp instruction this access is a lane of: found in instruction_at, or begun. */
+static unsigned instruction_of(const void *code, int is_global, unsigned warp, unsigned sync, unsigned k) {
+    uint64_t h = ((uint64_t)(uintptr_t)code ^ (uint64_t)sync << 40 ^ (uint64_t)k << 20 ^ warp << 1 ^ (unsigned)is_global) *
+                 0x9e3779b97f4a7c15ull;
+    for (unsigned slot = (unsigned)(h >> 40) % INSTRUCTION_SLOTS;; slot = (slot + 1) % INSTRUCTION_SLOTS) {
+        if (!instruction_at[slot]) {
+            instructions[instruction_count] = (warp_instruction){code, warp, sync, k, 0, slot, (unsigned char)is_global};
+            instruction_at[slot] = ++instruction_count;
+            return instruction_count - 1;
+        }
+        const warp_instruction *i = &instructions[instruction_at[slot] - 1];
+        if (i->code == code && i->is_global == is_global && i->warp == warp && i->sync == sync && i->k == k)
+            return instruction_at[slot] - 1;
+    }
 }
 
 static code_totals *totals_of(const access_record *r) {
@@ -183,24 +204,41 @@ static void count_shape(const access_record *r, unsigned active, const unsigned 
     memcpy(s->address, address, sizeof s->address);
 }
 
+/* A warp's shared addresses and what they take: each block of a launch repeats its warps' addresses (its
+ * shared memory is where the last block's was), so most instructions are answered from here. */
+typedef struct {
+    unsigned active, address[32], bytes;
+    int took, ideal;
+} shared_answer;
+static shared_answer answers[1024]; /* direct-mapped by the addresses' hash; bytes 0: empty */
+
 /* Shared memory: the bank model's passes; *ideal, one per 32 distinct words. -1: not counted. */
 static long long passes(const access_record *group, unsigned lanes, long long *ideal) {
-    unsigned address[32] = {0}, active = 0, words[32 * 5], distinct = 0;
+    unsigned address[32] = {0}, active = 0, words[32 * 5], distinct = 0, hash = group[0].bytes;
     for (unsigned i = 0; i < lanes; ++i) {
         const unsigned lane = group[i].thread % 32;
         address[lane] = (unsigned)group[i].address;
         active |= 1u << lane;
-        for (unsigned w = address[lane] / 4; w <= (address[lane] + group[i].bytes - 1) / 4; ++w) {
-            unsigned j = 0;
-            while (j < distinct && words[j] != w)
-                ++j;
-            if (j == distinct && distinct < sizeof words / sizeof *words) words[distinct++] = w;
-        }
+        hash = (hash ^ address[lane] ^ lane << 27) * 16777619u;
     }
-    *ideal = (distinct + 31) / 32;
-    const int took = bank_passes(address, active, group[0].bytes);
-    if (took >= 0) count_shape(group, active, address, took);
-    return took;
+    shared_answer *a = &answers[(hash ^ hash >> 15) % 1024];
+    if (a->bytes != group[0].bytes || a->active != active || memcmp(a->address, address, sizeof address) != 0) {
+        for (unsigned i = 0; i < lanes; ++i) {
+            const unsigned lane = group[i].thread % 32;
+            for (unsigned w = address[lane] / 4; w <= (address[lane] + group[i].bytes - 1) / 4; ++w) {
+                unsigned j = 0;
+                while (j < distinct && words[j] != w)
+                    ++j;
+                if (j == distinct && distinct < sizeof words / sizeof *words) words[distinct++] = w;
+            }
+        }
+        *a = (shared_answer){active, {0}, group[0].bytes, bank_passes(address, active, group[0].bytes),
+                             (int)(distinct + 31) / 32};
+        memcpy(a->address, address, sizeof address);
+    }
+    *ideal = a->ideal;
+    if (a->took >= 0) count_shape(group, active, address, a->took);
+    return a->took;
 }
 
 /* One warp instruction: group[0 .. lanes), one per active lane. */
@@ -218,21 +256,26 @@ static void count_instruction(const access_record *group, unsigned lanes) {
     if (took > t->max) t->max = took;
 }
 
-/* The block is over: its accesses, regrouped into warp instructions. */
+/* The block is over: its accesses, a warp instruction at a time, in the order of by_instruction, each
+ * instruction's lanes by thread. */
 void cuda_cpu_accesses_block_done(void) {
     memset(syncs, 0, sizeof syncs);
     memset(seen_count, 0, sizeof seen_count);
     if (!record_count) return;
-    qsort(records, record_count, sizeof *records, by_instruction);
-    for (unsigned first = 0, last; first < record_count; first = last) {
-        const access_record *f = &records[first];
-        for (last = first + 1; last < record_count; ++last) {
-            const access_record *r = &records[last];
-            if (!same_place(r, f) || r->thread / 32 != f->thread / 32 || r->sync != f->sync || r->k != f->k) break;
+    qsort(instructions, instruction_count, sizeof *instructions, by_instruction);
+    for (unsigned i = 0; i < instruction_count; ++i) {
+        access_record group[32]; /* by lane: a lane is here at most once (its k-th access after its sync-th barrier) */
+        unsigned present = 0, lanes = 0;
+        for (unsigned r = instructions[i].last; r; r = records[r - 1].next) {
+            group[records[r - 1].thread % 32] = records[r - 1];
+            present |= 1u << records[r - 1].thread % 32;
         }
-        count_instruction(f, last - first);
+        for (unsigned lane = 0; lane < 32; ++lane)
+            if (present >> lane & 1u) group[lanes++] = group[lane];
+        count_instruction(group, lanes);
+        instruction_at[instructions[i].slot] = 0;
     }
-    record_count = 0;
+    record_count = 0, instruction_count = 0;
 }
 
 void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const void *code, int is_global) {
@@ -253,9 +296,10 @@ void cuda_cpu_access(const void *address, unsigned bytes, int is_write, const vo
         ++seen_count[thread];
     }
     if (!is_global) keep_stack(code);
-    records[record_count++] = (access_record){code,     (uintptr_t)address,   thread,
-                                              syncs[thread], s->count++, (unsigned char)bytes,
-                                              (unsigned char)is_write, (unsigned char)is_global};
+    warp_instruction *instruction = &instructions[instruction_of(code, is_global, thread / 32, syncs[thread], s->count++)];
+    records[record_count] = (access_record){code, (uintptr_t)address, thread, instruction->last, (unsigned char)bytes,
+                                            (unsigned char)is_write, (unsigned char)is_global};
+    instruction->last = ++record_count;
 }
 
 /* A barrier or a warp operation: what this thread does next is a later instruction. */
@@ -274,8 +318,10 @@ void cuda_cpu_accesses_launch(void) {
     if (!path || !*path) return;
     out = strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
     records = malloc(sizeof *records * MAX_RECORDS);
+    instructions = malloc(sizeof *instructions * MAX_RECORDS);
+    instruction_at = calloc(INSTRUCTION_SLOTS, sizeof *instruction_at);
     seen = malloc(sizeof *seen * MAX_THREADS);
-    if (!out || !records || !seen) {
+    if (!out || !records || !instructions || !instruction_at || !seen) {
         fprintf(stderr, "CPU runner: CUDA_CPU_ACCESSES=%s: cannot write it; the accesses are not counted\n", path);
         return;
     }

@@ -162,8 +162,9 @@ def grade(ex, a):
     if a.variant:
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
+            rows = bank_model_rows(ex, build, a.lang) if not wrong and a.variant != "stub" else None
             text = predict_file(ex, wrong.answers if wrong else None if a.variant == "stub" else
-                                [bank_model_rows(ex, build, a.lang)[p[1:]]["passes"] for p in ex.predicts])
+                                [rows[p[1:]]["passes"] for p in ex.predicts])
         else:
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))

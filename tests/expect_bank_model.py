@@ -29,7 +29,8 @@ runs, for every command of PROGRAM's chapter that a committed Nsight table shows
 `build-gpu/CHAPTER/PROGRAM ARGS` under Nsight Compute), `PROGRAM_CPU ARGS --bank-model`, and holds each
 kernel's loads and stores, passes per warp instruction, to that table's "predicted" column (two decimals)
 and to its SASS-level count. KNOWN: KERNEL:ld or KERNEL:st rows whose difference the test states (and
-prints); a known row that agrees fails, so the list cannot go stale.
+prints); a known row that agrees fails, so the list cannot go stale. A run of the CPU twin that two commands
+share (`ARGS`'s " --type double" variant and `ARGS --type double`) is made once (BANK_MODEL_KEEP).
 
     expect_bank_model.py --observed PROGRAM [ARGS...]
 
@@ -51,13 +52,20 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "scripts"))
 from results import bank_conflicts_table, bank_model_row, number  # noqa: E402
 
 
-def model(command):
-    run = subprocess.run(command + ["--bank-model"], capture_output=True, text=True, timeout=900)  # the CPU runner
+MODELS = {}  # a command's table, once per process: check_predictions.py asks for `banks` twice
+
+
+def model(command, env=None):
+    if tuple(command) in MODELS:
+        return MODELS[tuple(command)]
+    run = subprocess.run(command + ["--bank-model"], capture_output=True, text=True, timeout=900,
+                         env=env)  # the CPU runner
     if run.returncode != 0:
         sys.exit("expect_bank_model: %s --bank-model exited %d: %s"
                  % (" ".join(command), run.returncode, run.stderr.strip()[:300]))
     rows = filter(None, map(bank_model_row, run.stdout.splitlines()))
-    return [(r["kernel"], r["access"], r["op"], int(r["passes"]), int(r["weight"])) for r in rows]
+    return MODELS.setdefault(tuple(command), [(r["kernel"], r["access"], r["op"], int(r["passes"]), int(r["weight"]))
+                                              for r in rows])
 
 
 def per_instruction(lines, kernel, op):
@@ -167,8 +175,9 @@ def main_committed(argv):
         print("expect_bank_model --committed: no committed Nsight table of %s" % name, file=sys.stderr)
         return 2
     failed, held, stated = 0, 0, set()
+    keep = tempfile.TemporaryDirectory()  # BANK_MODEL_KEEP: a run of the same arguments is made once
     for args, tables in sorted(commands.items()):
-        lines = model([program] + list(args))
+        lines = model([program] + list(args), dict(os.environ, BANK_MODEL_KEEP=keep.name))
         for source, table in tables:
             for kernel, row in table:
                 for op in ("ld", "st"):
@@ -194,6 +203,7 @@ def main_committed(argv):
                         print("FAIL %s `%s %s` %s: committed %.2f, the runner's model %s"
                               % (source, name, " ".join(args), key, committed,
                                  "nothing (no such instruction)" if got is None else "%.3f" % got))
+    keep.cleanup()
     for key in sorted(known - stated):
         failed += 1
         print("FAIL %s: listed as known, but no committed table has it" % key)
