@@ -7,10 +7,11 @@
  * once per tile and uses it 16 times (the Guide's 16 x 16 tile), or 128 times (a 128 x 128 tile whose
  * threads each keep an 8 x 8 block of C in registers). The bytes each FLOP needs from global memory
  * fall from 4 to 0.25 to 0.03; after that the limits are shared memory's banks and the waiting for
- * loads, which a transposed, padded tile and cp.async's copies in flight remove.
+ * loads, which a transposed, padded tile and cp.async's copies in flight remove. Hopper's Tensor Memory
+ * Accelerator then takes the copies off the threads, and a cluster of two blocks shares a tile of A.
  *
- * Build it alone, from its folder, for an H100 or H200 (sm_90a: sm_90 and the multicast the cluster steps
- * use; another GPU: its -arch=sm_NN, or -arch=native):
+ * Build it alone, from its folder, for Hopper (sm_90a: sm_90 and the multicast the cluster step uses;
+ * another GPU: its -arch=sm_NN, or -arch=native):
  *   nvcc -O3 -arch=sm_90a -I../common matmul.cu -o matmul -lcublas
  * Run: matmul (the Guide's MatMul at 4096 x 4096, then every step), --check (verify only), --help.
  *
@@ -449,7 +450,7 @@ template <int rows>
 __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
     matmul_cluster(const __grid_constant__ CUtensorMap a_half_map, const __grid_constant__ CUtensorMap b_map,
                    float *__restrict__ C, int M, int N, int K) {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL) /* the multicast is sm_90a's: built for 90a (CMake's choice on an H100) */
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) /* the multicast is sm_90a's: built for 90a (CMake's choice on Hopper) */
     const int tile_m = 16 * rows;
     __shared__ __align__(128) float s_a[STAGES][tile_m][TILE_K];
     __shared__ __align__(128) float s_b[STAGES][TILE_K][TILE_N];
