@@ -63,6 +63,12 @@ expect banks_after_an_edit 0 '^  line 11, 1 shared load of 4 B: 1\.00 passes per
 sed -i 's/out\[32 \* t\]/out[t]/' "$work/edited.cu"
 expect sectors_after_an_edit 0 '^  line 11, 1 global store of 4 B: 4\.00 sectors of 32 B per warp instruction' '' -- \
     "$command" "$work/edited.cu" --banks
+# A chapter with the bitmap and no window (a machine without freeglut): linked with libpng alone, where it is
+if echo '#include <png.h>' | cc -E - >/dev/null 2>&1; then
+    expect bitmap_png_only 0 EMPTY '' -- "$command" ch05_shared_bitmap/shared_bitmap.cu -I common -D BITMAP_NO_WINDOW \
+        --build-only -o "$work/shared_bitmap_cpu"
+    expect bitmap_png_only_runs 0 '^shared_bitmap: ' '' -- "$work/shared_bitmap_cpu" --help
+fi
 # A CMake project of the reader's own, through cmake/CudaOnCpu.cmake.
 mkdir -p "$work/project"
 cat >"$work/project/CMakeLists.txt" <<CMAKE
