@@ -403,7 +403,7 @@ template <int rows>
 __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
     matmul_tma(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                float *__restrict__ C, int M, int N, int K) {
-#if __CUDA_ARCH__ >= 900
+#if __CUDA_ARCH__ >= 900 && __CUDA_ARCH__ < 1200 /* sm_120's code makes each tile copy a call: not built there */
     const int tile_m = 16 * rows;
     __shared__ __align__(128) float s_a[STAGES][tile_m][TILE_K];
     __shared__ __align__(128) float s_b[STAGES][TILE_K][TILE_N];
@@ -711,6 +711,7 @@ static const char *why_not_here(int kernel, const struct cudaDeviceProp *device,
     return CUDA_CPU_NEEDS_SM90;
 #else
     if (device->major < 9) return "needs compute capability 9.0 or newer (the TMA, thread block clusters)";
+    if (device->major >= 12) return "not built for compute capability 12 (nvcc makes each tile copy a call there)";
     if (N % 4 || K % 4) return "needs K and cols multiples of 4 (a tensor map's row stride is a multiple of 16 bytes)";
     if (kernel == KERNEL_CLUSTER && !loaded_code_has_multicast())
         return "needs a build for sm_90a, the TMA's multicast (-DCMAKE_CUDA_ARCHITECTURES=90a)";
