@@ -446,6 +446,8 @@ __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
 // tile of B. A block's copies now write into the other block's shared memory, so a stage may be
 // refilled only when both blocks are done with it: a cluster barrier, arrived at after the math of
 // tile t and waited on before the copies into its stage, where a block barrier was enough before.
+// Its plain arrive would release at the cluster's scope, a fence of the whole GPU per warp per tile;
+// a fence at the block's scope and a relaxed arrive order the reads as CUTLASS's multicast pipelines do.
 template <int rows>
 __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
     matmul_cluster(const __grid_constant__ CUtensorMap a_half_map, const __grid_constant__ CUtensorMap b_map,
@@ -483,7 +485,8 @@ __global__ void __launch_bounds__(TILE_THREADS, rows == THREAD_TILE ? 2 : 1)
         if (t > 0) cluster.barrier_wait(); /* both blocks are done with tile t - 1, whose stage next fills */
         if (threadIdx.x == 0 && next < tiles) copy_tiles(next % STAGES, next);
         multiply_tiles_as_loaded<rows>(s_a[t % STAGES], &s_b[t % STAGES][0][0], tx, ty, acc);
-        cluster.barrier_arrive(); /* this thread is done with tile t */
+        ptx::fence(ptx::sem_acq_rel, ptx::scope_cta); /* its reads of tile t come first, at the block's scope */
+        ptx::barrier_cluster_arrive(ptx::sem_relaxed); /* this thread is done with tile t: no fence of the GPU */
     }
     cluster.barrier_wait(); /* neither block leaves while the other's copies may still write into it */
     store_thread_tile<rows, true>(C, M, N, row0, col0, acc);
