@@ -1132,6 +1132,8 @@ void cuda_cpu_pipeline_memcpy_async(void *dst, const void *src, size_t size, siz
     }
     const unsigned me = (unsigned)current, source_bytes = (unsigned)(size - zfill);
     if (source_bytes) access_memory((void *)src, source_bytes, 0, code, 0); /* out of bounds, unwritten, blocks */
+    if (source_bytes && cuda_cpu_accesses_on && is_global(src)) /* counted as a global load (not its shared write) */
+        cuda_cpu_access(src, source_bytes, 0, code, 1);
     for (size_t i = 0; i < size; ++i) /* until it lands they hold what they held: unwritten ones, poison */
         if (shadow_of((unsigned char *)dst + i)->writer == 0) ((unsigned char *)dst)[i] = POISON;
     access_memory(dst, size, 1, code, 0); /* the write starts now: after others' reads it is a race */

@@ -8,9 +8,11 @@
  * at one code address, after its n-th barrier (or warp operation), is one warp-wide
  * instruction with the k-th of every other lane of w after their n-th. Per code address (one source
  * line, one load or store) and memory, FILE gets after each launch a line:
- *   code OFFSET space shared|global op ld|st bytes B warps N passes P ideal I conflicted C max M misaligned K kernel NAME
+ *   code OFFSET space shared|global op ld|st bytes B warps N passes P ideal I conflicted C max M misaligned K
+ *        accesses L kernel NAME
  * OFFSET: the return address minus one, from the program's load address (addr2line's input);
- * warps: the warp instructions (Nsight Compute's requests); passes: what they took in all, and ideal
+ * warps: the warp instructions (Nsight Compute's requests); accesses: their lanes' accesses, B bytes each
+ * (L x B: the bytes the threads asked for); passes: what they took in all, and ideal
  * what the same bytes would take at best; conflicted: the instructions that took more than their
  * ideal; max: the most one took; misaligned: lane accesses whose address is not a multiple of their
  * size (a GPU stops the kernel there: misaligned address).
@@ -64,7 +66,7 @@ typedef struct { /* a thread's accesses at one code address since its last barri
 typedef struct { /* one code address's totals over the launch */
     const void *code;
     unsigned char bytes, is_write, is_global;
-    long long warps, passes, ideal, conflicted, max, misaligned;
+    long long warps, passes, ideal, conflicted, max, misaligned, accesses;
 } code_totals;
 
 int cuda_cpu_accesses_on;
@@ -250,6 +252,7 @@ static void count_instruction(const access_record *group, unsigned lanes) {
     const long long took = group[0].is_global ? sectors(group, lanes, &ideal) : passes(group, lanes, &ideal);
     if (took < 0) return; /* misaligned (counted above) or a width the bank model does not know */
     ++t->warps;
+    t->accesses += lanes;
     t->passes += took;
     t->ideal += ideal;
     t->conflicted += took > ideal;
@@ -336,10 +339,10 @@ void cuda_cpu_accesses_launch_done(const char *kernel) {
         Dl_info info;
         const char *base = dladdr(t->code, &info) && info.dli_fbase ? (const char *)info.dli_fbase : NULL;
         fprintf(out, "code %#lx space %s op %s bytes %d warps %lld passes %lld ideal %lld conflicted %lld max %lld "
-                     "misaligned %lld kernel %s\n",
+                     "misaligned %lld accesses %lld kernel %s\n",
                 base ? (unsigned long)((const char *)t->code - base - 1) : 0UL, t->is_global ? "global" : "shared",
                 t->is_write ? "st" : "ld", t->bytes, t->warps, t->passes, t->ideal, t->conflicted, t->max,
-                t->misaligned, kernel);
+                t->misaligned, t->accesses, kernel);
     }
     for (int i = 0; i < shape_count; ++i) {
         const warp_shape *s = &shapes[i];

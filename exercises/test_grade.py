@@ -478,6 +478,34 @@ class Output(testkit.Checks):
         shown = in_process(grade.grade_predict, ex, "a = 2\nb = 3\nc = ?\n", build, "en")[1]
         self.assertEqual(shown.count("so 2 passes"), 2, shown)
 
+    def test_bytes_per_flop_are_the_runners_global_loads_per_launch_and_right_within_2_percent(self):
+        build, ex = demo_build("-")
+        loads = ["code 0x10 space global op ld bytes 4 warps 2 passes 8 ideal 8 conflicted 0 max 4 misaligned 0 "
+                 "accesses 64 kernel k<1, 2>"] * 2 + [  # two launches: 256 bytes each; C's store not counted
+            "code 0x20 space global op st bytes 4 warps 2 passes 8 ideal 8 conflicted 0 max 4 misaligned 0 accesses 64 "
+            "kernel k<1, 2>", "code 0x30 space global op ld bytes 16 warps 1 passes 16 ideal 16 conflicted 0 max 16 "
+            "misaligned 0 accesses 32 kernel other"]  # a cp.async copy's 512 bytes
+        twin = '#!/bin/sh\nprintf "%s\\n" >> "$CUDA_CPU_ACCESSES"\necho "RESULT example=demo kernel=x flops=2048"\n'
+        write(os.path.join(build, "ch01_demo", "demo_cpu"), twin % "\\n".join(loads), executable=True)
+        ex.predicts, ex.runs = [("a", "k<1, 2>", None), ("b", "other", None)], [["--n", "8"]]
+        self.assertEqual(in_process(grade.grade_predict, ex, "a = 1/8\nb = 0.251 B/FLOP\n", build, "en")[0], [])
+        wrong = spec.Wrong("half", ["value"], "solution")
+        wrong.why, wrong.answers = "halved | 减半", ["0.0625", "0.5"]
+        ex.wrongs = [wrong]
+        kinds, shown, _ = in_process(grade.grade_predict, ex, "a = 0.12\nb = 0.0625\n", build, "en")
+        self.assertEqual(kinds, ["value"])  # 0.12 is 4 % off 0.125
+        self.assertIn("FAIL a                            0.12 (the CPU runner saw 0.125)", shown)
+        self.assertIn("256 bytes from global memory in a launch, for 2048 FLOPs", shown)
+        self.assertNotIn("common reason", shown)  # b's 0.0625 is a's wrong answer, not b's
+        shown = in_process(grade.grade_predict, ex, "a = 0.0625\nb = 0.0625\n", build, "en")[1]
+        self.assertEqual(shown.count("a common reason for 0.0625: halved"), 1)
+        write(os.path.join(build, "ch01_demo", "demo_cpu"), twin % "dropped 3 kernel other", executable=True)
+        with self.assertRaises(spec.SpecError):  # not all counted: no figure rather than a wrong one
+            in_process(grade.grade_predict, ex, "a = 1\nb = 1\n", build, "en")
+        with self.assertRaises(spec.SpecError) as raised:  # a kernel's bytes per FLOP need a run
+            spec.parse_spec(spec_file('source ch05_dot/dot.cu\nexercise 1\npredict x = "k"\nstub value\n'))
+        self.assertIn("needs a run", str(raised.exception))
+
     def test_both_languages(self):
         self.assertEqual(screen.say("zh", "yes | 是"), "是")
         self.assertEqual(screen.say("both", ("yes", "是")), "yes / 是")

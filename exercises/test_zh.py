@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """--lang zh is Chinese throughout: every exercise's stub and every known wrong answer graded on the CPU runner
-with --lang zh, and every starter file written with --lang zh, hold no English sentence outside code.
+with --lang zh, and every starter file written with --lang zh, hold no English sentence outside code; a known wrong
+prediction is told its own reason (its why) in Chinese.
 
     python3 exercises/test_zh.py BUILD        (the tests: exercise_zh; exit 0 clean, 1 with each English line)
 
@@ -52,7 +53,9 @@ def comments(text, path):
 def grade(build, ex, variant):
     done = subprocess.run([sys.executable, GRADE, "--build", build, ex.program, str(ex.number), "--variant", variant,
                            "--cpu", "--lang", "zh"], capture_output=True, text=True, timeout=300)
-    return "%s %d %s" % (ex.program, ex.number, variant), done.stdout + done.stderr, done.returncode
+    wrong = next((w for w in ex.wrongs if "wrong:" + w.name == variant), None)  # a prediction's: told its why
+    why = "常见原因：" + wrong.why.partition(" | ")[2] if ex.predicts and wrong else None
+    return "%s %d %s" % (ex.program, ex.number, variant), done.stdout + done.stderr, done.returncode, why
 
 
 def starter(ex, folder):
@@ -61,7 +64,7 @@ def starter(ex, folder):
     subprocess.run([sys.executable, GRADE, ex.program, str(ex.number), "--stub", "--lang", "zh", "--file", path],
                    capture_output=True, text=True, timeout=60)
     with open(path, encoding="utf-8") as f:
-        return "the starter file of %s" % ex.name, "\n".join(comments(f.read(), path)), 1
+        return "the starter file of %s" % ex.name, "\n".join(comments(f.read(), path)), 1, None
 
 
 def main(argv):
@@ -78,10 +81,12 @@ def main(argv):
             for variant in ["stub"] + ["wrong:" + w.name for w in ex.wrongs]:
                 jobs.append(pool.submit(grade, build, ex, variant))
         for job in jobs:
-            what, output, code = job.result()
+            what, output, code, why = job.result()
             count += 1
             if code != 1:  # a stub and a wrong answer fail: 0 or 2 would be no grading at all
                 problems.append("%s: exit %d, not 1:\n%s" % (what, code, output))
+            if why and why not in output:
+                problems.append("%s: its reason is not given (%s):\n%s" % (what, why, output))
             for line in output.split("\n"):
                 sentence = english_sentence(line)
                 if sentence:

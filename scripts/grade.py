@@ -25,12 +25,12 @@ import unicodedata
 from grader.build import build_cpu, cpu_runner_built, has_gpu, tool
 from grader.gpu import grade_gpu
 from grader.screen import WORDS, readme_table, report, say, verdict_line
-from grader.source import find_function, predict_file, stub_file, variant_text
+from grader.source import find_function, predict_file, read, stub_file, variant_text
 from grader.spec import KINDS, SpecError, all_exercises, exercise
 from grader.verdicts import Run, first_error, read_accesses, read_output, run_program
 from layout import ROOT
 from plot import OneLineParser  # one line and exit 2 for a bad command line, as plot.py and sweep.py do
-from results import bank_model_row
+from results import bank_model_row, records
 
 MINE = os.path.join(ROOT, "exercises", "mine")
 
@@ -64,48 +64,55 @@ def headline(ex, lang):
     return "%s%s%s" % (ex.name, "：" if lang == "zh" else ": ", say(lang, ex.title["en"] + " | " + ex.title["zh"]))
 
 
-def grade_predict(ex, text, build, lang):
-    """A prediction exercise: the learner's numbers against the chapter's --bank-model."""
-    rows = bank_model_rows(ex, build, lang)
+def grade_predict(ex, text, build, lang, told=None):
+    """A prediction exercise: the learner's numbers against what the chapter's kernels did on the CPU runner."""
+    truths = predicted(ex, build, lang)
     given = dict((l.split("=")[0].strip(), l.split("=", 1)[1].strip()) for l in text.split("\n")
                  if "=" in l and not l.lstrip().startswith("#"))
     print(headline(ex, lang))
     wrong = 0
-    numbers = {}  # label: the learner's number, "2" of "2", "２", "2 次", "2 passes"
+    numbers = {}  # label: the learner's number, 2 of "2", "２", "2 次", "2 passes"; 0.03125 of "1/32"
     for label, _, _ in ex.predicts:
         given[label] = given.get(label, given.get(ex.label_zh.get(label, label), "?"))
-        number = re.match(r"\s*(\d+)", unicodedata.normalize("NFKC", given[label]))
-        numbers[label] = number.group(1) if number else None
-    for label, kernel, access in ex.predicts:
-        row = rows.get((kernel, access))
-        truth, mine = row and row["passes"], given.get(label, "?")
-        if truth is None:
-            raise SpecError("%s --bank-model has no line %s / %s" % (ex.program, kernel, access))
-        ok = numbers[label] == truth
+        number = re.match(r"\s*(\d+\.?\d*|\.\d+)(?:\s*/\s*(\d+\.?\d*))?", unicodedata.normalize("NFKC", given[label]))
+        over = number and float(number.group(2) or 1)
+        numbers[label] = float(number.group(1)) / over if over else None
+    for (label, _, access), (truth, why) in zip(ex.predicts, truths):
+        mine = given.get(label, "?")
+        ok = close(numbers[label], truth, access)
         wrong += not ok
         # The answer only once predicted: an untouched "?" (or no number) says so instead of giving it away.
         shown = ex.label_zh.get(label, label) if lang == "zh" else label  # padded by its width on a screen: 2 a Chinese character
         print("  %s %s %s %s" % ("ok  " if ok else "FAIL", shown + " " * (28 - len(shown.encode("gbk"))), mine, "" if ok else say(lang, (
-            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth)) if numbers[label] else
+            "(the bank model: %s) | （bank 模型：%s）" % (truth, truth) if access else
+            "(the CPU runner saw %s) | （CPU 运行器实测：%s）" % (truth, truth)) if numbers[label] is not None else
             "(no number yet: predict it, then grade) | （还没有填数：先预测，再评分）")))
-        if numbers[label] and bank_why(row):  # right or wrong, once predicted: why the model takes its passes
-            print("       %s" % say(lang, bank_why(row)))
-        if not ok and numbers[label]:
-            why = misconception(ex, numbers, label)
-            if why:
-                print("       %s" % say(lang, ("a common reason for %s: %s" % (numbers[label], why.partition(" | ")[0]),
-                                             "填 %s 的常见原因：%s" % (numbers[label], why.partition(" | ")[2]))))
+        if numbers[label] is not None and why:  # right or wrong, once predicted: why the kernel takes its figure
+            print("       %s" % say(lang, why))
+        if not ok and numbers[label] is not None:
+            reason = misconception(ex, numbers, label)
+            if reason:
+                if told is not None:
+                    told.add(reason)
+                mine = "%g" % numbers[label]
+                print("       %s" % say(lang, ("a common reason for %s: %s" % (mine, reason.partition(" | ")[0]),
+                                             "填 %s 的常见原因：%s" % (mine, reason.partition(" | ")[2]))))
     print(say(lang, WORDS["pass"]) if not wrong else say(lang, "FAIL: %d of %d wrong | 未通过：%d 个中有 %d 个不对" % (
         wrong, len(ex.predicts), len(ex.predicts), wrong)))
     return ["value"] if wrong else []
 
 
+def close(number, truth, access):
+    """A bank model's passes exactly; bytes per FLOP (no access) to 2 %: 0.031 is 1/32, 0.03 is not."""
+    return number is not None and abs(number - float(truth)) <= (0 if access else 0.02) * float(truth)
+
+
 def misconception(ex, numbers, label):
     """The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
     agrees with most of the learner's numbers; None when no known wrong answer gives it."""
-    labels = [p[0] for p in ex.predicts]
-    giving = [w for w in ex.wrongs if w.answers and w.answers[labels.index(label)] == numbers[label]]
-    agree = lambda w: sum(numbers[l] == a for l, a in zip(labels, w.answers))
+    at = [p[0] for p in ex.predicts].index(label)
+    agree = lambda w: sum(close(numbers[p[0]], a, p[2]) for p, a in zip(ex.predicts, w.answers))
+    giving = [w for w in ex.wrongs if w.answers and close(numbers[label], w.answers[at], ex.predicts[at][2])]
     return max(giving, key=agree).why if giving else None
 
 
@@ -162,9 +169,8 @@ def grade(ex, a):
     if a.variant:
         if ex.predicts:
             wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
-            rows = bank_model_rows(ex, build, a.lang) if not wrong and a.variant != "stub" else None
-            text = predict_file(ex, wrong.answers if wrong else None if a.variant == "stub" else
-                                [rows[p[1:]]["passes"] for p in ex.predicts])
+            truths = predicted(ex, build, a.lang) if not wrong and a.variant != "stub" else None
+            text = predict_file(ex, wrong.answers if wrong else truths and [truth for truth, _ in truths])
         else:
             text, shown = variant_text(ex, a.variant)
             shown_file = "exercises/variants/%s_%d_%s.cu" % (ex.program, ex.number, a.variant.replace(":", "_"))
@@ -188,7 +194,13 @@ def grade(ex, a):
                                     "build) | --build %s：没有这个目录（请先构建：cmake -S . -B build && cmake --build "
                                     "build）" % (build, build)))
     if ex.predicts:
-        return verdict_exit(grade_predict(ex, text, build, a.lang), a.expect)
+        told = set()  # the known wrong answers whose why the screen gave: a wrong one's is its reason
+        kinds = grade_predict(ex, text, build, a.lang, told)
+        wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
+        if a.expect and wrong and wrong.why not in told:
+            print("a wrong prediction, but the screen does not give its why (%s)" % wrong.name)
+            return 1
+        return verdict_exit(kinds, a.expect)
     print("%s — %s" % (headline(ex, a.lang), say(a.lang, shown)))
     unnamed = set()  # the kinds found with no place on the screen: a value's first wrong element, a crash's line
     if not find_function(text, ex.function):
@@ -261,6 +273,52 @@ def learners_file(ex, a):
     print("%s\n  %s" % (headline(ex, a.lang), say(a.lang, (
         "written: %s%s — edit it, then run this again" % (shown, was[0]), "已生成 %s%s，改好后再运行本命令" % (shown, was[1])))))
     return None
+
+
+def predicted(ex, build, lang):
+    """(answer, why or None) of each prediction, in order: its line's passes in the chapter's --bank-model, or (a
+    kernel alone) the bytes the kernel's threads load from global memory per FLOP in the exercise's run."""
+    rows = bank_model_rows(ex, build, lang) if any(access for _, _, access in ex.predicts) else {}
+    loads = global_loads(ex, build, lang, ex.runs[0])[0] if not all(access for _, _, access in ex.predicts) else {}
+    truths = []
+    for _, kernel, access in ex.predicts:
+        row = rows.get((kernel, access)) if access else loads.get(kernel)
+        if row is None:
+            raise SpecError("%s: no %s in %s's %s" % (ex.name, "line %s / %s" % (kernel, access) if access else
+                                                      "global load of kernel %s" % kernel, ex.program, "--bank-model"
+                                                      if access else "run"))
+        truths.append((row["passes"], bank_why(row)) if access else ("%.4g" % (row[0] / row[1]), (
+            "its threads load %.0f bytes from global memory in a launch, for %.0f FLOPs (2·M·N·K): %.4g bytes per FLOP"
+            % (row[0], row[1], row[0] / row[1]), "它的线程每次启动从全局内存读 %.0f 字节，做 %.0f 次浮点运算"
+            "（2·M·N·K）：每次浮点运算 %.4g 字节" % (row[0], row[1], row[0] / row[1]))))
+    return truths
+
+
+def global_loads(ex, build, lang, args):
+    """({kernel: (bytes, FLOPs)}, the RESULT lines): the bytes its threads loaded from global memory (every lane's
+    load and cp.async copy: cpu_runner/warp_accesses.c's accesses x bytes) in one launch of a run of the chapter's
+    CPU twin with args, and the FLOPs of a launch (the RESULT lines' flops)."""
+    twin, counted = os.path.join(build, os.path.dirname(ex.source), ex.program + "_cpu"), os.path.join(
+        build, "loads.%d.txt" % os.getpid())
+    output, code = run_program([twin, "--check"] + args, dict(os.environ, CUDA_CPU_ACCESSES=counted)) if \
+        os.path.exists(twin) else ("", 127)
+    lines = read(counted).split("\n") if os.path.exists(counted) else []
+    if os.path.exists(counted):
+        os.remove(counted)
+    flops = [float(r["flops"]) for r in records(output, "RESULT") if r.get("flops", "-") != "-"]
+    if code != 0 or not flops or any(line.startswith("dropped ") for line in lines):
+        raise SpecError(say(lang, "%s --check %s exited %d, without FLOPs or with accesses dropped: build the chapter "
+                                  "first | %s --check %s 的退出码为 %d，没有浮点运算数或丢了访问记录：请先构建这一章" % (
+                                      (twin, " ".join(args), code) * 2)))
+    loaded, launches = {}, {}  # a launch gives a line per code address: a kernel's launches, its codes' most lines
+    for line in lines:
+        words, kernel = line.split(), line.partition(" kernel ")[2]
+        if words[:1] == ["code"] and words[3:6] == ["global", "op", "ld"]:
+            f = dict(zip(words[0:24:2], words[1:24:2]))
+            loaded[kernel] = loaded.get(kernel, 0) + int(f["accesses"]) * int(f["bytes"])
+            launches[kernel, f["code"], f["bytes"]] = launches.get((kernel, f["code"], f["bytes"]), 0) + 1
+    return {kernel: (total / max(n for (k, _, _), n in launches.items() if k == kernel), flops[0])
+            for kernel, total in loaded.items()}, records(output, "RESULT")
 
 
 def bank_model_rows(ex, build, lang):

@@ -35,6 +35,15 @@ if(EXAMPLES_CPU_RUNNER)
     add_cpu_test(cpu_pipeline_exit_unwaited_${tag} 1 --stdout-matches "^landed 0 4 8$"
       --stdout-matches "^  at tests/cpu_runner_pipeline.cu:62: thread [0-9]+ of block \\(0,0,0\\). the copy at tests/cpu_runner_pipeline.cu:57, thread [0-9]+ \\(that thread exited without waiting for it"
       ${pipeline} exit_unwaited --cpu-order ${order})
+    # Counted (CUDA_CPU_ACCESSES, cpu_runner/warp_accesses.c): a copy's source bytes as a global load, 16 bytes a
+    # lane in 16 sectors; zfill 12 of 16 its 4 bytes, zfill 16 nothing (no load of 16 bytes).
+    set(loaded "^code 0x[0-9a-f]+ space global op ld bytes")
+    add_cpu_test(cpu_pipeline_copies_counted_${tag} 0
+      --stdout-matches "${loaded} 16 warps 1 passes 16 ideal 16 conflicted 0 max 16 misaligned 0 accesses 32 kernel own_read$"
+      env CUDA_CPU_ACCESSES=- ${pipeline} own_read 1 --cpu-order ${order})
+    add_cpu_test(cpu_pipeline_zfill_counted_${tag} 0
+      --stdout-matches "${loaded} 4 warps 1 passes 16 ideal 4 conflicted 1 max 16 misaligned 0 accesses 32 kernel zfill$"
+      --stdout-lacks "${loaded} 16 " env CUDA_CPU_ACCESSES=- ${pipeline} zfill --cpu-order ${order})
     # A source overwritten while its copy is in flight (after the barrier, before the wait)
     add_cpu_test(cpu_pipeline_source_overwritten_${tag} 1
       --stdout-matches "^CPU runner: race on global memory: a thread overwrites bytes an asynchronous copy still in flight reads"

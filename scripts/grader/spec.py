@@ -109,7 +109,7 @@ def parse_spec(path):
             ex.stub_kinds = kinds_of(rest, where)
         elif key == "predict":
             label, _, source_line = rest.partition(" = ")
-            kernel, access = strings(source_line, (2,), where)
+            kernel, access = (strings(source_line, (1, 2), where) + [None])[:2]  # a kernel alone: its bytes per FLOP
             label, _, zh = (part.strip() for part in label.partition(" | "))
             ex.predicts.append((label, kernel, access))
             ex.label_zh[label] = zh or label
@@ -133,6 +133,8 @@ def parse_spec(path):
     for ex in exercises:
         if not (ex.function or ex.predicts) or not (ex.runs or ex.predicts) or not ex.stub_kinds:
             raise SpecError("%s: exercise %d needs a function, a run and a stub line" % (path, ex.number))
+        if any(access is None for _, _, access in ex.predicts) and not ex.runs:
+            raise SpecError("%s: exercise %d predicts a kernel's bytes per FLOP: it needs a run" % (path, ex.number))
     return exercises
 
 
