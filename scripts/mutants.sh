@@ -107,58 +107,35 @@ run_check() {
         timeout 300 bash -c "$4") >"$1/check.log" 2>&1
 }
 
-# one_mutant ...: writes one table row to $results.
-one_mutant() {
-    local chapter=$1 source_file=$2 name=$3 test=$4 script=$5 check=$6 serial=$7 work verdict status=- control
-    local start=$SECONDS
+# one_row CHAPTER NAME TEST CHECK SERIAL THROUGH SED_SCRIPT...: a copy with the scripts planted, the check run
+# against it; writes one table row to $results. A mutant (THROUGH empty) is caught when the check fails with a
+# verdict; a weakening (THROUGH: the mutant it plants too) shows when the check then passes.
+one_row() {
+    local chapter=$1 name=$2 test=$3 check=$4 serial=$5 through=$6 work verdict status=- control start=$SECONDS
+    shift 6
     work=$(mktemp -d)
-    build_copy "$chapter" "$work" "$script"
-    case $? in
-    3) verdict="NOT PLANTED (the sed script changed nothing)" ;;
-    4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
-    *)
-        control=$(cat "$results/control.$chapter.$(echo "$check" | md5sum | cut -c1-16)")
-        run_check "$work" "$chapter" "$source_file" "$check" "$serial"
-        status=$?
-        case $status in
-        0 | 77) verdict="SURVIVED" ;;
-        2 | 124 | 126 | 127) verdict="NOT CAUGHT (the check did not run: exit $status)" ;;
-        *) verdict="$test" ;;
-        esac
-        [ "$control" -eq 0 ] || verdict="CHECK FAILS WITHOUT THE BUG (exit $control)"
-        ;;
-    esac
-    echo "| $chapter | $name | $verdict | $status |" >"$results/$chapter.$name"
-    echo "$((SECONDS - start)) s  $chapter $name" >"$results/seconds.$chapter.$name"
-    rm -rf "$work"
-}
-
-# one_weakening CHAPTER SOURCE BUILD NAME MUTANT WEAKENING: the weakened check with the mutant it
-# must let through, in one copy; writes one table row to $results.
-one_weakening() {
-    local chapter=$1 source_file=$2 name=$3 mutant=$4 weakening=$5 work verdict status=- row
-    row=$(awk -F'\t' -v m="$mutant" '$1 == m' "$root/$chapter/mutants.tsv")
-    if [ -z "$row" ]; then
-        echo "| $chapter | weakened: $name | NOT SHOWN (no mutant $mutant in mutants.tsv) | - |" >"$results/$chapter.weakened.$name"
-        return
-    fi
-    local script check serial
-    script=$(echo "$row" | cut -f3) check=$(echo "$row" | cut -f4) serial=$(echo "$row" | cut -f5)
-    work=$(mktemp -d)
-    build_copy "$chapter" "$work" "$weakening" "$script"
+    build_copy "$chapter" "$work" "$@"
     case $? in
     3) verdict="NOT PLANTED (a sed script changed nothing)" ;;
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
     *)
-        run_check "$work" "$chapter" "$source_file" "$check" "$serial"
+        run_check "$work" "$chapter" "${sources[$chapter]}" "$check" "$serial"
         status=$?
-        case $status in
-        0) verdict="lets $mutant through" ;;
-        *) verdict="NOT SHOWN ($mutant is still caught: exit $status)" ;;
+        case $through:$status in
+        ?*:0) verdict="lets $through through" ;;
+        ?*:*) verdict="NOT SHOWN ($through is still caught: exit $status)" ;;
+        :0 | :77) verdict="SURVIVED" ;;
+        :2 | :124 | :126 | :127) verdict="NOT CAUGHT (the check did not run: exit $status)" ;;
+        *) verdict="$test" ;;
         esac
+        if [ -z "$through" ]; then
+            control=$(cat "$results/control.$chapter.$(echo "$check" | md5sum | cut -c1-16)")
+            [ "$control" -eq 0 ] || verdict="CHECK FAILS WITHOUT THE BUG (exit $control)"
+        fi
         ;;
     esac
-    echo "| $chapter | weakened: $name | $verdict | $status |" >"$results/$chapter.weakened.$name"
+    echo "| $chapter | ${through:+weakened: }$name | $verdict | $status |" >"$results/$chapter.${through:+weakened.}$name"
+    echo "$((SECONDS - start)) s  $chapter $name" >"$results/seconds.$chapter.$name"
     rm -rf "$work"
 }
 
@@ -192,12 +169,16 @@ for chapter in "${chapters[@]}"; do
     while IFS=$'\t' read -r name test script check serial; do
         wanted "$serial" || continue
         wait_for_a_slot
-        one_mutant "$chapter" "${sources[$chapter]}" "$name" "$test" "$script" "$check" "$serial" &
+        one_row "$chapter" "$name" "$test" "$check" "$serial" "" "$script" &
     done < <(rows "$root/$chapter/mutants.tsv")
     while IFS=$'\t' read -r name mutant weakening; do
-        wanted "$(awk -F'\t' -v m="$mutant" '$1 == m { print $5 }' "$root/$chapter/mutants.tsv")" || continue
+        row=$(awk -F'\t' -v m="$mutant" '$1 == m' "$root/$chapter/mutants.tsv")
+        [ -n "$row" ] || { echo "| $chapter | weakened: $name | NOT SHOWN (no mutant $mutant in mutants.tsv) | - |" \
+            >"$results/$chapter.weakened.$name"; continue; }
+        IFS=$'\t' read -r _ test script check serial <<<"$row"
+        wanted "$serial" || continue
         wait_for_a_slot
-        one_weakening "$chapter" "${sources[$chapter]}" "$name" "$mutant" "$weakening" &
+        one_row "$chapter" "$name" "$test" "$check" "$serial" "$mutant" "$weakening" "$script" &
     done < <(rows "$root/$chapter/weakened.tsv")
 done
 wait
