@@ -1,30 +1,18 @@
 #!/usr/bin/env bash
-# Plants known bugs one at a time and runs the check that must catch each.
+# Plants known bugs one at a time and runs the check that must catch each (docs/MUTANTS.md says why).
 #   bash scripts/mutants.sh [CHAPTER...]     (default: every chapter with a mutants.tsv)
-# Each chapter's mutants.tsv has one mutant per line, four tab-separated fields, and a fifth,
-# "serial", for a check that times the GPU and must have it alone (as its CTest test does):
-#   name    the test that catches it    a sed script (applied to the chapter's .cu)    the check (a shell command)
-# A sed script written "common/FILE::SCRIPT" is planted in common/FILE instead (a bug in the
-# shared code, such as the last-block pattern's fence). $CUOBJDUMP names cuobjdump for checks
-# that read the compiled code (tests/expect_sass.sh).
-# The chapter folder and common/ are copied alone and built by scripts/builds_alone.sh with the
-# header's last nvcc line (no window; plus -arch=native, or MUTANTS_ARCH: sm_90a for ch08_matmul's cluster step): once as they are (the control), once per mutant with
-# its sed script applied (it must change the file, or the table is wrong). Every check runs
-# first on the control, where it must pass: a check that fails without the bug proves
-# nothing. Then on the mutant, with $PROGRAM set to the mutant program and $TESTS to the
-# repository's tests/ folder: the mutant is caught when the check fails with a verdict (exit 1,
-# 3, ...), not when it could not run (2 bad usage, 77 no GPU, 124 timeout, 126/127 no command).
-# Jobs run MUTANTS_JOBS at a time (default: the cores). MUTANTS_SERIAL=skip runs only the rows
-# without "serial", MUTANTS_SERIAL=only only those (CTest's mutants and mutants_serial: the first
-# shares the GPU with other tests, the second has it alone). Prints a markdown table; exits 1 if any mutant
-# survives, cannot be planted, or has a check that fails on the control; 77 without a GPU.
-# A chapter's weakened.tsv (optional) weakens a check on purpose, to show the check matters:
-#   name    the mutant of mutants.tsv it lets through    a sed script (the weakening)
-# Each weakening is planted together with that mutant; the mutant's check must then pass (the
-# bug slips through the weakened check, so this script, and ctest's mutants test, would fail):
-# the row says "lets MUTANT through". If the mutant is still caught, the row says NOT SHOWN.
-# MUTANTS_PLANT_ONLY=1: only plant each script and say which change nothing (no GPU needed:
-# the host test mutants_plant). MUTANTS_ROOT: the chapters' repository (tests use a fake one).
+# A chapter's mutants.tsv, one mutant a line, tab-separated: its name, the test that catches it, a sed
+# script for the chapter's .cu ("common/FILE::SCRIPT" plants it in common/FILE), the check (a shell
+# command, given $PROGRAM, $TESTS and $CUOBJDUMP), and "serial" for a check that must have the GPU alone.
+# Its weakened.tsv (optional): a weakening's name, the mutant it lets through, its sed script.
+# Each copy (the chapter and common/) is built by scripts/builds_alone.sh with the header's last nvcc line
+# (-arch=native, or MUTANTS_ARCH). Every check runs first on the unmutated copy, where it must pass; a
+# mutant is caught when its check then fails with a verdict (not 2, 77, 124, 126, 127: it did not run);
+# a weakening, planted with its mutant, must let it through. MUTANTS_JOBS at a time (default: the cores);
+# MUTANTS_SERIAL=skip or only: the rows without or with "serial" (CTest's mutants and mutants_serial).
+# Prints a markdown table; exit 1 if any row fails, 77 without a GPU. MUTANTS_PLANT_ONLY=1: only plant each
+# script and say which change nothing (no GPU: the host test mutants_plant). MUTANTS_ROOT: the chapters'
+# repository (tests use a fake one).
 set -u -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=${MUTANTS_ROOT:-$here}
