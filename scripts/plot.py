@@ -11,14 +11,12 @@
     PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks
         the bank pictures the model names (a row per pass, each lane in its bank)
 
-NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], run:SLUG (one run of examples.log: its
-command's words, paths cut to their last part, dashes dropped, joined by '-'), mutants[:CHAPTER].
-A picture's PNG text holds a hash of its data and of the code that draws it: one whose hash matches is
-kept byte for byte, so regenerating twice leaves git clean. Every plot and page is also drawn in Chinese
-(PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms, the same figures) in WenQuanYi Micro Hei
-($PLOT_CJK_FONT names another file of it); without the font the Chinese plots are skipped and
---bank-maps exits 77. Without matplotlib it runs again under the system's Python ($SYSTEM_PYTHON or
-/usr/bin/python3) where that has it; with none, tables are written and plots skipped, saying so.
+NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], mutants[:CHAPTER], run:SLUG (a run of examples.log:
+its command's words, paths cut to their last part, dashes dropped, joined by '-'). A picture's PNG holds a hash
+of its data and drawing code: one whose hash matches is kept, so regenerating leaves git clean. Every page and
+plot is also drawn in Chinese (PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms) in WenQuanYi Micro Hei
+($PLOT_CJK_FONT: another file of it), or skipped without it. Without matplotlib it runs again under the system's
+Python ($SYSTEM_PYTHON or /usr/bin/python3) where that has it; else tables are written, plots skipped, saying so.
 Exit 0: done; 1: --check found changes; 2: a bad command line or input (one line, nothing written);
 3: a page whose markers are not paired; 77: --bank-maps without matplotlib or the Chinese font.
 """

@@ -3,6 +3,7 @@
     python3 -m unittest discover -s tests -p test_tooling.py
 """
 import contextlib
+import glob
 import io
 import json
 import os
@@ -12,7 +13,7 @@ import sys
 import unittest
 from unittest import mock
 
-from testkit import SCRIPTS, InTemporaryFolder, in_process, read, run, script, write
+from testkit import ROOT, SCRIPTS, InTemporaryFolder, in_process, read, run, script, write
 import layout  # noqa: E402
 import plot  # noqa: E402
 import results  # noqa: E402
@@ -161,9 +162,6 @@ class Sweep(InTemporaryFolder):
         default = self.path("sweep.csv")  # the build folder's, not the current folder's
         self.assertEqual(len(plot.read_csv(default)), 4)
         self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "float"])[0], 2)
-        write(default, "kept\n")
-        self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--out", default])[0], 2)
-        self.assertEqual(read(default), "kept\n")
         self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "double", "--force"])[0], 0)
         self.assertEqual({r["type"] for r in plot.read_csv(default)}, {"double"})
 
@@ -332,6 +330,15 @@ class Plot(InTemporaryFolder):
                 {"n": "64", "gbps": "-", "ms": "-"}]
         self.assertEqual([round(x, 9) for x in plot.launch_floor(rows)], [0.008, 4.0])
         self.assertEqual(plot.launch_floor([{"n": "5", "gbps": "-", "ms": "-"}]), (None, None))
+
+    def test_machine_paths_cut_to_the_repository(self):
+        log = self.path("examples.log")
+        write(log, "=== compute-sanitizer ch05_dot/dot\n/work/main/.snap/common/book.h:162: CUDA error\n"
+                   "  racecheck /root/x/build-gpu/./ch05_shared_bitmap/shared_bitmap --no-sync\n"
+                   "see a/common/b and https://x.org/common/y\n=== exit 3\n")
+        self.assertEqual(plot.read_examples(log)["compute-sanitizer ch05_dot/dot"],
+                         ["common/book.h:162: CUDA error", "  racecheck build-gpu/ch05_shared_bitmap/shared_bitmap --no-sync",
+                          "see a/common/b and https://x.org/common/y"])
 
     def test_bank_agreement_counts_rows_and_the_largest_deviation(self):
         # Loads and stores are separate rows; a row without a prediction (a library's kernel) or
@@ -504,17 +511,6 @@ sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], ru
         self.assertIn("plot.py docs/results/h100/sweep.csv", read(log))
 
 
-class ExamplesLog(InTemporaryFolder):
-    def test_machine_paths_cut_to_the_repository(self):
-        log = self.path("examples.log")
-        write(log, "=== compute-sanitizer ch05_dot/dot\n/work/main/.snap/common/book.h:162: CUDA error\n"
-                   "  racecheck /root/x/build-gpu/./ch05_shared_bitmap/shared_bitmap --no-sync\n"
-                   "see a/common/b and https://x.org/common/y\n=== exit 3\n")
-        self.assertEqual(plot.read_examples(log)["compute-sanitizer ch05_dot/dot"],
-                         ["common/book.h:162: CUDA error", "  racecheck build-gpu/ch05_shared_bitmap/shared_bitmap --no-sync",
-                          "see a/common/b and https://x.org/common/y"])
-
-
 class Mutants(InTemporaryFolder):
     """mutants.sh on a fake chapter (a plain C main built by nvcc) with a stand-in nvidia-smi: a caught
     mutant, a survivor, a script that changes nothing, and a check that fails without the bug."""
@@ -597,20 +593,17 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
         self.assertPrints(self.fake(sass=False), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | "
                           "1015808 |", "Every prediction equals the measured count (within 2 %).")
 
-    def test_help_describes_the_script_and_exits_0(self):
+    def test_help_exits_0_bad_use_2_and_no_ncu_77(self):
         for option in ("--help", "-h"):
             done = self.run_script(os.environ["PATH"], option)
             self.assertEqual((done.returncode, done.stderr), (0, ""), option)
             self.assertTrue(done.stdout.startswith("bank_conflicts.sh PROGRAM [ARGS...]\n"), done.stdout)
             self.assertHolds(done.stdout, ["Runs PROGRAM ARGS under Nsight Compute", "Exit 77 when ncu or a GPU is missing"])
-            self.assertNotIn("#", done.stdout.replace("#", "", 0).split("\n")[0])
         done = run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")])
         self.assertEqual(done.returncode, 2)
         self.assertIn("--help says more", done.stderr)
-
-    def test_77_without_ncu(self):
         write(self.path("program"), self.PROGRAM, executable=True)
-        self.assertEqual(self.run_script("/nonexistent").returncode, 77)
+        self.assertEqual(self.run_script("/nonexistent").returncode, 77)  # no ncu
 
 
 class BankMaps(InTemporaryFolder):
@@ -829,6 +822,22 @@ class CuobjdumpCache(InTemporaryFolder):
         import cuobjdump_cache
         names = ["_Z8dot_fastIfEvPKT_S2_PS0_x", "_Z1kPf", "not_mangled"]
         self.assertEqual(cuobjdump_cache.demangle(names), dict(zip(names, ["dot_fast<float>", "k", "not_mangled"])))
+
+
+class Size(unittest.TestCase):
+    """Issue 42: every file of scripts/ and their Python tests, fewer lines (as wc -l counts them) than the
+    chapters' .cu files: tooling at the scale of what it serves."""
+    TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
+             "exercises/test_zh.py"]
+
+    def test_the_scripts_and_their_tests_are_fewer_lines_than_the_chapters(self):
+        lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
+        scripts = [os.path.join(folder, name) for folder, _, names in os.walk(SCRIPTS) for name in names
+                   if "__pycache__" not in folder]
+        ours = lines(scripts + [os.path.join(ROOT, path) for path in self.TESTS])
+        chapters = lines(glob.glob(os.path.join(ROOT, "ch*", "*.cu")))
+        self.assertLess(ours, chapters, "scripts/ and %s: %d lines, the chapters' .cu files %d" % (
+            ", ".join(self.TESTS), ours, chapters))
 
 
 if __name__ == "__main__":
