@@ -5,13 +5,10 @@ labels, its test list (ctest --show-only=json-v1). Plain Python 3, no GPU.
 
     python3 scripts/ctest_summary.py JUNIT.xml [TESTS.json]
 
-Prints a line per other reason for a skip ("skipped: ..."), the failed tests ("failed: ..."), then
-    ran 33 of 207 tests; 174 skipped: they need a CUDA GPU (labels gpu, large, sanitizer) and none was found (...)
-    tests: 33 passed, 0 failed, 174 skipped
-the last line being the one the CI reads. Counts as CTest does: a test CTest could not start ("Not
-Run": its program is missing) failed; one that asked to be skipped (SKIP_RETURN_CODE, exit 77 here)
-or is disabled was skipped. Exit 0 when the file was read (whatever the tests did), 2 when it could
-not be.
+Prints a line per other reason for a skip, the failed tests, then 'ran 33 of 207 tests; 174 skipped: they
+need a CUDA GPU (...)' and 'tests: 33 passed, 0 failed, 174 skipped' (the line the CI reads). Counts as CTest
+does: a test it could not start failed; one that asked to be skipped (exit 77) or is disabled was skipped.
+Exit 0 when the file was read (whatever the tests did), 2 when it could not be.
 """
 import json
 import re

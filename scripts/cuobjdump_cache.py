@@ -1,12 +1,10 @@
 """cuobjdump's answers about a program, kept beside it while the binary is the same; the names of its kernels
 demangled as Nsight prints them (demangle).
 
-Reading the compiled code of an all-major program takes seconds to half a minute, and the host
-tests that read it (res_usage.py, scripts/sass_excerpts.py; expect_sass.sh keeps its own split
-SASS the same way) run again on every run of the test command. Their cuobjdump commands go
-through run(): an answer is kept in sass_cache/PROGRAM-HASH.TAG.json beside the program, HASH
-a hash of the binary and of cuobjdump, and given again for the same command while both are the
-same. Only answers of commands that succeeded are kept; an older binary's file is removed.
+Reading an all-major program's code takes up to half a minute, and the host tests that read it
+(res_usage.py, sass_excerpts.py) run on every test command: an answer that succeeded is kept in
+sass_cache/PROGRAM-HASH.TAG.json beside the program (HASH: of the binary and of cuobjdump) and given
+again for the same command while both are the same; an older binary's file is removed.
 """
 import hashlib
 import json

@@ -1,30 +1,18 @@
 #!/usr/bin/env bash
-# Plants known bugs one at a time and runs the check that must catch each.
+# Plants known bugs one at a time and runs the check that must catch each (docs/MUTANTS.md says why).
 #   bash scripts/mutants.sh [CHAPTER...]     (default: every chapter with a mutants.tsv)
-# Each chapter's mutants.tsv has one mutant per line, four tab-separated fields, and a fifth,
-# "serial", for a check that times the GPU and must have it alone (as its CTest test does):
-#   name    the test that catches it    a sed script (applied to the chapter's .cu)    the check (a shell command)
-# A sed script written "common/FILE::SCRIPT" is planted in common/FILE instead (a bug in the
-# shared code, such as the last-block pattern's fence). $CUOBJDUMP names cuobjdump for checks
-# that read the compiled code (tests/expect_sass.sh).
-# The chapter folder and common/ are copied alone and built by scripts/builds_alone.sh with the
-# header's last nvcc line (no window; plus -arch=native, or MUTANTS_ARCH: sm_90a for ch08_matmul's cluster step): once as they are (the control), once per mutant with
-# its sed script applied (it must change the file, or the table is wrong). Every check runs
-# first on the control, where it must pass: a check that fails without the bug proves
-# nothing. Then on the mutant, with $PROGRAM set to the mutant program and $TESTS to the
-# repository's tests/ folder: the mutant is caught when the check fails with a verdict (exit 1,
-# 3, ...), not when it could not run (2 bad usage, 77 no GPU, 124 timeout, 126/127 no command).
-# Jobs run MUTANTS_JOBS at a time (default: the cores). MUTANTS_SERIAL=skip runs only the rows
-# without "serial", MUTANTS_SERIAL=only only those (CTest's mutants and mutants_serial: the first
-# shares the GPU with other tests, the second has it alone). Prints a markdown table; exits 1 if any mutant
-# survives, cannot be planted, or has a check that fails on the control; 77 without a GPU.
-# A chapter's weakened.tsv (optional) weakens a check on purpose, to show the check matters:
-#   name    the mutant of mutants.tsv it lets through    a sed script (the weakening)
-# Each weakening is planted together with that mutant; the mutant's check must then pass (the
-# bug slips through the weakened check, so this script, and ctest's mutants test, would fail):
-# the row says "lets MUTANT through". If the mutant is still caught, the row says NOT SHOWN.
-# MUTANTS_PLANT_ONLY=1: only plant each script and say which change nothing (no GPU needed:
-# the host test mutants_plant). MUTANTS_ROOT: the chapters' repository (tests use a fake one).
+# A chapter's mutants.tsv, one mutant a line, tab-separated: its name, the test that catches it, a sed
+# script for the chapter's .cu ("common/FILE::SCRIPT" plants it in common/FILE), the check (a shell
+# command, given $PROGRAM, $TESTS and $CUOBJDUMP), and "serial" for a check that must have the GPU alone.
+# Its weakened.tsv (optional): a weakening's name, the mutant it lets through, its sed script.
+# Each copy (the chapter and common/) is built by scripts/builds_alone.sh with the header's last nvcc line
+# (-arch=native, or MUTANTS_ARCH). Every check runs first on the unmutated copy, where it must pass; a
+# mutant is caught when its check then fails with a verdict (not 2, 77, 124, 126, 127: it did not run);
+# a weakening, planted with its mutant, must let it through. MUTANTS_JOBS at a time (default: the cores);
+# MUTANTS_SERIAL=skip or only: the rows without or with "serial" (CTest's mutants and mutants_serial).
+# Prints a markdown table; exit 1 if any row fails, 77 without a GPU. MUTANTS_PLANT_ONLY=1: only plant each
+# script and say which change nothing (no GPU: the host test mutants_plant). MUTANTS_ROOT: the chapters'
+# repository (tests use a fake one).
 set -u -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 root=${MUTANTS_ROOT:-$here}
@@ -107,58 +95,35 @@ run_check() {
         timeout 300 bash -c "$4") >"$1/check.log" 2>&1
 }
 
-# one_mutant ...: writes one table row to $results.
-one_mutant() {
-    local chapter=$1 source_file=$2 name=$3 test=$4 script=$5 check=$6 serial=$7 work verdict status=- control
-    local start=$SECONDS
+# one_row CHAPTER NAME TEST CHECK SERIAL THROUGH SED_SCRIPT...: a copy with the scripts planted, the check run
+# against it; writes one table row to $results. A mutant (THROUGH empty) is caught when the check fails with a
+# verdict; a weakening (THROUGH: the mutant it plants too) shows when the check then passes.
+one_row() {
+    local chapter=$1 name=$2 test=$3 check=$4 serial=$5 through=$6 work verdict status=- control start=$SECONDS
+    shift 6
     work=$(mktemp -d)
-    build_copy "$chapter" "$work" "$script"
-    case $? in
-    3) verdict="NOT PLANTED (the sed script changed nothing)" ;;
-    4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
-    *)
-        control=$(cat "$results/control.$chapter.$(echo "$check" | md5sum | cut -c1-16)")
-        run_check "$work" "$chapter" "$source_file" "$check" "$serial"
-        status=$?
-        case $status in
-        0 | 77) verdict="SURVIVED" ;;
-        2 | 124 | 126 | 127) verdict="NOT CAUGHT (the check did not run: exit $status)" ;;
-        *) verdict="$test" ;;
-        esac
-        [ "$control" -eq 0 ] || verdict="CHECK FAILS WITHOUT THE BUG (exit $control)"
-        ;;
-    esac
-    echo "| $chapter | $name | $verdict | $status |" >"$results/$chapter.$name"
-    echo "$((SECONDS - start)) s  $chapter $name" >"$results/seconds.$chapter.$name"
-    rm -rf "$work"
-}
-
-# one_weakening CHAPTER SOURCE BUILD NAME MUTANT WEAKENING: the weakened check with the mutant it
-# must let through, in one copy; writes one table row to $results.
-one_weakening() {
-    local chapter=$1 source_file=$2 name=$3 mutant=$4 weakening=$5 work verdict status=- row
-    row=$(awk -F'\t' -v m="$mutant" '$1 == m' "$root/$chapter/mutants.tsv")
-    if [ -z "$row" ]; then
-        echo "| $chapter | weakened: $name | NOT SHOWN (no mutant $mutant in mutants.tsv) | - |" >"$results/$chapter.weakened.$name"
-        return
-    fi
-    local script check serial
-    script=$(echo "$row" | cut -f3) check=$(echo "$row" | cut -f4) serial=$(echo "$row" | cut -f5)
-    work=$(mktemp -d)
-    build_copy "$chapter" "$work" "$weakening" "$script"
+    build_copy "$chapter" "$work" "$@"
     case $? in
     3) verdict="NOT PLANTED (a sed script changed nothing)" ;;
     4) verdict="NOT PLANTED (does not build: $(grep -m1 error "$work/build.log"))" ;;
     *)
-        run_check "$work" "$chapter" "$source_file" "$check" "$serial"
+        run_check "$work" "$chapter" "${sources[$chapter]}" "$check" "$serial"
         status=$?
-        case $status in
-        0) verdict="lets $mutant through" ;;
-        *) verdict="NOT SHOWN ($mutant is still caught: exit $status)" ;;
+        case $through:$status in
+        ?*:0) verdict="lets $through through" ;;
+        ?*:*) verdict="NOT SHOWN ($through is still caught: exit $status)" ;;
+        :0 | :77) verdict="SURVIVED" ;;
+        :2 | :124 | :126 | :127) verdict="NOT CAUGHT (the check did not run: exit $status)" ;;
+        *) verdict="$test" ;;
         esac
+        if [ -z "$through" ]; then
+            control=$(cat "$results/control.$chapter.$(echo "$check" | md5sum | cut -c1-16)")
+            [ "$control" -eq 0 ] || verdict="CHECK FAILS WITHOUT THE BUG (exit $control)"
+        fi
         ;;
     esac
-    echo "| $chapter | weakened: $name | $verdict | $status |" >"$results/$chapter.weakened.$name"
+    echo "| $chapter | ${through:+weakened: }$name | $verdict | $status |" >"$results/$chapter.${through:+weakened.}$name"
+    echo "$((SECONDS - start)) s  $chapter $name" >"$results/seconds.$chapter.$name"
     rm -rf "$work"
 }
 
@@ -192,12 +157,16 @@ for chapter in "${chapters[@]}"; do
     while IFS=$'\t' read -r name test script check serial; do
         wanted "$serial" || continue
         wait_for_a_slot
-        one_mutant "$chapter" "${sources[$chapter]}" "$name" "$test" "$script" "$check" "$serial" &
+        one_row "$chapter" "$name" "$test" "$check" "$serial" "" "$script" &
     done < <(rows "$root/$chapter/mutants.tsv")
     while IFS=$'\t' read -r name mutant weakening; do
-        wanted "$(awk -F'\t' -v m="$mutant" '$1 == m { print $5 }' "$root/$chapter/mutants.tsv")" || continue
+        row=$(awk -F'\t' -v m="$mutant" '$1 == m' "$root/$chapter/mutants.tsv")
+        [ -n "$row" ] || { echo "| $chapter | weakened: $name | NOT SHOWN (no mutant $mutant in mutants.tsv) | - |" \
+            >"$results/$chapter.weakened.$name"; continue; }
+        IFS=$'\t' read -r _ test script check serial <<<"$row"
+        wanted "$serial" || continue
         wait_for_a_slot
-        one_weakening "$chapter" "${sources[$chapter]}" "$name" "$mutant" "$weakening" &
+        one_row "$chapter" "$name" "$test" "$check" "$serial" "$mutant" "$weakening" "$script" &
     done < <(rows "$root/$chapter/weakened.tsv")
 done
 wait

@@ -1,30 +1,29 @@
 #!/usr/bin/env python3
 """Draws the plots and the tables of the docs from the sweep CSVs (scripts/sweep.py), one per device.
 
-    python3 scripts/plot.py build/sweep.csv [MORE.csv ...] [--out DIR] [--force]
-        your own run: its plots and RESULTS.md into DIR (build/plots/); nothing tracked is touched, files
-        already in DIR replaced only with --force
-    python3 scripts/plot.py --regenerate [CSV ...] [--readme PAGE]... [--results PAGE] [--check]
+    python3 scripts/plot.py build/sweep.csv [MORE.csv ...] [--force]
+        your own run: its plots and RESULTS.md into build/plots/; nothing tracked is touched, files
+        already there replaced only with --force
+    python3 scripts/plot.py --regenerate [--check]
         the repository's pages (between <!-- NAME:begin --> and <!-- NAME:end --> lines) and committed
         plots, from docs/results/DEVICE/ (sweep.csv, ctest.log, banks.txt, mutants.txt, examples.log);
         --check writes nothing and exits 1 naming what would change
-    PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks [--force]
+    PROGRAM --bank-model | python3 scripts/plot.py --bank-maps docs/images/banks
         the bank pictures the model names (a row per pass, each lane in its bank)
 
-NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], run:SLUG (one run of examples.log: its
-command's words, paths cut to their last part, dashes dropped, joined by '-'), mutants[:CHAPTER].
-A plot's PNG text holds a hash of its rows and the drawing code: one whose hash matches is kept byte
-for byte, so regenerating twice leaves git clean. Every plot and page is also drawn in Chinese
-(PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms, the same figures) in WenQuanYi Micro Hei
-($PLOT_CJK_FONT names another file of it); without the font the Chinese plots are skipped and
---bank-maps exits 77. Without matplotlib it runs again under the system's Python ($SYSTEM_PYTHON or
-/usr/bin/python3) where that has it; with none, tables are written and plots skipped, saying so.
+NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], mutants[:CHAPTER], run:SLUG (a run of examples.log:
+its command's words, paths cut to their last part, dashes dropped, joined by '-'). A picture's PNG holds a hash
+of its data and drawing code: one whose hash matches is kept, so regenerating leaves git clean. Every page and
+plot is also drawn in Chinese (PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms) in WenQuanYi Micro Hei
+($PLOT_CJK_FONT: another file of it), or skipped without it. Without matplotlib it runs again under the system's
+Python ($SYSTEM_PYTHON or /usr/bin/python3) where that has it; else tables are written, plots skipped, saying so.
 Exit 0: done; 1: --check found changes; 2: a bad command line or input (one line, nothing written);
-3: a page without its markers; 77: --bank-maps without matplotlib or the Chinese font.
+3: a page whose markers are not paired; 77: --bank-maps without matplotlib or the Chinese font.
 """
 import argparse
 import contextlib
 import csv
+import functools
 import glob
 import hashlib
 import inspect
@@ -33,7 +32,6 @@ import json
 import math
 import os
 import re
-import shutil
 import statistics
 import struct
 import subprocess
@@ -52,6 +50,11 @@ CEILING_FIELDS = {"device", "l2_mb", "record", "example", "name", "type", "n", "
 SUMMARY = re.compile(r"^\d+% tests passed(?:, \d+ tests? failed)? out of \d+")
 LABEL = re.compile(r"^(\S+)\s+=\s+[\d.]+ sec\*proc \((\d+) tests?\)")
 LISTED = re.compile(r"^\s*\d+ - (\S+) \(")
+# The markers plot.py fills; other scripts fill others (readme_figures.py: tests, timings).
+PLOT_MARKER = re.compile(r"^<!-- ((?:results|banks|run|mutants)(?::[\w,.-]+)?):begin -->$", re.M)
+# The machine's path to the repository, which __FILE__ and the sanitizer print
+# ("/work/main/.snap/common/book.h:162"): a lesson shows paths from the repository's root.
+REPOSITORY_PATH = re.compile(r"(?<![\w.:/])/(?:[\w.+-]+/)+?(?=(?:common|build-gpu|ch\d\d_\w+)/)")
 
 # The Chinese pages (PAGE.zh-CN.md) show Chinese pictures (PICTURE.zh-CN.png) and Chinese words in their
 # generated blocks, in the terms of Fan's book (docs/GLOSSARY.zh-CN.md); the figures are the same.
@@ -128,13 +131,20 @@ ACCESS_CHINESE = [
 # The Chinese pictures' font: WenQuanYi Micro Hei, from Debian's and Ubuntu's fonts-wqy-microhei (5 MB,
 # which scripts/install_deps.sh installs). Its first face is the one matplotlib reads from the .ttc;
 # Noto Sans CJK's first is the Japanese, whose forms of some characters are not the Chinese ones.
-CJK_FONT = "WenQuanYi Micro Hei"
-CJK_FONT_FILES = ["/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"]
+CJK_FONT, CJK_FONT_FILE = "WenQuanYi Micro Hei", "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
+NO_CJK_FONT = "no %s for the Chinese pictures (Debian and Ubuntu: apt-get install fonts-wqy-microhei, which " \
+    "scripts/install_deps.sh does)" % CJK_FONT
 
 
 def reject(path, line, problem):
     """Stops with one line naming the file, the line and the problem (exit 2), before any writing."""
     print("%s:%d: %s" % (path, line, problem), file=sys.stderr)
+    sys.exit(2)
+
+
+def refuse(message):
+    """A command line or an input that cannot be used: one line, exit 2, nothing written."""
+    print("plot.py: " + message, file=sys.stderr)
     sys.exit(2)
 
 
@@ -151,45 +161,44 @@ def problem(row, first):
     """What is wrong with one CSV row (None if nothing): a figure in the docs never comes from a bad row."""
     if first and row["device"] != first["device"]:
         return "a second device '%s': one CSV per device" % row["device"]
-    for key in NUMBERS:
-        if row.get(key, "") not in ("", "-") and number(row[key]) is None:
-            return "%s '%s' is not a number" % (key, row[key])
+    bad = [key for key in NUMBERS if row.get(key, "") not in ("", "-") and number(row[key]) is None]
+    if bad:
+        return "%s '%s' is not a number" % (bad[0], row[bad[0]])
     if row["record"] == "CEILING":
         return None if number(row["gbps"]) is not None else "a CEILING row without gbps"
     if row["record"] != "RESULT":
         return "record '%s' is neither RESULT nor CEILING" % row["record"]
     if row["status"] not in ("PASS", "FAIL", "ERROR"):
         return "status '%s' is not PASS, FAIL or ERROR" % row["status"]
-    if row["status"] != "ERROR" and not row["n"].isdigit():
-        return "n '%s' is not a whole number" % row["n"]
-    return None
+    return None if row["status"] == "ERROR" or row["n"].isdigit() else "n '%s' is not a whole number" % row["n"]
 
 
 def read_csv(path):
     """The rows of one device's sweep CSV, every line checked."""
-    with open(path, newline="", encoding="utf-8") as stream:
-        reader = csv.reader(stream)
-        header = next(reader, [])
-        missing = [column for column in REQUIRED if column not in header]
-        if missing:
-            reject(path, 1, "no column %s: not a scripts/sweep.py CSV" % ", ".join(missing))
-        rows = []
-        for fields in filter(None, reader):
-            if len(fields) != len(header):
-                reject(path, reader.line_num, "%d fields where the header has %d" % (len(fields), len(header)))
-            row = dict(zip(header, fields))
-            why = problem(row, rows[0] if rows else None)
-            if why:
-                reject(path, reader.line_num, why)
-            rows.append(row)
+    with open(path, "rb") as stream:
+        data = stream.read()
+    try:
+        reader = csv.reader(io.StringIO(data.decode("utf-8"), newline=""))
+    except UnicodeDecodeError as e:
+        reject(path, data[:e.start].count(b"\n") + 1, "not UTF-8 text at byte %d: not a CSV" % e.start)
+    header, rows = next(reader, []), []
+    missing = [column for column in REQUIRED if column not in header]
+    if missing:
+        reject(path, 1, "no column %s: not a scripts/sweep.py CSV" % ", ".join(missing))
+    for fields in filter(None, reader):
+        if len(fields) != len(header):
+            reject(path, reader.line_num, "%d fields where the header has %d" % (len(fields), len(header)))
+        rows.append(dict(zip(header, fields)))
+        why = problem(rows[-1], rows[0] if len(rows) > 1 else None)
+        if why:
+            reject(path, reader.line_num, why)
     if not rows:
         reject(path, 1, "no data rows")
     return rows
 
 
 def read_ctest(path):
-    """What the docs say of a test run: ctest's own summary line, the skipped and failed tests (`name`), the
-    tests per label ('gpu 30')."""
+    """A test run: ctest's summary line, the skipped and failed tests (`name`), the tests per label ('gpu 30')."""
     summary, lists, labels, section, count = None, {"skipped": [], "failed": []}, [], None, 1
     with open(path, encoding="utf-8", errors="replace") as stream:
         for count, line in enumerate(stream, 1):
@@ -215,45 +224,38 @@ def ctest_text(ctest, language="en"):
     return text + (words["labels"] + words["and"].join(labels) if labels else "")
 
 
-def load(path):
-    """A device: its rows, name, L2 size and, from the CSV's folder, its test summary and bank table."""
-    rows, folder = read_csv(path), os.path.dirname(path) or "."
-    name = rows[0]["device"]
-    l2 = number(rows[0].get("l2_mb", ""))
-    ctest, banks = os.path.join(folder, "ctest.log"), os.path.join(folder, "banks.txt")
-    return {"csv": path, "folder": folder, "plots": folder, "rows": rows, "name": name, "l2_mb": l2,
-            "ctest": read_ctest(ctest) if os.path.exists(ctest) else None, "ctest_path": ctest,
-            "banks": open(banks, encoding="utf-8").read().strip() if os.path.exists(banks) else None,
-            "mutants": read_mutants(os.path.join(folder, "mutants.txt")),
-            "examples": read_examples(os.path.join(folder, "examples.log"))}
+def read_text(path):
+    """A text file, "" where there is none."""
+    if not os.path.exists(path):
+        return ""
+    with open(path, encoding="utf-8") as stream:
+        return stream.read()
 
 
 def read_examples(path):
-    """examples.log's runs: '=== PROGRAM ARGS' -> its output (up to '=== exit N')."""
+    """examples.log's runs: '=== PROGRAM ARGS' -> its output (up to '=== exit N'), paths from the repository."""
     runs, current = {}, None
-    with open(path, encoding="utf-8") if os.path.exists(path) else io.StringIO() as stream:
-        lines = stream.readlines()
-    for line in lines:
+    for line in read_text(path).splitlines():
         if line.startswith("=== exit"):
             current = None
         elif line.startswith("=== "):
             current = runs.setdefault(line[4:].strip(), [])
         elif current is not None:
-            current.append(REPOSITORY_PATH.sub("", line.rstrip("\n")).replace("build-gpu/./", "build-gpu/"))
+            current.append(REPOSITORY_PATH.sub("", line).replace("build-gpu/./", "build-gpu/"))
     return runs
 
 
-# The machine's path to the repository, which __FILE__ and the sanitizer print
-# ("/work/main/.snap/common/book.h:162"): a lesson shows paths from the repository's root.
-REPOSITORY_PATH = re.compile(r"(?<![\w.:/])/(?:[\w.+-]+/)+?(?=(?:common|build-gpu|ch\d\d_\w+)/)")
-
-
-def read_mutants(path):
-    """The table and the closing count of scripts/mutants.sh's output, or None."""
-    if not os.path.exists(path):
-        return None
-    lines = [line.rstrip() for line in open(path, encoding="utf-8")]
-    return "\n".join(line for line in lines if line.startswith("|") or line.startswith("mutants:")) or None
+def load(path):
+    """A device: its rows, name, L2 size and, from the CSV's folder, its tests, bank tables, mutants and runs."""
+    rows, folder = read_csv(path), os.path.dirname(path) or "."
+    ctest = os.path.join(folder, "ctest.log")
+    mutants = [line.rstrip() for line in read_text(os.path.join(folder, "mutants.txt")).splitlines()]
+    return {"csv": path, "plots": folder, "rows": rows, "name": rows[0]["device"],
+            "l2_mb": number(rows[0].get("l2_mb", "")), "ctest_path": ctest,
+            "ctest": read_ctest(ctest) if os.path.exists(ctest) else None,
+            "banks": read_text(os.path.join(folder, "banks.txt")).strip() or None,
+            "mutants": "\n".join(line for line in mutants if line.startswith(("|", "mutants:"))) or None,
+            "examples": read_examples(os.path.join(folder, "examples.log"))}
 
 
 def groups(device):
@@ -342,120 +344,88 @@ def pyplot():
 
 
 def cjk_font():
-    """The file of the Chinese pictures' font (CJK_FONT), or None: $PLOT_CJK_FONT where set, else the file
-    Debian's package installs, else the file fontconfig's fc-match names, each read to be that font (fc-match
-    names the nearest font it has when the one asked for is missing)."""
+    """The file of the Chinese pictures' font ($PLOT_CJK_FONT, else Debian's), read to be CJK_FONT; or None."""
     from matplotlib import ft2font
-    candidates = [os.environ["PLOT_CJK_FONT"]] if os.environ.get("PLOT_CJK_FONT") else list(CJK_FONT_FILES)
-    if not os.environ.get("PLOT_CJK_FONT") and shutil.which("fc-match"):
-        named = subprocess.run(["fc-match", "--format=%{file}", CJK_FONT], capture_output=True, text=True)
-        candidates.append(named.stdout.strip())
-    for path in filter(None, candidates):
-        try:
-            if ft2font.FT2Font(path).family_name == CJK_FONT:
-                return path
-        except (OSError, RuntimeError, ValueError):  # no such file, or not a font
-            continue
-    return None
+    path = os.environ.get("PLOT_CJK_FONT") or CJK_FONT_FILE
+    try:
+        return path if ft2font.FT2Font(path).family_name == CJK_FONT else None
+    except (OSError, RuntimeError, ValueError):  # no such file, or not a font
+        return None
 
 
-NO_CJK_FONT = "no %s for the Chinese pictures (Debian and Ubuntu: apt-get install fonts-wqy-microhei, which " \
-    "scripts/install_deps.sh does)" % CJK_FONT
+@functools.lru_cache(maxsize=None)
+def add_font(font):
+    import matplotlib.font_manager
+    matplotlib.font_manager.fontManager.addfont(font)
 
 
 @contextlib.contextmanager
 def lettering(plt, language, font):
-    """Drawing in LANGUAGE: Chinese in FONT (a file of CJK_FONT), which must hold every letter drawn (a
-    missing one, drawn as an empty box, stops the drawing with matplotlib's warning as the error)."""
+    """Drawing in LANGUAGE: Chinese in FONT, which must hold every letter drawn (a missing one is an error)."""
     if language == "en":
         yield
         return
-    import matplotlib.font_manager
-    if font not in FONTS_ADDED:
-        matplotlib.font_manager.fontManager.addfont(font)
-        FONTS_ADDED.add(font)
+    add_font(font)
     with plt.rc_context({"font.family": [CJK_FONT]}), warnings.catch_warnings():
         warnings.filterwarnings("error", message=r"Glyph .* missing from")
         yield
 
 
-FONTS_ADDED = set()
-
-
 def drawing_key(parts, function):
-    """What a picture is drawn from, as one line for its PNG text: a hash of PARTS (its data) and of
-    the source of FUNCTION, 'plot' or 'draw_bank_map' (the code that draws it). The same key, the same
-    picture."""
+    """A picture's key for its PNG text: a hash of PARTS (its data) and of FUNCTION's source (the drawing)."""
     text = json.dumps(parts, sort_keys=True) + DRAWING_CODE[function]
     return "scripts/plot.py sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def png_text(path):
-    """The text entries (tEXt, iTXt) of a PNG file: {keyword: text}; {} for a missing or unreadable file."""
+def png_source(path):
+    """The Source text (tEXt) of a PNG file, its drawing_key; None for a missing file or one without it."""
     try:
         with open(path, "rb") as stream:
             data = stream.read()
     except OSError:
-        return {}
-    found, at = {}, 8
-    while data.startswith(b"\x89PNG") and at + 8 <= len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        chunk = data[at + 8:at + 8 + length]
-        if kind == b"tEXt" and b"\0" in chunk:
-            keyword, text = chunk.split(b"\0", 1)
-            found[keyword.decode("latin-1")] = text.decode("latin-1")
-        elif kind == b"iTXt" and b"\0" in chunk:
-            keyword, rest = chunk.split(b"\0", 1)
-            if rest[:1] == b"\0":  # not compressed: flag, method, language, translated keyword, text
-                found[keyword.decode("latin-1")] = rest[2:].split(b"\0", 2)[-1].decode("utf-8", "replace")
-        at += 12 + length
-    return found
-
-
-def plot_jobs(device, languages=LANGUAGES):
-    """(path, key, example, type, results, ceilings, language) of every plot of a device, in each language."""
-    for (example, type_name), (results, ceilings) in groups(device).items():
-        if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
-            ceilings = [c for c in ceilings if c.get("l2") != "cold"]
-            for language in languages:
-                key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings,
-                                   PICTURE_WORDS[language]], "plot")
-                yield image(device, example, type_name, language), key, example, type_name, results, ceilings, \
-                    language
-
-
-def draw(devices, check=False, languages=LANGUAGES):
-    """Every plot of every device in each language, into its plots folder. A plot whose PNG already carries
-    the key of its data is kept as it is. Returns (stale, drawn): the plots whose PNG is missing or drawn from
-    other data, and those drawn now (none with check, or without matplotlib, or without the Chinese font for
-    the Chinese plots: a line says so)."""
-    jobs = [(device,) + job for device in devices for job in plot_jobs(device, languages)]
-    stale = [job for job in jobs if png_text(job[1]).get("Source") != job[2]]
-    if check or not stale:
-        return [job[1] for job in stale], []
-    plt = pyplot()
-    if plt is None:
-        print("plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: apt-get install "
-              "python3-matplotlib)" % sys.executable, file=sys.stderr)
-        return [job[1] for job in stale], []
-    font = cjk_font() if any(job[-1] != "en" for job in stale) else None
-    drawn = []
-    for device, path, key, example, type_name, results, ceilings, language in stale:
-        if language != "en" and not font:
-            continue
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with lettering(plt, language, font):
-            plot(plt, device, example, type_name, results, ceilings, path, key, language)
-        drawn.append(path)
-    if len(drawn) < len(stale):
-        print("plot.py: %s: %d Chinese plot(s) not drawn" % (NO_CJK_FONT, len(stale) - len(drawn)), file=sys.stderr)
-    return [job[1] for job in stale], drawn
+        return None
+    at = data.find(b"tEXtSource\0")  # the chunk's length, its type, then "Source\0" and the text
+    return data[at + 11:at + 4 + struct.unpack(">I", data[at - 4:at])[0]].decode("latin-1") if at >= 4 else None
 
 
 def image(device, example, type_name, language="en"):
     """A plot's file: EXAMPLE_TYPE.png, the Chinese one EXAMPLE_TYPE.zh-CN.png."""
     suffix = "" if language == "en" else "." + language
     return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, suffix))
+
+
+def plot_jobs(device, languages=LANGUAGES):
+    """(path, key, arguments of plot) of every plot of a device, in each language."""
+    for (example, type_name), (results, ceilings) in groups(device).items():
+        if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
+            ceilings = [c for c in ceilings if c.get("l2") != "cold"]
+            for language in languages:
+                key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings,
+                                   PICTURE_WORDS[language]], "plot")
+                path = image(device, example, type_name, language)
+                yield path, key, (device, example, type_name, results, ceilings, path, key, language)
+
+
+def draw(devices, check=False, languages=LANGUAGES):
+    """Every plot whose PNG does not hold its key, drawn. Returns (stale, drawn): those plots, and those drawn
+    (none with check, without matplotlib, or, for the Chinese plots, without the font: a line says so)."""
+    stale = [job for device in devices for job in plot_jobs(device, languages) if png_source(job[0]) != job[1]]
+    plt = pyplot() if stale and not check else None
+    if stale and not check and plt is None:
+        print("plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: apt-get install "
+              "python3-matplotlib)" % sys.executable, file=sys.stderr)
+    font = cjk_font() if plt and any(job[2][-1] != "en" for job in stale) else None
+    drawn = []
+    for path, _, arguments in stale if plt else []:
+        if arguments[-1] == "en" or font:
+            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            with lettering(plt, arguments[-1], font):
+                plot(plt, *arguments)
+            drawn.append(path)
+    if plt and len(drawn) < len(stale):
+        print("plot.py: %s: %d Chinese plot(s) not drawn" % (NO_CJK_FONT, len(stale) - len(drawn)), file=sys.stderr)
+    return [job[0] for job in stale], drawn
+
 
 
 def language_of(page):
@@ -474,6 +444,14 @@ def size_label(row):
     return "1e%d" % (len(row["n"]) - 1) if n >= 10**6 and row["n"].rstrip("0") == "1" else row["n"]
 
 
+def marks(row, language="en"):
+    """Beside a kernel's figure: the books' kernels time the kernel alone (the CPU adds their partials), and a
+    --cold-l2 run flushed the L2 first."""
+    words = PAGE_WORDS[language]
+    return (words["partials"] if row.get("scope") == "partials" else "") + \
+        (words["cold"] if row.get("l2") == "cold" else "")
+
+
 def table(device, language="en"):
     """The headline sizes' rows, plus every row that did not pass, whatever its size."""
     lines = [PAGE_WORDS[language]["table"], "| --- | --- | --- | --- | ---: | ---: | ---: | --- |"]
@@ -489,21 +467,12 @@ def table(device, language="en"):
     return lines
 
 
-def marks(row, language="en"):
-    """What a reader must know beside a kernel's figure: the books' kernels time the kernel alone (the CPU
-    adds their partials), and a --cold-l2 run flushed the L2 first."""
-    words = PAGE_WORDS[language]
-    return (words["partials"] if row.get("scope") == "partials" else "") + \
-        (words["cold"] if row.get("l2") == "cold" else "")
-
-
 def link(path, page):
     return os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")
 
 
 def body(devices, page, full):
-    """Per device: its test summary and headline table; full (the results page): a section with its plots
-    and bank conflicts too. In the language of PAGE, its plots too."""
+    """Per device: its tests and headline table; FULL (the results page): its plots and bank tables too."""
     lines, language = [], language_of(page)
     words, alt = PAGE_WORDS[language], PICTURE_WORDS[language]["title"]
     for device in devices:
@@ -521,8 +490,7 @@ def body(devices, page, full):
 
 
 def banks_body(devices, program=None, language="en"):
-    """Every device's bank tables; with PROGRAM only the sections (each opens with a line quoting the
-    command) of that program."""
+    """Every device's bank tables; with PROGRAM, its sections (each opens quoting its command) only."""
     lines = []
     for device in devices:
         sections = re.split(r"\n(?=`)", device["banks"] or "")
@@ -534,17 +502,15 @@ def banks_body(devices, program=None, language="en"):
 
 
 def agrees(measured, predicted):
-    """A measured count of passes per instruction equals the bank model's prediction: within 2 % of
-    the prediction, and half the last printed digit. The one tolerance of bank_conflicts.sh's ✗ marks
-    and of banks:agreement."""
+    """A measured count of passes equals the prediction: within 2 % and half the last printed digit (the one
+    tolerance of bank_conflicts.sh's ✗ marks and of banks:agreement)."""
     return abs(measured - predicted) <= 0.02 * predicted + 0.005
 
 
 def banks_agreement_body(devices, language="en"):
-    """Per device and Nsight run (a section of banks.txt), loads and stores counted as separate rows:
-    how many rows have a prediction, how many the SASS-level count and the hardware count equal
-    (per access, as agrees() says), and the hardware count's largest deviation from the prediction.
-    Columns are found by their headers, so a table without the SASS column (an older ncu) counts too."""
+    """Per device and Nsight run, loads and stores as separate rows: how many have a prediction, how many the
+    SASS-level and the hardware count equal, the hardware count's largest deviation. Columns found by their
+    headers: a table without the SASS column (an older ncu) counts too."""
     lines = []
     for device in devices:
         rows = []
@@ -556,9 +522,8 @@ def banks_agreement_body(devices, language="en"):
                 cells = [c.strip() for c in line.strip().strip("|").split("|")]
                 if cells[0] == "kernel":
                     columns = cells
-                    continue
                 if not columns or len(cells) != len(columns) or not cells[1].isdigit():
-                    continue  # not a kernel's row (rule, prose)
+                    continue  # not a kernel's row (the header, a rule, prose)
                 bounds = [columns.index("shared loads"), columns.index("shared stores"), len(columns)]
                 for access, begin, end in (("load", bounds[0], bounds[1]), ("store", bounds[1], bounds[2])):
                     value = dict(zip(columns[begin:end], cells[begin:end]))  # this op's half of the row
@@ -586,26 +551,25 @@ def banks_agreement_body(devices, language="en"):
 
 
 def summary_body(devices, language="en"):
-    """Per device, example, type and headline size: the book's kernel, our fastest and the library, as
-    % of the ceiling measured in the same run, and our fastest over the library."""
+    """Per device, example, type and headline size: the book's kernel, our fastest and the library (% of the
+    ceiling), and our fastest over the library."""
     lines = [PAGE_WORDS[language]["summary"], "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for device in devices:
         cases = {}
         for row in device["rows"]:
-            sizes = HEADLINE.get(row["example"], [])
             if row["record"] == "RESULT" and row["status"] == "PASS" and number(row["gbps"]) and \
-                    row["n"].isdigit() and int(row["n"]) in sizes and row.get("l2") != "cold":
+                    row["n"].isdigit() and int(row["n"]) in HEADLINE.get(row["example"], []) and row.get("l2") != "cold":
                 cases.setdefault((row["example"], row["type"], size_label(row)), []).append(row)
         for (example, type_name, size), rows in cases.items():
-            library = [r for r in rows if r["kernel"] in LIBRARY]
+            library = [r for r in rows if r["kernel"] in LIBRARY][:1]
             ours = [r for r in rows if r["kernel"] not in LIBRARY and r["kernel"] != "copy"]  # copy: a reference row
-            book = [r for r in ours if r.get("scope") == "partials" or r["kernel"] in ("book", "static", "shared")]
-            best = max(ours, key=lambda r: number(r["gbps"])) if ours else None
-            cell = lambda r: "%s%s %s %%" % (r["kernel"], marks(r, language), r.get("pct_ceiling") or "–") if r else "–"
-            ratio = "%.2f" % (number(best["gbps"]) / number(library[0]["gbps"])) if best and library else "–"
-            lines.append("| %s |" % " | ".join([device["name"], example, type_name, size,
-                                                cell(book[0] if book else None), cell(best),
-                                                cell(library[0] if library else None), ratio]))
+            book = [r for r in ours if r.get("scope") == "partials" or r["kernel"] in ("book", "static", "shared")][:1]
+            best = [max(ours, key=lambda r: number(r["gbps"]))] if ours else []
+            cell = lambda r: "%s%s %s %%" % (r[0]["kernel"], marks(r[0], language), r[0].get("pct_ceiling") or "–") \
+                if r else "–"
+            ratio = "%.2f" % (number(best[0]["gbps"]) / number(library[0]["gbps"])) if best and library else "–"
+            lines.append("| %s |" % " | ".join([device["name"], example, type_name, size, cell(book), cell(best),
+                                                cell(library), ratio]))
     return "\n".join(lines)
 
 
@@ -617,8 +581,7 @@ def mutants_body(devices, chapter=None, language="en"):
 
 
 def tool_text(text, language):
-    """TEXT of a tool's file (banks.txt, mutants.txt) as a page in LANGUAGE shows it: on a Chinese page its
-    fixed words in Chinese (TOOL_LINES_CHINESE, HEADER_CHINESE), every figure, name and line where it was."""
+    """A tool's file (banks.txt, mutants.txt) on a page in LANGUAGE: its fixed words in Chinese there."""
     if language == "en":
         return text
     lines = text.split("\n")
@@ -637,39 +600,36 @@ def tool_text(text, language):
     return "\n".join(lines)
 
 
-def marker_body(name, devices, path, results_page):
+def run_slug(command):
+    """'compute-sanitizer --tool racecheck ch08_reduce/reduce --check' -> 'compute-sanitizer-tool-racecheck-reduce-check'."""
+    return "-".join(word.split("/")[-1].lstrip("-") for word in command.split())
+
+
+def marker_body(name, devices, path):
     """What goes between NAME's markers in the page at PATH, in its language."""
     kind, _, which = name.partition(":")
     language = language_of(path)
     if kind == "results" and which == "summary":
         return summary_body(devices, language)
     if kind == "results" and which:
-        only = [dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices]
-        return body(only, path, False)
+        return body([dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices], path, False)
     if kind == "results":  # the results page, in either language, gets the full sections
-        return body(devices, path, path == results_page or os.path.basename(path).startswith("RESULTS"))
-    if kind == "banks" and which == "agreement":
-        return banks_agreement_body(devices, language)
+        return body(devices, path, os.path.basename(path).startswith("RESULTS"))
     if kind == "banks":
-        return banks_body(devices, which or None, language)
-    if kind == "run":  # the first device's run of that command
-        for device in devices:
-            for command, lines in device["examples"].items():
-                if run_slug(command) == which:
-                    shown = re.sub(r"(?<![\w/])(ch\d\d_\w+/)", r"build/\1", command)  # as typed from the top
-                    return "```\n$ %s\n%s\n```" % (shown, "\n".join(lines))
+        return banks_agreement_body(devices, language) if which == "agreement" else \
+            banks_body(devices, which or None, language)
+    if kind == "mutants":
+        return mutants_body(devices, which or None, language)
+    runs = [(command, lines) for d in devices for command, lines in d["examples"].items() if run_slug(command) == which]
+    if not runs:  # run:SLUG, the first device's run of that command
         return ""
-    return mutants_body(devices, which or None, language)
-
-
-def run_slug(command):
-    """'compute-sanitizer --tool racecheck ch08_reduce/reduce --check' -> 'compute-sanitizer-tool-racecheck-reduce-check'."""
-    return "-".join(word.split("/")[-1].lstrip("-") for word in command.split())
+    shown = re.sub(r"(?<![\w/])(ch\d\d_\w+/)", r"build/\1", runs[0][0])  # as typed from the top
+    return "```\n$ %s\n%s\n```" % (shown, "\n".join(runs[0][1]))
 
 
 def between(text, name, body):
-    """TEXT with the lines between NAME's markers replaced by BODY; None unless each marker is alone
-    on a line, once, begin before end (a marker quoted inside prose does not count)."""
+    """TEXT with the lines between NAME's markers replaced by BODY; None unless each is alone on a line, once,
+    begin before end (a marker quoted inside prose does not count)."""
     lines = text.split("\n")
     begin = [i for i, line in enumerate(lines) if line.strip() == "<!-- %s:begin -->" % name]
     end = [i for i, line in enumerate(lines) if line.strip() == "<!-- %s:end -->" % name]
@@ -678,9 +638,9 @@ def between(text, name, body):
     return "\n".join(lines[:begin[0] + 1] + [body.rstrip("\n")] + lines[end[0]:])
 
 
+
 def read_bank_model(stream, source):
-    """The lines of a program's --bank-model output that name a picture: (picture, kernel, access,
-    bytes, passes, lanes), lanes a list of 32 (address, pass) or None. Exit 2 on a malformed line."""
+    """--bank-model's lines that name a picture: (picture, kernel, access, bytes, passes, 32 lanes (address, pass))."""
     pictures = []
     for number, line in enumerate(stream, 1):
         try:
@@ -701,9 +661,7 @@ def read_bank_model(stream, source):
 
 
 def chinese_access(access):
-    """An access as --bank-model names it ('cache[tid] write (the block's elements)'), in Chinese
-    ('写 cache[tid]（线程块的各元素）'); a partial warp's lanes after it ('(16 lanes)': '（16 个线程）'); None
-    where no rule of ACCESS_CHINESE matches it."""
+    """An access as --bank-model names it, in Chinese ('(16 lanes)': '（16 个线程）'); None where no rule matches."""
     lanes = re.fullmatch(r"(?P<access>.+) \((?P<lanes>\d+) lanes?\)", access)
     if lanes:
         base = chinese_access(lanes.group("access"))
@@ -759,72 +717,40 @@ def draw_bank_map(plt, picture, kernel, access, width, passes, lanes, key, langu
     return png.getvalue()
 
 
-def same_pixels(path, png):
-    """The PNG file at PATH shows exactly the picture whose PNG bytes are PNG (text entries aside)."""
-    import matplotlib.image
-    import numpy
-    try:
-        return bool(numpy.array_equal(matplotlib.image.imread(path), matplotlib.image.imread(io.BytesIO(png))))
-    except (OSError, ValueError, SyntaxError):
-        return False
-
-
-def bank_maps(folder, sources, force=False):
-    """--bank-maps: draws every picture named in the --bank-model outputs (files, or - for stdin), in English
-    (PICTURE.png) and in Chinese (PICTURE.zh-CN.png). A picture already in FOLDER is kept when it shows the
-    same; one that differs is replaced only with force."""
+def bank_maps(folder, sources):
+    """The pictures the --bank-model outputs (files, - for stdin) name, PICTURE.png and .zh-CN.png; kept by key."""
     pictures = []
     for source in sources or ["-"]:
-        if source == "-":
-            pictures += read_bank_model(sys.stdin, "<stdin>")
-        else:
-            with open(source, encoding="utf-8") as stream:
-                pictures += read_bank_model(stream, source)
+        with open(source, encoding="utf-8") if source != "-" else contextlib.nullcontext(sys.stdin) as stream:
+            pictures += read_bank_model(stream, source if source != "-" else "<stdin>")
     names = [p[0] for p in pictures]
     twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:
-        print("plot.py: picture names given twice: %s: nothing drawn" % ", ".join(twice), file=sys.stderr)
-        return 2
     untranslated = sorted({p[2] for p in pictures if chinese_access(p[2]) is None})
-    if untranslated:
-        print("plot.py: no Chinese for the access%s '%s': add a rule to ACCESS_CHINESE in scripts/plot.py; nothing "
-              "drawn" % ("es" if len(untranslated) > 1 else "", "', '".join(untranslated)), file=sys.stderr)
+    if twice or untranslated:
+        print("plot.py: " + ("picture names given twice: %s" % ", ".join(twice) if twice else "no Chinese for the "
+              "access%s '%s': add a rule to ACCESS_CHINESE in scripts/plot.py" % (
+                  "es" if len(untranslated) > 1 else "", "', '".join(untranslated))) + "; nothing drawn", file=sys.stderr)
         return 2
     plt = pyplot()
-    if plt is None:
-        print("plot.py: --bank-maps draws pictures, and no Python here has matplotlib (Debian: apt-get install "
-              "python3-matplotlib): nothing drawn", file=sys.stderr)
+    font = plt and pictures and cjk_font()
+    if not plt or pictures and not font:
+        print("plot.py: %s: nothing drawn" % (NO_CJK_FONT if plt else "--bank-maps draws pictures, and no Python here "
+              "has matplotlib (Debian: apt-get install python3-matplotlib)"), file=sys.stderr)
         return 77
-    font = cjk_font() if pictures else None
-    if pictures and not font:
-        print("plot.py: %s: nothing drawn" % NO_CJK_FONT, file=sys.stderr)
-        return 77
-    kept, written, differing = [], [], []
+    drawn = 0
     for (name, kernel, access, width, passes, lanes), language in ((p, l) for p in pictures for l in LANGUAGES):
         path = os.path.join(folder, name + (".png" if language == "en" else ".%s.png" % language))
         picture = (name, kernel, access if language == "en" else chinese_access(access), width, passes, lanes)
         key = drawing_key(list(picture) + [PICTURE_WORDS[language]], "draw_bank_map")
-        if png_text(path).get("Source") == key:
-            kept.append(path)
-            continue
-        with lettering(plt, language, font):
-            png = draw_bank_map(plt, *picture, key, language)
-        if os.path.exists(path) and same_pixels(path, png):
-            kept.append(path)
-        elif os.path.exists(path) and not force:
-            differing.append(os.path.basename(path))
-        else:
-            written.append((path, png))
-    if differing:
-        print("plot.py: %s in %s show%s another picture than this bank model's: --force replaces %s; nothing "
-              "written" % (", ".join(differing), folder, "s" if len(differing) == 1 else "",
-                           "it" if len(differing) == 1 else "them"), file=sys.stderr)
-        return 2
-    os.makedirs(folder, exist_ok=True)
-    for path, png in written:
-        with open(path, "wb") as stream:
-            stream.write(png)
-    print("plot.py: %d bank map(s) drawn into %s, %d kept (the same picture)" % (len(written), folder, len(kept)))
+        if png_source(path) != key:
+            with lettering(plt, language, font):
+                png = draw_bank_map(plt, *picture, key, language)
+            os.makedirs(folder, exist_ok=True)
+            with open(path, "wb") as stream:
+                stream.write(png)
+            drawn += 1
+    print("plot.py: %d bank map(s) drawn into %s, %d kept (drawn from the same model)" % (
+        drawn, folder, 2 * len(pictures) - drawn))
     return 0
 
 
@@ -840,169 +766,106 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def refuse(message):
-    """A command line or an input that cannot be used: one line, exit 2, nothing written."""
-    print("plot.py: " + message, file=sys.stderr)
-    sys.exit(2)
-
-
-def committed_csvs():
-    """Every device's committed results: docs/results/DEVICE/sweep.csv."""
-    return sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv")))
-
-
-# The markers plot.py fills; other scripts fill others (readme_figures.py: tests, timings).
-PLOT_MARKER = re.compile(r"^<!-- ((?:results|banks|run|mutants)(?::[\w,.-]+)?):begin -->$", re.M)
-
-
-def repository_pages(results):
-    """Every lesson and page of the checkout with a marker of plot.py's, but the results page."""
+def repository_pages():
+    """Every lesson and page of the checkout with a marker of plot.py's."""
     found = glob.glob(os.path.join(TOP, "README*.md")) + glob.glob(os.path.join(TOP, "ch*", "README*.md")) + \
         glob.glob(os.path.join(TOP, "docs", "*.md"))
-    return sorted(os.path.relpath(path) for path in found if PLOT_MARKER.search(open(path, encoding="utf-8").read())
-                  and os.path.abspath(path) != os.path.abspath(results))
+    return sorted(os.path.relpath(path) for path in found if PLOT_MARKER.search(read_text(path)))
 
 
 def other_python_with_matplotlib():
-    """The system's Python ($SYSTEM_PYTHON, else /usr/bin/python3) when it is not this one and has
-    matplotlib (Debian's python3-matplotlib, from scripts/install_deps.sh); else None."""
+    """The system's Python ($SYSTEM_PYTHON, else /usr/bin/python3) when it is another and has matplotlib."""
     other = os.environ.get("SYSTEM_PYTHON") or "/usr/bin/python3"
     if os.environ.get("PLOT_PY_RERUN") or not os.access(other, os.X_OK) or \
             os.path.realpath(other) == os.path.realpath(sys.executable):
         return None
-    found = subprocess.run([other, "-c", "import matplotlib"], capture_output=True)
-    return other if found.returncode == 0 else None
-
-
-def slug(name, taken):
-    """A folder name for a device's plots: 'NVIDIA H100 80GB HBM3' -> nvidia-h100-80gb-hbm3 (-2, -3 when taken)."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "device"
-    chosen, count = base, 1
-    while chosen in taken:
-        count += 1
-        chosen = "%s-%d" % (base, count)
-    taken.add(chosen)
-    return chosen
+    return other if subprocess.run([other, "-c", "import matplotlib"], capture_output=True).returncode == 0 else None
 
 
 def main(argv=None, rerun=False):
-    """RERUN: may run the script again under another Python that has matplotlib (as a script, not when
-    a test calls main in its own process)."""
+    """RERUN: may run again under a Python that has matplotlib (as a script, not in a test's process)."""
     argv = sys.argv[1:] if argv is None else argv
     parser = OneLineParser(prog="plot.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv", nargs="*", help="sweep CSVs, one per device (build/sweep.csv); with --regenerate, by "
-                        "default every docs/results/*/sweep.csv; with --bank-maps: --bank-model outputs (default: stdin)")
-    parser.add_argument("--out", metavar="DIR", help="where your run's plots and RESULTS.md go (default: build/plots "
-                        "of this checkout)")
-    parser.add_argument("--force", action="store_true", help="replace what is already in --out (or, with "
-                        "--bank-maps, pictures that differ)")
-    parser.add_argument("--regenerate", action="store_true", help="rewrite the repository's pages between their "
-                        "markers and its committed plots, from docs/results/*/sweep.csv")
+    parser.add_argument("csv", nargs="*", help="your sweep's CSVs, one per device (build/sweep.csv); with "
+                        "--bank-maps: --bank-model outputs (default: stdin)")
+    parser.add_argument("--force", action="store_true", help="replace what is already in build/plots")
+    jobs = parser.add_mutually_exclusive_group()
+    jobs.add_argument("--regenerate", action="store_true", help="rewrite the repository's pages between their "
+                      "markers and its committed plots, from every docs/results/*/sweep.csv")
+    jobs.add_argument("--bank-maps", metavar="FOLDER", help="draw the bank pictures a program's --bank-model "
+                      "output names, into FOLDER")
     parser.add_argument("--check", action="store_true", help="with --regenerate: write nothing, and exit 1 naming "
                         "each file regenerating would change")
-    parser.add_argument("--readme", action="append", default=[], metavar="PAGE", help="with --regenerate: a page "
-                        "to rewrite between its markers (default: every README*.md and docs/*.md with one)")
-    parser.add_argument("--results", metavar="PAGE", help="with --regenerate: the results page (default "
-                        "docs/RESULTS.md)")
-    parser.add_argument("--bank-maps", metavar="FOLDER",
-                        help="draw the bank pictures a program's --bank-model output names, into FOLDER")
     args = parser.parse_args(argv)
-
     # Every option checked before anything is read or drawn.
-    chosen = [name for name, given in (("--regenerate", args.regenerate), ("--bank-maps", args.bank_maps),
-                                       ("--out", args.out)) if given]
-    if len(chosen) > 1:
-        parser.error("%s and %s do different jobs: give one" % tuple(chosen[:2]))
-    if not args.regenerate and (args.check or args.readme or args.results):
-        parser.error("--check, --readme and --results go with --regenerate (they are about the repository's pages)")
-    if args.force and args.regenerate:
-        parser.error("--regenerate rewrites generated files by design: it needs no --force")
-    inputs = [path for path in args.csv if path != "-" or not args.bank_maps]
-    for path in inputs:
-        if not os.path.isfile(path):
-            refuse("%s: %s" % (path, "a folder, not a CSV" if os.path.isdir(path) else "no such file"))
-        with open(path, "rb") as stream:
-            try:
-                stream.read().decode("utf-8")
-            except UnicodeDecodeError as e:
-                refuse("%s: not UTF-8 text at byte %d: not a CSV" % (path, e.start))
-    if args.bank_maps:
-        if os.path.exists(args.bank_maps) and not os.path.isdir(args.bank_maps):
-            refuse("--bank-maps %s: not a folder" % args.bank_maps)
-    elif args.regenerate:
-        args.csv = args.csv or committed_csvs()
-        if not args.csv:
-            parser.error("--regenerate: no CSV given and none in docs/results/*/sweep.csv")
-        args.results = args.results or os.path.relpath(os.path.join(TOP, "docs", "RESULTS.md"))
-        if not args.readme:  # the repository's pages, rewritten from every device's results
-            left_out = sorted(set(committed_csvs()) - {os.path.abspath(path) for path in args.csv})
-            if left_out:
-                parser.error("--regenerate rewrites every page from every device's results, and %s is left out: "
-                             "give it too, or no CSV (every docs/results/*/sweep.csv)" % os.path.relpath(left_out[0]))
-            args.readme = repository_pages(args.results)
-        for page in args.readme + [args.results]:
-            if not os.path.isfile(page):
-                refuse("%s: no such page" % page)
-    elif not args.csv:
+    if args.check and not args.regenerate:
+        parser.error("--check goes with --regenerate (it is about the repository's pages)")
+    if args.force and not args.csv or args.force and args.bank_maps:
+        parser.error("--force replaces your own run's files in build/plots; --regenerate and --bank-maps rewrite "
+                     "generated files by design")
+    if args.regenerate and args.csv:
+        parser.error("--regenerate rewrites every page from every device's docs/results/*/sweep.csv: give no CSV")
+    if not (args.csv or args.regenerate or args.bank_maps):
         parser.error("give your sweep's CSV (scripts/sweep.py writes build/sweep.csv), or --regenerate, or "
                      "--bank-maps FOLDER")
-    else:
-        args.out = args.out or os.path.join(TOP, "build", "plots")
-        if os.path.exists(args.out) and not os.path.isdir(args.out):
-            refuse("--out %s: not a folder" % args.out)
-
+    csvs = sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv"))) if args.regenerate else args.csv
+    for path in (path for path in csvs if path != "-" or not args.bank_maps):
+        if not os.path.isfile(path):
+            refuse("%s: %s" % (path, "a folder, not a CSV" if os.path.isdir(path) else "no such file"))
+    if args.bank_maps and os.path.exists(args.bank_maps) and not os.path.isdir(args.bank_maps):
+        refuse("--bank-maps %s: not a folder" % args.bank_maps)
     if rerun and not args.check and pyplot() is None:  # the README's command, under a pyenv python3
         other = other_python_with_matplotlib()
         if other:
             print("plot.py: %s has no matplotlib: running under %s, which has" % (sys.executable, other), flush=True)
             os.execve(other, [other, os.path.abspath(__file__)] + argv, dict(os.environ, PLOT_PY_RERUN="1"))
-
     if args.bank_maps:
-        return bank_maps(args.bank_maps, args.csv, args.force)
-    devices = sorted((load(path) for path in args.csv), key=lambda d: d["name"])  # the same pages in any order
-    if not args.regenerate:
-        return own_run(devices, args.out, args.force)
+        return bank_maps(args.bank_maps, args.csv)
+    devices = sorted((load(path) for path in csvs), key=lambda d: d["name"])  # the same pages in any order
+    return regenerate(devices, args.check) if args.regenerate else own_run(devices, args.force)
 
-    pages = {path: open(path, encoding="utf-8").read() for path in args.readme + [args.results]}
+
+def regenerate(devices, check):
+    """The repository's pages and plots from every device's results; with CHECK, only what would change."""
+    pages = {path: read_text(path) for path in repository_pages()}
     markers = {path: PLOT_MARKER.findall(text) for path, text in pages.items()}
-    missing = [path for path, names in markers.items()
-               if not names or any(between(pages[path], name, "") is None for name in names)]
-    if missing:
-        print("plot.py: no pair of <!-- NAME:begin --> / <!-- NAME:end --> lines (NAME: results, results:..., "
-              "banks..., mutants) in %s: nothing written" % ", ".join(missing), file=sys.stderr)
+    unpaired = [path for path, names in markers.items() if any(between(pages[path], n, "") is None for n in names)]
+    if unpaired:
+        print("plot.py: a <!-- NAME:begin --> line without its one <!-- NAME:end --> line after it in %s: nothing "
+              "written" % ", ".join(unpaired), file=sys.stderr)
         return 3
-    stale, drawn = draw(devices, check=args.check)
+    stale, drawn = draw(devices, check)
     rewritten = {}
     for path, text in pages.items():
         new = text
         for name in markers[path]:
-            new = between(new, name, marker_body(name, devices, path, args.results))
+            new = between(new, name, marker_body(name, devices, path))
         if new != text:
             rewritten[path] = new
-    if args.check:
+    plots = sum(1 for d in devices for _ in plot_jobs(d))
+    if check:
         changed = sorted(rewritten) + [os.path.relpath(path) for path in stale]
-        if changed:
-            print("plot.py: regenerating would change %s" % ", ".join(changed))
-            return 1
-        print("plot.py: %d pages and %d plots are what %d device(s)' results give" % (
-            len(pages), sum(1 for d in devices for _ in plot_jobs(d)), len(devices)))
-        return 0
+        print("plot.py: regenerating would change %s" % ", ".join(changed) if changed else
+              "plot.py: %d pages and %d plots are what %d device(s)' results give" % (len(pages), plots, len(devices)))
+        return 1 if changed else 0
     for path, text in rewritten.items():
         with open(path, "w", encoding="utf-8") as stream:
             stream.write(text)
-    kept = sum(1 for d in devices for _ in plot_jobs(d)) - len(stale)
     print("plot.py: %d device(s): %s rewritten, %d of %d pages unchanged; %d plot(s) drawn, %d kept (drawn from "
           "the same data)" % (len(devices), ", ".join(sorted(rewritten)) or "no page", len(pages) - len(rewritten),
-                              len(pages), len(drawn), kept))
+                              len(pages), len(drawn), plots - len(stale)))
     return 0
 
 
-def own_run(devices, out, force):
-    """Your own sweep's plots, a folder per device, and RESULTS.md with every table, into OUT; files already
-    there are replaced only with force."""
-    taken = set()
-    for device in devices:
-        device["plots"] = os.path.join(out, slug(device["name"], taken))
+def own_run(devices, force):
+    """Your sweep's plots (a folder per device) and RESULTS.md into build/plots; replacing only with FORCE."""
+    out, taken = os.path.join(TOP, "build", "plots"), set()
+    for device in devices:  # 'NVIDIA H100 80GB HBM3' -> nvidia-h100-80gb-hbm3 (-2, -3 when taken)
+        base = re.sub(r"[^a-z0-9]+", "-", device["name"].lower()).strip("-") or "device"
+        folder = next(name for name in [base] + ["%s-%d" % (base, n) for n in range(2, len(devices) + 2)]
+                      if name not in taken)
+        taken.add(folder)
+        device["plots"] = os.path.join(out, folder)
     page = os.path.join(out, "RESULTS.md")
     there = [path for path in [page] + [job[0] for d in devices for job in plot_jobs(d, ["en"])]
              if os.path.exists(path)]
@@ -1025,7 +888,7 @@ def own_run(devices, out, force):
 if __name__ == "__main__":
     try:
         sys.exit(main(rerun=True))
-    except OSError as e:  # a folder it cannot make (--out /proc/plots), a file it cannot write: one line
+    except OSError as e:  # a folder it cannot make, a file it cannot write: one line
         refuse("%s: %s" % (e.filename, e.strerror) if e.filename else str(e))
-    except UnicodeDecodeError as e:  # --bank-maps reading a binary stdin
+    except UnicodeDecodeError as e:  # --bank-maps reading a binary stdin, a binary banks.txt
         refuse("an input is not UTF-8 text (%s)" % e.reason)

@@ -3,19 +3,15 @@
 
     python3 scripts/readme_figures.py [--check] [--ctest CTEST] BUILD [PAGE ...]
 
-Between <!-- tests:without-gpu:begin --> and <!-- tests:without-gpu:end -->: the closing lines
-of the test command on a machine without a GPU where every host test runs and passes, worked
-out from BUILD's own list of tests (ctest --show-only=json-v1) by scripts/ctest_summary.py, the
-code that prints them after a real run. Between <!-- timings:begin --> and <!-- timings:end -->:
-how long the README's commands took: the lines those commands printed in
-scripts/time_test_command.sh's runs, kept in docs/results/timings.txt. Both blocks are program
-output, the same in both languages. PAGE: README.md and README.zh-CN.md of this checkout by
-default.
-
---check writes nothing: exit 1 naming each page whose figures differ (the host test
-readme_figures), 77 when BUILD does not hold every chapter (the README's counts are for a
-build of all six: libpng missing leaves the bitmap chapter out). Exit 2: a bad command line,
-a missing file or a page without its markers.
+Between <!-- tests:without-gpu:begin --> and <!-- tests:without-gpu:end -->: the closing lines of the test
+command on a machine without a GPU where every host test passes, worked out from BUILD's own list of tests
+(ctest --show-only=json-v1) by scripts/ctest_summary.py, the code that prints them after a real run. Between
+<!-- timings:begin --> and <!-- timings:end -->: the lines the README's commands printed in
+scripts/time_test_command.sh's runs (docs/results/timings.txt). Both blocks are program output, the same in
+both languages. PAGE: README.md and README.zh-CN.md of this checkout by default.
+--check writes nothing: exit 1 naming each page whose figures differ (the host test readme_figures), 77 when
+BUILD lacks a chapter (the counts are for a build of all of them). Exit 2: a bad command line, a missing
+file or a page without its markers.
 """
 import os
 import re

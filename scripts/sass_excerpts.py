@@ -4,18 +4,14 @@ the instructions a lesson talks about, generated rather than pasted.
 
     python3 scripts/sass_excerpts.py [--check] [--cuobjdump PATH] BUILD PAGE...
 
-A page holds an excerpt between the lines
-    <!-- sass:PROGRAM:FUNCTION:OPS:begin -->  and  <!-- sass:PROGRAM:FUNCTION:OPS:end -->
-PROGRAM is a chapter's executable (BUILD/*/PROGRAM), FUNCTION the kernel's mangled name
-(cuobjdump -sass names them so), OPS the opcodes to keep, joined by '-' (LDS-STS-BAR keeps LDS,
-LDS.128, STS, BAR.SYNC ...). The excerpt is the sm_90 SASS (the GPUs measured here), the kept
-instructions in program order, without addresses and encodings, under a line that names the
-kernel, the architecture and the nvcc that compiled it (on a Chinese page, PAGE.zh-CN.md, in
-Chinese: the instructions are the same).
---check: rewrite nothing; exit 1 when an excerpt differs from what the build gives (one line
-each), 77 when it cannot tell (no cuobjdump; a build by another nvcc than the one that wrote the
-excerpt; no sm_90 code in the build). Exit 2 on bad use. cuobjdump's answers are kept beside each
-program while the binary is the same (scripts/cuobjdump_cache.py), so a rerun does not read it again.
+A page holds an excerpt between <!-- sass:PROGRAM:FUNCTION:OPS:begin --> and <!-- sass:PROGRAM:FUNCTION:OPS:end -->:
+PROGRAM a chapter's executable (BUILD/*/PROGRAM), FUNCTION the kernel's mangled name, OPS the opcodes to keep,
+joined by '-' (LDS-STS-BAR keeps LDS, LDS.128, STS, BAR.SYNC ...). The excerpt: the sm_90 SASS (the GPUs
+measured here), the kept instructions in program order without addresses and encodings, under a line naming
+the kernel, the architecture and the nvcc (on a Chinese page, PAGE.zh-CN.md, in Chinese).
+--check: rewrite nothing; exit 1 when an excerpt differs from the build's (one line each), 77 when it cannot
+tell (no cuobjdump; another nvcc than the excerpt's; no sm_90 code). Exit 2 on bad use. cuobjdump's answers
+are kept beside each program while it is the same (scripts/cuobjdump_cache.py).
 """
 import argparse
 import glob
@@ -89,12 +85,9 @@ def main(argv=None):
         def rewrite(match):
             nonlocal unknown, written
             program, function, ops, body = match.groups()
-            recorded = RECORDED.search(body)
-            if args.check and recorded and recorded.group(1) != version:
-                unknown += 1  # another compiler may choose other instructions
-                return match.group(0)
-            new = excerpt(args.cuobjdump, args.build, program, function, ops, version,
-                          "zh-CN" if page.endswith(".zh-CN.md") else "en")
+            recorded = RECORDED.search(body)  # another compiler than the excerpt's may choose other instructions
+            new = None if args.check and recorded and recorded.group(1) != version else excerpt(
+                args.cuobjdump, args.build, program, function, ops, version, "zh-CN" if page.endswith(".zh-CN.md") else "en")
             if new is None:
                 unknown += 1
                 return match.group(0)

@@ -3,13 +3,10 @@
 
     python3 scripts/sweep.py [--build build] [--out build/sweep.csv] [--force] [--quick] [--type float,double] [--reps 10]
 
-One row per line the programs print, key=value fields parsed generically: columns are the
-device, `record` (RESULT or CEILING), then every key seen (known ones first). A run that
-exits non-zero without RESULT lines becomes an ERROR row and the sweep goes on; exit 1 at
-the end if any row is not PASS, 77 if there is no GPU. Then: scripts/plot.py build/sweep.csv.
-Every option is checked before the first run (one line, exit 2): the types, the repeats, the
-build folder and its programs, the output's folder; an existing output is replaced only with
---force. The CSV goes into the build folder by default, never into the checkout's root.
+A row per line the programs print, its key=value fields the columns (known ones first). A run that
+fails without RESULT lines is an ERROR row and the sweep goes on; exit 1 if any row is not PASS, 77
+without a GPU. Then: scripts/plot.py build/sweep.csv. Every option is checked before the first run
+(one line, exit 2); an existing CSV is replaced only with --force.
 """
 import csv
 import os

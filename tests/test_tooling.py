@@ -1,8 +1,9 @@
-"""The results tooling (scripts/sweep.py, plot.py, bank_conflicts.sh) on small synthetic inputs, no GPU.
+"""The scripts of scripts/ (sweep.py, plot.py, mutants.sh, bank_conflicts.sh, ...) on small synthetic inputs, no GPU.
 
     python3 -m unittest discover -s tests -p test_tooling.py
 """
 import contextlib
+import glob
 import io
 import json
 import os
@@ -12,7 +13,7 @@ import sys
 import unittest
 from unittest import mock
 
-from testkit import SCRIPTS, InTemporaryFolder, in_process, read, run, script, write
+from testkit import ROOT, SCRIPTS, InTemporaryFolder, in_process, read, run, script, write
 import layout  # noqa: E402
 import plot  # noqa: E402
 import results  # noqa: E402
@@ -161,31 +162,31 @@ class Sweep(InTemporaryFolder):
         default = self.path("sweep.csv")  # the build folder's, not the current folder's
         self.assertEqual(len(plot.read_csv(default)), 4)
         self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "float"])[0], 2)
-        write(default, "kept\n")
-        self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--out", default])[0], 2)
-        self.assertEqual(read(default), "kept\n")
         self.assertEqual(in_process(sweep.main, ["--build", self.folder, "--quick", "--type", "double", "--force"])[0], 0)
         self.assertEqual({r["type"] for r in plot.read_csv(default)}, {"double"})
 
 
 class Plot(InTemporaryFolder):
+    """plot.py --regenerate in this process, over a checkout of its own: README.md, docs/RESULTS.md and
+    docs/results/DEVICE/."""
+
     def setUp(self):
         super().setUp()
-        self.readme, self.results = self.write("README.md", PAGE), self.write("RESULTS.md", PAGE)
+        self.readme, self.results = write(self.path("README.md"), PAGE), write(self.path("docs", "RESULTS.md"), PAGE)
+        self.enterContext(mock.patch.object(plot, "TOP", self.folder))
 
-    def write(self, name, text):
-        return write(self.path(name), text)
+    def write(self, name, text):  # a file of docs/results/
+        return write(self.path("docs", "results", name), text)
 
-    def device(self, slug, name, gbps="2950.5"):
-        path = self.path(slug, "sweep.csv")
+    def device(self, slug, name, gbps="2950.5", rows=None):
+        path = self.path("docs", "results", slug, "sweep.csv")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        sweep.write_csv(path, device_rows(name, gbps))
+        sweep.write_csv(path, rows or device_rows(name, gbps))
         return path
 
-    def plot(self, *csv_paths):
-        """Runs plot.py in this process: (exit code, stderr)."""
-        return in_process(plot.main, list(csv_paths) + ["--regenerate", "--readme", self.readme, "--results",
-                                                         self.results])[::2]
+    def plot(self):
+        """(exit code, stderr)."""
+        return in_process(plot.main, ["--regenerate"])[::2]
 
     def test_malformed_csv_rejected_with_file_and_line(self):
         header, line2 = read(self.device("h100", "GPU")).splitlines()[:2]
@@ -198,52 +199,78 @@ class Plot(InTemporaryFolder):
                                       for c in header.split(",")): (2, "status 'OK'"),
             header + "\n" + line2 + ",extra": (2, "fields where the header has"),
             header + "\n" + line2 + "\n" + line2.replace("GPU", "Other GPU"): (3, "a second device"),
+            b"kernel,n\n\xff\xfe\x00\x01": (2, "not UTF-8 text at byte 9: not a CSV"),
         }
         for text, (line, problem) in cases.items():
-            path = self.write("bad.csv", text)
-            code, stderr = self.plot(path)
+            path = self.write("h100/sweep.csv", text)
+            code, stderr = self.plot()
             self.assertEqual(code, 2, text)
             self.assertTrue(stderr.startswith("%s:%d: " % (path, line)) and problem in stderr, stderr)
             self.assertEqual(stderr.count("\n"), 1)
             self.assertEqual(read(self.readme), PAGE)
-
-    def test_ctest_log_without_summary_rejected(self):
-        csv_path = self.device("h100", "GPU")
         self.write("h100/ctest.log", "Test project /x\n  1/1 Test #1: a ... Passed 0.1 sec\n")
-        self.assertEqual(self.plot(csv_path), (2, "%s:2: no line 'N%% tests passed ... out of M': ctest did not "
-                                                  "finish\n" % self.path("h100", "ctest.log")))
+        self.device("h100", "GPU")
+        self.assertEqual(self.plot(), (2, "%s:2: no line 'N%% tests passed ... out of M': ctest did not finish\n"
+                                       % self.path("docs", "results", "h100", "ctest.log")))
 
-    def test_missing_markers_exit_3_and_nothing_written(self):
-        csv_path = self.device("h100", "GPU")
-        self.write("README.md", "no markers\n<!-- results:begin --> in a sentence\n")
-        self.assertEqual(self.plot(csv_path)[0], 3)
-        self.assertEqual(read(self.readme), "no markers\n<!-- results:begin --> in a sentence\n")
-        self.assertEqual(read(self.results), PAGE)
-        self.assertEqual(os.listdir(self.path("h100")), ["sweep.csv"])
+    def test_unpaired_markers_exit_3_and_nothing_written(self):
+        self.device("h100", "GPU")
+        write(self.readme, "<!-- results:begin -->\nno end\n<!-- banks:begin --> in a sentence\n")
+        self.assertRegex(self.plot()[1], r"^plot.py: a <!-- NAME:begin --> line without its one <!-- NAME:end --> "
+                                         r"line after it in \S*README.md: nothing written\n$")
+        self.assertEqual(self.plot()[0], 3)
+        self.assertEqual(read(self.readme), "<!-- results:begin -->\nno end\n<!-- banks:begin --> in a sentence\n")
+        self.assertEqual((read(self.results), os.listdir(self.path("docs", "results", "h100"))), (PAGE, ["sweep.csv"]))
 
-    def test_tables_regenerated_between_markers(self):
-        csv_path = self.device("h100", "NVIDIA H100 80GB HBM3")
+    def test_every_marker_filled_from_every_device(self):
+        write(self.readme, PAGE + "<!-- banks:begin -->\nold\n<!-- banks:end -->\n"
+              "<!-- results:summary:begin -->\n<!-- results:summary:end -->\n<!-- results:dot:begin -->\n"
+              "<!-- results:dot:end -->\n<!-- banks:banks:begin -->\n<!-- banks:banks:end -->\n"
+              "<!-- mutants:begin -->\n<!-- mutants:end -->\n<!-- run:banks:begin -->\n<!-- run:banks:end -->\n"
+              "<!-- run:compute-sanitizer-tool-racecheck-banks-check:begin -->\n"
+              "<!-- run:compute-sanitizer-tool-racecheck-banks-check:end -->\n"
+              "<!-- mutants:ch08_banks:begin -->\n<!-- mutants:ch08_banks:end -->\n")
         self.write("h100/ctest.log", CTEST)
-        self.assertEqual(self.plot(csv_path)[0], 0)
-        readme = read(self.readme)
-        self.assertTrue(readme.startswith("# Page\n\nprose before\n\n<!-- results:begin -->\n**NVIDIA H100"))
-        self.assertTrue(readme.endswith("\n<!-- results:end -->\n\nprose after\n"))
-        self.assertHolds(readme, ["| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |",
-                                  "| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |"],
-                         absent=["old table", "2^20"])  # 2^20: not a headline size
-        self.plot(csv_path)
-        self.assertEqual(read(self.readme), readme)  # a second run changes nothing
-
-    def test_two_devices_side_by_side(self):
         self.write("h200/ctest.log", "100% tests passed out of 191\n")
-        code, _ = self.plot(self.device("h100", "NVIDIA H100 80GB HBM3", "2950.5"),
-                            self.device("h200", "NVIDIA H200", "4100.5"))
-        self.assertEqual(code, 0)
-        results = read(self.results)
+        self.write("h100/banks.txt", "`build/t/transpose --check` under Nsight Compute:\n\n| transpose |\n"
+                                     "`build/b/banks --check` under Nsight Compute:\n\n| kernel | shared loads |\n"
+                                     "| --- | ---: |\n| shared | 32 |\n")
+        self.write("h100/examples.log", "=== ch05_dot/dot\ndot says\n=== exit 0\n=== ch08_banks/banks\nbanks says\n"
+                                        "=== exit 0\n=== ch08_banks/banks --check\nnot this\n=== exit 0\n"
+                                        "=== compute-sanitizer --tool racecheck ch08_banks/banks --check\n0 hazards\n"
+                                        "=== exit 0\n")
+        self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\n"
+                                       "\nmutants: 2 planted, 0 not caught\n")
+        self.device("h100", "NVIDIA H100 80GB HBM3", "2950.5")
+        self.device("h200", "NVIDIA H200", "4100.5")
+        self.assertEqual(self.plot()[0], 0)
+        readme, results = read(self.readme), read(self.results)
+        self.assertTrue(readme.startswith("# Page\n\nprose before\n\n<!-- results:begin -->\n**NVIDIA H100"))
+        self.assertHolds(readme, [
+            "\n<!-- results:end -->\n\nprose after\n",
+            "| dot | float | 2^26 | fast | 0.5 | 2950.5 | 97.1 | PASS |",
+            "| dot | float | 2^26 | **cublas** | 0.5 | 2800.2 | 97.1 (read) | PASS |",
+            "| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |",
+            "<!-- banks:begin -->\n**Bank conflicts on NVIDIA H100 80GB HBM3**\n\n`build/t/transpose",
+            "<!-- banks:banks:begin -->\n**Bank conflicts on NVIDIA H100 80GB HBM3**\n\n`build/b/banks --check`",
+            "`build/b/banks --check` under Nsight Compute:\n\n| kernel | shared loads |\n| --- | ---: |\n| shared | 32 |\n"
+            "<!-- banks:banks:end -->",
+            "| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted",
+            "<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
+            "<!-- mutants:ch08_banks:end -->",
+            "<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
+            "```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```"],
+            absent=["old table", "\nold\n", "2^20"])  # 2^20: not a headline size
         h100, h200 = results.index("## NVIDIA H100 80GB HBM3"), results.index("## NVIDIA H200")
         self.assertTrue(h100 < results.index("2950.5") < h200 < results.index("4100.5"))
-        self.assertIn("Data: [sweep.csv](h200/sweep.csv); tests ([log](h200/ctest.log)): `100% tests passed out of "
-                      "191`, 0 skipped\n", results)
+        self.assertHolds(results, ["Data: [sweep.csv](results/h200/sweep.csv); tests ([log](results/h200/ctest.log)): "
+                                   "`100% tests passed out of 191`, 0 skipped\n",
+                                   "### Shared-memory bank conflicts (Nsight Compute)\n\n`build/t/transpose"])
+        if HAVE_MATPLOTLIB:
+            self.assertEqual(read(self.path("docs", "results", "h100", "dot_float.png"), True)[:8], b"\x89PNG\r\n\x1a\n")
+            self.assertIn("![dot, float on NVIDIA H100 80GB HBM3](results/h100/dot_float.png)", results)
+        self.assertEqual(self.plot()[0], 0)
+        self.assertEqual((read(self.readme), read(self.results)), (readme, results))  # a second run changes nothing
 
     def test_kernel_only_and_cold_rows_marked(self):
         rows = [result("book", 2**26, "500", scope="partials"), result("fast", 2**20, "900", l2="cold", status="FAIL")]
@@ -265,9 +292,9 @@ class Plot(InTemporaryFolder):
     def test_a_chinese_page_gets_its_words_in_chinese_and_the_same_figures(self):
         """PAGE.zh-CN.md: headers, marks, the test line and the bank tables' fixed words in Chinese; every figure
         and kernel name as in the English page, line for line (what tests/test_docs.py compares)."""
-        chinese = self.write("README.zh-CN.md", PAGE + "<!-- banks:begin -->\n<!-- banks:end -->\n"
-                             "<!-- mutants:begin -->\n<!-- mutants:end -->\n")
-        self.write("README.md", read(chinese))
+        chinese = write(self.path("README.zh-CN.md"), PAGE + "<!-- banks:begin -->\n<!-- banks:end -->\n"
+                        "<!-- mutants:begin -->\n<!-- mutants:end -->\n")
+        write(self.readme, read(chinese))
         self.write("h100/ctest.log", CTEST)
         self.write("h100/banks.txt", "`build/t/transpose --check` under Nsight Compute:\n\n| kernel | shared loads |\n"
                                      "| --- | ---: |\n| shared | 32 |\n| k (cuBLAS’s own kernel) | 1 |\n\n"
@@ -275,15 +302,12 @@ class Plot(InTemporaryFolder):
                                      "- shared, loads: predicted 2.00, SASS-counted 32.00\n")
         self.write("h100/mutants.txt", "| chapter | mutant | caught by | check exit |\n| --- | --- | --- | --- |\n"
                                        "| ch | skip | dot_x | 1 |\n\nmutants: 1 planted, 0 not caught\n")
-        rows = device_rows("NVIDIA H100 80GB HBM3", "2950.5") + [result("book", 2**26, "500", scope="partials",
-                                                                          device="NVIDIA H100 80GB HBM3")]
-        path = self.path("h100", "sweep.csv")
-        sweep.write_csv(path, rows)
-        code, _, stderr = in_process(plot.main, [path, "--regenerate", "--readme", self.readme, "--readme", chinese,
-                                                 "--results", self.results])
-        self.assertEqual(code, 0, stderr)
+        name = "NVIDIA H100 80GB HBM3"
+        self.device("h100", name, rows=device_rows(name, "2950.5") + [result("book", 2**26, "500", scope="partials",
+                                                                             device=name)])
+        self.assertEqual(self.plot()[0], 0)
         self.assertHolds(read(chinese), [
-                      "数据：[sweep.csv](h100/sweep.csv)；测试（[日志](h100/ctest.log)）：`95% tests passed",
+                      "数据：[sweep.csv](docs/results/h100/sweep.csv)；测试（[日志](docs/results/h100/ctest.log)）：`95% tests",
                       "| 程序 | 类型 | 规模 | 核函数 | ms | GB/s | 占上限的百分比 | 状态 |",
                       "| dot | float | 2^26 | book（只含核函数） | 0.5 | 500 | 97.1 | PASS |",
                       "**NVIDIA H100 80GB HBM3 上的 bank 冲突**", "在 Nsight Compute 下运行 `build/t/transpose --check`：",
@@ -296,20 +320,25 @@ class Plot(InTemporaryFolder):
         for name, block in test_docs.generated_blocks(chinese).items():
             self.assertIsNone(test_docs.block_difference(english[name], block), name)
 
-    def test_size_labels(self):
+    def test_size_labels_and_the_launch_floor(self):
         labels = [plot.size_label({"n": n, "size": size}) for n, size in
                   [("67108864", ""), ("100000000", ""), ("33792", ""), ("67108864", "8192x8192"), ("6", "2x3")]]
         self.assertEqual(labels, ["2^26", "1e8", "33792", "8192²", "2×3"])
-
-    def test_launch_floor(self):
         # 1000 float elements read in 8 us, 2^20 in 0.4 ms: the floor is the shortest time, 8 us, and a
         # kernel that took it at every n would show 4 bytes x n / 8 us; rows without a time count for nothing.
         rows = [{"n": "1000", "gbps": "0.5", "ms": "0.008"}, {"n": "1048576", "gbps": "10.48576", "ms": "0.4"},
                 {"n": "64", "gbps": "-", "ms": "-"}]
-        floor_ms, per_element = plot.launch_floor(rows)
-        self.assertAlmostEqual(floor_ms, 0.008)
-        self.assertAlmostEqual(per_element, 4.0)
+        self.assertEqual([round(x, 9) for x in plot.launch_floor(rows)], [0.008, 4.0])
         self.assertEqual(plot.launch_floor([{"n": "5", "gbps": "-", "ms": "-"}]), (None, None))
+
+    def test_machine_paths_cut_to_the_repository(self):
+        log = self.path("examples.log")
+        write(log, "=== compute-sanitizer ch05_dot/dot\n/work/main/.snap/common/book.h:162: CUDA error\n"
+                   "  racecheck /root/x/build-gpu/./ch05_shared_bitmap/shared_bitmap --no-sync\n"
+                   "see a/common/b and https://x.org/common/y\n=== exit 3\n")
+        self.assertEqual(plot.read_examples(log)["compute-sanitizer ch05_dot/dot"],
+                         ["common/book.h:162: CUDA error", "  racecheck build-gpu/ch05_shared_bitmap/shared_bitmap --no-sync",
+                          "see a/common/b and https://x.org/common/y"])
 
     def test_bank_agreement_counts_rows_and_the_largest_deviation(self):
         # Loads and stores are separate rows; a row without a prediction (a library's kernel) or
@@ -338,59 +367,6 @@ class Plot(InTemporaryFolder):
                  "1.00 | 0 |\n")
         self.assertIn("| banks --check | 2 | 0 | 1 | +5 % (k) |", plot.banks_agreement_body([{"name": "G", "banks": older}]))
 
-    def test_bank_table_pasted_where_markers_are(self):
-        self.write("README.md", PAGE + "<!-- banks:begin -->\nold\n<!-- banks:end -->\n")
-        self.write("h100/banks.txt", "| kernel | shared loads |\n| --- | ---: |\n| shared | 32 |\n")
-        self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
-        self.assertIn("<!-- banks:begin -->\n**Bank conflicts on NVIDIA H100 80GB HBM3**\n\n| kernel | shared loads |",
-                      read(self.readme))
-        self.assertIn("### Shared-memory bank conflicts (Nsight Compute)\n\n| kernel", read(self.results))
-
-    def test_named_markers_summary_example_program_mutants(self):
-        page = ("<!-- results:summary:begin -->\n<!-- results:summary:end -->\n<!-- results:dot:begin -->\n"
-                "<!-- results:dot:end -->\n<!-- banks:banks:begin -->\n<!-- banks:banks:end -->\n"
-                "<!-- mutants:begin -->\n<!-- mutants:end -->\n<!-- run:banks:begin -->\n<!-- run:banks:end -->\n"
-                "<!-- run:compute-sanitizer-tool-racecheck-banks-check:begin -->\n"
-                "<!-- run:compute-sanitizer-tool-racecheck-banks-check:end -->\n"
-                "<!-- mutants:ch08_banks:begin -->\n<!-- mutants:ch08_banks:end -->\n")
-        self.write("README.md", page)
-        self.write("h100/banks.txt", "`build/t/transpose --check` under Nsight Compute:\n\n| transpose |\n"
-                                     "`build/b/banks --check` under Nsight Compute:\n\n| banks |\n")
-        self.write("h100/examples.log", "=== ch05_dot/dot\ndot says\n=== exit 0\n=== ch08_banks/banks\nbanks says\n"
-                                        "=== exit 0\n=== ch08_banks/banks --check\nnot this\n=== exit 0\n"
-                                        "=== compute-sanitizer --tool racecheck ch08_banks/banks --check\n0 hazards\n"
-                                        "=== exit 0\n")
-        self.write("h100/mutants.txt", "noise\n| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\n"
-                                       "\nmutants: 2 planted, 0 not caught\n")
-        self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
-        self.assertHolds(read(self.readme), [
-            "| NVIDIA H100 80GB HBM3 | dot | float | 2^26 | – | fast 97.1 % | cublas 97.1 % | 1.05 |",
-            "| dot | float | 2^26 | fast |", "| banks |",
-            "| ch | skip_last | dot_x | 1 |\n| ch08_banks | carve | banks_x | 1 |\nmutants: 2 planted",
-            "<!-- mutants:ch08_banks:begin -->\n**NVIDIA H100 80GB HBM3**\n\n| ch08_banks | carve | banks_x | 1 |\n"
-            "<!-- mutants:ch08_banks:end -->",
-            "<!-- run:banks:begin -->\n```\n$ build/ch08_banks/banks\nbanks says\n```\n<!-- run:banks:end -->",
-            "```\n$ compute-sanitizer --tool racecheck build/ch08_banks/banks --check\n0 hazards\n```"],
-            absent=["| transpose |"])
-
-    @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s: no plot drawn (Debian and Ubuntu: "
-                                          "apt-get install python3-matplotlib)" % sys.executable)
-    def test_plot_drawn_and_linked(self):
-        self.assertEqual(self.plot(self.device("h100", "NVIDIA H100 80GB HBM3"))[0], 0)
-        with open(self.path("h100", "dot_float.png"), "rb") as image:
-            self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
-        self.assertIn("![dot, float on NVIDIA H100 80GB HBM3](h100/dot_float.png)", read(self.results))
-
-    def test_without_matplotlib_tables_still_written(self):
-        blocker = self.write("blocker/matplotlib/__init__.py", "raise ImportError('blocked by the test')\n")
-        environment = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker)))
-        done = script("scripts/plot.py", self.device("h100", "GPU"), "--regenerate", "--readme", self.readme,
-                      "--results", self.results, env=environment)
-        self.assertEqual((done.returncode, done.stderr),
-                         (0, "plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: "
-                             "apt-get install python3-matplotlib)\n" % sys.executable))
-        self.assertIn("| dot | float | 2^26 | fast |", read(self.results))
-        self.assertEqual(os.listdir(self.path("h100")), ["sweep.csv"])
 
 
 class PlotOutputs(InTemporaryFolder):
@@ -427,8 +403,7 @@ class PlotOutputs(InTemporaryFolder):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(self.git("status", "--porcelain", "--untracked-files=all"), "")
         page = read(os.path.join(self.repo, "build", "plots", "RESULTS.md"))
-        self.assertIn("| dot | float | 2^26 | fast |", page)
-        self.assertIn("[sweep.csv](../../docs/results/h100/sweep.csv)", page)
+        self.assertHolds(page, ["| dot | float | 2^26 | fast |", "[sweep.csv](../../docs/results/h100/sweep.csv)"])
         again = self.plot("docs/results/h100/sweep.csv")  # an output already there: only with --force
         self.assertOneLine(again, 2, "build/plots/RESULTS.md already there", "--force replaces")
         # The plots are the run's too: with RESULTS.md gone, a plot already there is still not replaced.
@@ -444,36 +419,43 @@ class PlotOutputs(InTemporaryFolder):
         self.assertEqual(self.plot("docs/results/h100/sweep.csv", "--force").returncode, 0)
 
     def test_regenerate_rewrites_the_pages_from_every_device_only(self):
-        self.assertOneLine(self.plot("--regenerate", "docs/results/h100/sweep.csv"), 2,
-                           "docs/results/h200/sweep.csv is left out")
-        self.assertEqual(self.git("status", "--porcelain"), "")
         self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the pages hold 'old table'
+        self.assertEqual(self.git("status", "--porcelain"), "")
         done = self.plot("--regenerate")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("NVIDIA H200", read(os.path.join(self.repo, "README.md")))
-        self.assertIn("README.md", self.git("status", "--porcelain"))
+        self.assertHolds(read(os.path.join(self.repo, "README.md")), ["NVIDIA H100", "NVIDIA H200"])
         self.git("add", "."), self.git("commit", "-q", "-m", "regenerated")
-        if HAVE_MATPLOTLIB and not HAVE_CJK_FONT:  # the Chinese plots were not drawn: --check names them
-            self.skipTest(NO_CJK_FONT)
         done = self.plot("--regenerate", "--check")
-        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        if not HAVE_CJK_FONT:  # without matplotlib no plot is drawn, without the font no Chinese one: --check names them
+            undrawn = ["docs/results/%s/dot_float%s.png" % (slug, suffix) for slug in ("h100", "h200")
+                       for suffix in ("", ".zh-CN") if suffix or not HAVE_MATPLOTLIB]
+            self.assertEqual(done.stdout, "plot.py: regenerating would change %s\n" % ", ".join(undrawn))
+        else:
+            self.assertPrints(done, 0, "2 pages and 4 plots are what 2 device(s)' results give")
         self.assertEqual(self.plot("--regenerate").returncode, 0)
         self.assertEqual(self.git("status", "--porcelain"), "")
+
+    def test_without_matplotlib_tables_still_written(self):
+        blocker = write(self.path("blocker", "matplotlib", "__init__.py"), "raise ImportError('blocked by the test')\n")
+        done = self.plot("--regenerate", environment=dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(blocker))))
+        self.assertEqual((done.returncode, done.stderr),
+                         (0, "plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: "
+                             "apt-get install python3-matplotlib)\n" % sys.executable))
+        self.assertIn("| dot | float | 2^26 | fast |", read(os.path.join(self.repo, "docs", "RESULTS.md")))
+        self.assertEqual(os.listdir(os.path.join(self.repo, "docs", "results", "h100")), ["sweep.csv"])
 
     @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
     def test_a_plot_drawn_from_the_same_data_is_kept_byte_for_byte(self):
         csv_path = os.path.join(self.repo, "docs", "results", "h100", "sweep.csv")
-        devices = [plot.load(csv_path)]
         with contextlib.redirect_stderr(io.StringIO()):
-            stale, drawn = plot.draw(devices)
-        pngs = [os.path.join(self.repo, "docs", "results", "h100", name) for name in ("dot_float.png",
-                                                                                    "dot_float.zh-CN.png")]
+            stale, drawn = plot.draw([plot.load(csv_path)])
+        pngs = [os.path.join(os.path.dirname(csv_path), name) for name in ("dot_float.png", "dot_float.zh-CN.png")]
         self.assertEqual((stale, drawn), (pngs, pngs))  # in English and in Chinese
-        for png in pngs:
-            self.assertNotIn("Software", plot.png_text(png))  # no matplotlib version in the file
-            self.assertTrue(plot.png_text(png)["Source"].startswith("scripts/plot.py sha256:"))
-        self.assertNotEqual(*[plot.png_text(png)["Source"] for png in pngs])
         before = [read(png, True) for png in pngs]
+        for png in before:
+            self.assertNotIn(b"Software", png)  # no matplotlib version in the file
+        self.assertNotEqual(*[plot.png_source(png) for png in pngs])
+        self.assertTrue(plot.png_source(pngs[0]).startswith("scripts/plot.py sha256:"))
         with mock.patch.object(plot, "plot", side_effect=AssertionError("redrawn")):
             self.assertEqual(plot.draw([plot.load(csv_path)]), ([], []))  # another matplotlib would not draw either
         self.assertEqual([read(png, True) for png in pngs], before)
@@ -488,31 +470,28 @@ class PlotOutputs(InTemporaryFolder):
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
     def test_without_the_chinese_font_the_english_plots_drawn_and_one_line(self):
         done = self.plot("--regenerate", environment=dict(os.environ, PLOT_CJK_FONT="/nonexistent.ttc"))
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertEqual(done.stderr, "plot.py: no WenQuanYi Micro Hei for the Chinese pictures (Debian and Ubuntu: "
-                                      "apt-get install fonts-wqy-microhei, which scripts/install_deps.sh does): 2 "
-                                      "Chinese plot(s) not drawn\n")
+        self.assertEqual((done.returncode, done.stderr), (0, "plot.py: no WenQuanYi Micro Hei for the Chinese pictures "
+                         "(Debian and Ubuntu: apt-get install fonts-wqy-microhei, which scripts/install_deps.sh does): "
+                         "2 Chinese plot(s) not drawn\n"))
         plots = os.path.join(self.repo, "docs", "results", "h100")
         self.assertEqual(sorted(os.listdir(plots)), ["dot_float.png", "sweep.csv"])
-        self.assertEqual(self.plot("--regenerate", "--check").returncode, 1)  # the Chinese plot is still missing
 
     def test_bad_command_lines_and_missing_files_are_one_line_before_anything_is_written(self):
-        binary = write(self.path("binary.csv"), b"kernel,n\n\xff\xfe\x00\x01")
         cases = {("/nonexistent.csv",): "/nonexistent.csv: no such file",
-                 (binary,): "binary.csv: not UTF-8 text at byte 9: not a CSV",
-                 ("docs/results/h100/sweep.csv", "--out", "/proc/plots"): "/proc/plots: No such file or directory",
                  ("docs",): "docs: a folder, not a CSV",
-                 ("--regenerate", "/nonexistent.csv"): "no such file",
-                 ("--check", "docs/results/h100/sweep.csv"): "go with --regenerate",
-                 ("--readme", "README.md", "docs/results/h100/sweep.csv"): "go with --regenerate",
-                 ("--regenerate", "--out", "x"): "do different jobs",
-                 ("--regenerate", "--force"): "needs no --force",
-                 ("--regenerate", "--readme", "nothere.md"): "nothere.md: no such page",
+                 ("--regenerate", "docs/results/h100/sweep.csv"): "give no CSV",
+                 ("--check", "docs/results/h100/sweep.csv"): "goes with --regenerate",
+                 ("--regenerate", "--bank-maps", "x"): "not allowed with argument",
+                 ("--regenerate", "--force"): "rewrite generated files by design",
+                 ("--bank-maps", "x", "--force"): "rewrite generated files by design",
                  ("--bank-maps", "README.md"): "not a folder",
                  (): "give your sweep's CSV",
                  ("--bogus",): "unrecognized arguments"}
         for arguments, problem in cases.items():
             self.assertOneLine(self.plot(*arguments), 2, problem)
+        os.makedirs(os.path.join(self.repo, "build"))
+        write(os.path.join(self.repo, "build", "plots"), "a file")  # the folder plot.py cannot make
+        self.assertOneLine(self.plot("docs/results/h100/sweep.csv"), 2, "build/plots: File exists")
         self.assertEqual(self.git("status", "--porcelain", "--untracked-files=all"), "")
 
     @unittest.skipUnless(HAVE_MATPLOTLIB, "matplotlib is not installed for %s" % sys.executable)
@@ -530,17 +509,6 @@ sys.path.insert(0, os.path.dirname(sys.argv[0])); runpy.run_path(sys.argv[0], ru
         self.assertPrints(done, 0, "has no matplotlib: running under %s" % system)
         self.assertTrue(os.listdir(os.path.join(self.repo, "build", "plots", "nvidia-h100-80gb-hbm3")))
         self.assertIn("plot.py docs/results/h100/sweep.csv", read(log))
-
-
-class ExamplesLog(InTemporaryFolder):
-    def test_machine_paths_cut_to_the_repository(self):
-        log = self.path("examples.log")
-        write(log, "=== compute-sanitizer ch05_dot/dot\n/work/main/.snap/common/book.h:162: CUDA error\n"
-                   "  racecheck /root/x/build-gpu/./ch05_shared_bitmap/shared_bitmap --no-sync\n"
-                   "see a/common/b and https://x.org/common/y\n=== exit 3\n")
-        self.assertEqual(plot.read_examples(log)["compute-sanitizer ch05_dot/dot"],
-                         ["common/book.h:162: CUDA error", "  racecheck build-gpu/ch05_shared_bitmap/shared_bitmap --no-sync",
-                          "see a/common/b and https://x.org/common/y"])
 
 
 class Mutants(InTemporaryFolder):
@@ -562,7 +530,7 @@ class Mutants(InTemporaryFolder):
                            os.environ["PATH"])
         done = script("scripts/mutants.sh", env=environment)
         self.assertPrints(done, 1, "| ch99_fake | caught | prog_test | 1 |", "| ch99_fake | survived | SURVIVED | 0 |",
-                          "| ch99_fake | unplanted | NOT PLANTED (the sed script changed nothing) | - |",
+                          "| ch99_fake | unplanted | NOT PLANTED (a sed script changed nothing) | - |",
                           "| ch99_fake | useless_check | CHECK FAILS WITHOUT THE BUG (exit 1) | 1 |",
                           "mutants: 4 planted, 3 not caught")
         for selection, planted in ("only", "1 planted, 0 not caught"), ("skip", "3 planted, 3 not caught"):
@@ -625,20 +593,17 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
         self.assertPrints(self.fake(sass=False), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | "
                           "1015808 |", "Every prediction equals the measured count (within 2 %).")
 
-    def test_help_describes_the_script_and_exits_0(self):
+    def test_help_exits_0_bad_use_2_and_no_ncu_77(self):
         for option in ("--help", "-h"):
             done = self.run_script(os.environ["PATH"], option)
             self.assertEqual((done.returncode, done.stderr), (0, ""), option)
             self.assertTrue(done.stdout.startswith("bank_conflicts.sh PROGRAM [ARGS...]\n"), done.stdout)
             self.assertHolds(done.stdout, ["Runs PROGRAM ARGS under Nsight Compute", "Exit 77 when ncu or a GPU is missing"])
-            self.assertNotIn("#", done.stdout.replace("#", "", 0).split("\n")[0])
         done = run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")])
         self.assertEqual(done.returncode, 2)
         self.assertIn("--help says more", done.stderr)
-
-    def test_77_without_ncu(self):
         write(self.path("program"), self.PROGRAM, executable=True)
-        self.assertEqual(self.run_script("/nonexistent").returncode, 77)
+        self.assertEqual(self.run_script("/nonexistent").returncode, 77)  # no ncu
 
 
 class BankMaps(InTemporaryFolder):
@@ -649,13 +614,19 @@ class BankMaps(InTemporaryFolder):
         return script("scripts/plot.py", "--bank-maps", *(arguments or (self.folder,)), input=text, **options)
 
     @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
-    def test_picture_drawn(self):
-        done = self.plot("# header\n" + self.LINE % "demo_column" + "\n" + self.LINE % "-" + "\n")
+    def test_pictures_drawn_and_kept_while_the_model_is_the_same(self):
+        line = "# header\n" + self.LINE % "demo" + "\n" + self.LINE % "-" + "\n"
+        done = self.plot(line)
         self.assertEqual(done.returncode, 0, done.stderr)
-        for name in ("demo_column.png", "demo_column.zh-CN.png"):  # in English and in Chinese
-            with open(self.path(name), "rb") as image:
-                self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
-        self.assertEqual(sorted(os.listdir(self.folder)), ["demo_column.png", "demo_column.zh-CN.png"])
+        self.assertEqual(sorted(os.listdir(self.folder)), ["demo.png", "demo.zh-CN.png"])  # in English and in Chinese
+        drawn = read(self.path("demo.png"), True)
+        self.assertEqual(drawn[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(self.plot(line).stdout, "plot.py: 0 bank map(s) drawn into %s, 2 kept (drawn from the same "
+                         "model)\n" % self.folder)
+        self.assertEqual(read(self.path("demo.png"), True), drawn)
+        done = self.plot(line.replace("\t32\t32\tdemo", "\t31\t32\tdemo"))  # 31 passes: another picture
+        self.assertPrints(done, 0, "2 bank map(s) drawn")
+        self.assertNotEqual(read(self.path("demo.png"), True), drawn)
 
     @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
     def test_the_same_picture_twice_is_the_same_bytes(self):
@@ -675,7 +646,8 @@ class BankMaps(InTemporaryFolder):
                  "mirrored column read": "按列读中心对称的位置", "tile column read": "按列读分块",
                  "s_words[s * threadIdx.x], s = 32": "s_words[s * threadIdx.x]，s = 32",
                  "s_row[0 * row_elements]": "s_row[0 * row_elements]", "16-byte read": "16 字节的读取",
-                 "16-byte piece write": "写 16 字节的一块", "a new access": None}
+                 "16-byte piece write": "写 16 字节的一块", "column read (16 lanes)": "按列读（16 个线程）",
+                 "a new access": None}
         self.assertEqual({access: plot.chinese_access(access) for access in cases}, cases)
         done = self.plot(self.LINE.replace("column read", "a new access") % "demo" + "\n")
         self.assertEqual((done.returncode, done.stderr), (2, "plot.py: no Chinese for the access 'a new access': add a "
@@ -690,22 +662,6 @@ class BankMaps(InTemporaryFolder):
                                                                "which scripts/install_deps.sh does): nothing drawn\n"))
         self.assertEqual(os.listdir(self.folder), [])
 
-    @unittest.skipUnless(HAVE_CJK_FONT, NO_CJK_FONT)
-    def test_a_picture_that_differs_is_replaced_only_with_force(self):
-        line = self.LINE % "demo" + "\n"
-        self.assertEqual(self.plot(line).returncode, 0)
-        path = self.path("demo.png")
-        drawn = read(path, True)
-        self.assertEqual(self.plot(line).stdout, "plot.py: 0 bank map(s) drawn into %s, 2 kept (the same picture)\n"
-                         % self.folder)
-        other = line.replace("\t32\t32\tdemo", "\t31\t32\tdemo")  # 31 passes: another picture
-        self.assertOneLine(self.plot(other), 2, "demo.png, demo.zh-CN.png in %s show another picture than this bank "
-                                                "model's: --force replaces them" % self.folder)
-        self.assertEqual(read(path, True), drawn)
-        done = self.plot(other, self.folder, "--force")
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertNotEqual(read(path, True), drawn)
-
     def test_without_matplotlib_one_line_and_77(self):
         blocker = write(self.path("blocker", "matplotlib", "__init__.py"), "raise ImportError\n")
         done = self.plot(self.LINE % "demo" + "\n", self.path("out"),
@@ -713,99 +669,15 @@ class BankMaps(InTemporaryFolder):
         self.assertOneLine(done, 77, "no Python here has matplotlib")
         self.assertFalse(os.path.exists(self.path("out")))
 
-    def test_malformed_and_twice_rejected(self):
-        done = self.plot(self.LINE % "demo" + ",7:0\n")  # 33 lanes
-        self.assertEqual((done.returncode, done.stderr.startswith("<stdin>:1: not a bank model line")), (2, True))
-        done = self.plot(self.LINE % "same" + "\n" + self.LINE % "same" + "\n")
-        self.assertEqual(done.returncode, 2)
-        self.assertIn("given twice: same", done.stderr)
-        self.assertEqual(os.listdir(self.folder), [])
-
-
-class ExpectSass(InTemporaryFolder):
-    """expect_sass.sh with a stand-in cuobjdump printing two architectures' SASS: every claim checked on
-    each, --arch scoping, one line per failing architecture, malformed claims exit 2, no cuobjdump 77."""
-    SASS = """
-Fatbin elf code:
-================
-arch = sm_75
-\tcode for sm_75
-\t\tFunction : _Z4treeIfEvPT_
-        /*0000*/                   BAR.SYNC 0x0 ;
-        /*0010*/                   LDS.U.32 R2, [R3] ;
-        /*0020*/                   EXIT ;
-\t\t..........
-
-Fatbin elf code:
-================
-arch = sm_90
-\tcode for sm_90
-\t\tFunction : _Z4treeIfEvPT_
-        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
-        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
-        /*0020*/                   LDS R2, [R3] ;
-        /*0030*/                   CCTL.E.PF2 [R4] ;
-        /*0040*/                   EXIT ;
-\t\t..........
-"""
-
-    def sass(self, *claims, function="tree", cuobjdump=None):
-        if cuobjdump is None:
-            write(self.path("sass.txt"), self.SASS)
-            cuobjdump = write(self.path("cuobjdump"), "#!/bin/sh\ncat %s/sass.txt\n" % self.folder,
-                              executable=True)
-        return script("tests/expect_sass.sh", cuobjdump, "program", function, *claims)
-
-    def test_a_claim_holds_on_every_architecture_or_fails_naming_it(self):
-        self.assertPrints(self.sass("--has", "LDS", "--lacks", "LOCAL"), 0,
-                          "1 function(s) matching 'tree', 4 claim(s) checked on sm_75 sm_90")
-        done = self.sass("--count", "BAR\\.SYNC", "1", "--lacks", "CCTL")
-        self.assertEqual(done.returncode, 1)
-        failures = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
-        self.assertEqual(len(failures), 2, done.stdout)
-        self.assertRegex(failures[0],
-                         r"^FAIL: sm_90 (tree<float>|_Z4treeIfEvPT_): 2 line\(s\) match 'BAR\\\.SYNC', not 1$")
-        self.assertIn("none expected (first: CCTL.E.PF2 [R4])", failures[1])
-
-    def test_arch_restricts_the_claims_after_it(self):
-        done = self.sass("--arch", "sm_80+", "--has", "CCTL", "--count", "BAR", "2", "--arch", "sm_75", "--has",
-                         "LDS\\.U", "--arch", "all", "--has", "EXIT")
-        self.assertPrints(done, 0, "5 claim(s) checked")
-        # No such architecture here: nothing checked.
-        self.assertPrints(self.sass("--arch", "sm_100+", "--has", "CCTL"), 77,
-                          "no claim is about an architecture of this build: skipped")
-        self.assertPrints(self.sass("--arch", "sm_75,sm_90", "--has", "CCTL"), 1, "FAIL: sm_75 ", absent=["FAIL: sm_90 "])
-
-    def test_a_binary_is_disassembled_once_while_it_is_the_same(self):
-        """Reruns and the other tests of one program read the SASS kept beside it (item 4: about 20 tests
-        took 30-44 s each, every run)."""
-        write(self.path("sass.txt"), self.SASS)
-        log = self.path("calls")
-        cuobjdump = write(self.path("cuobjdump"), '#!/bin/sh\n[ "$1" = -sass ] && echo "$*" >>%s\n'
-                          'cat %s/sass.txt\n' % (log, self.folder), executable=True)
-        program = write(self.path("build", "program"), "the binary\n")
-
-        def check(*claims):
-            return script("tests/expect_sass.sh", cuobjdump, program, "tree", *claims)
-        first = check("--has", "LDS")
-        self.assertEqual((first.returncode, len(read(log).splitlines())), (0, 1), first.stdout)
-        second = check("--count", "BAR\\.SYNC", "1")  # another test of the same program: not disassembled again
-        self.assertEqual(len(read(log).splitlines()), 1)
-        self.assertIn("the SASS of this same binary, read before", second.stdout)
-        self.assertIn("FAIL: sm_90 ", second.stdout)  # and the claims are checked as before
-        self.assertEqual(second.returncode, 1)
-        write(program, "the binary, rebuilt\n")
-        self.assertEqual(check("--has", "LDS").returncode, 0)
-        self.assertEqual(len(read(log).splitlines()), 2)
-        self.assertEqual(len([name for name in os.listdir(self.path("build", "sass_cache"))
-                              if not name.endswith(".lock")]), 1)  # the older binary's is gone
-
-    def test_malformed_claims_and_no_function(self):
-        for claims in (["--arch", "sm80+", "--has", "X"], ["--count", "X"], ["--hass", "X"], ["--has"]):
-            self.assertEqual(self.sass(*claims).returncode, 2, claims)
-        self.assertEqual(self.sass("--has", "X", cuobjdump="/nonexistent/cuobjdump").returncode, 77)
-        done = self.sass("--has", "X", function="other")
-        self.assertEqual((done.returncode, done.stdout), (1, "FAIL: no function of program matches 'other'\n"))
+    def test_malformed_twice_and_binary_rejected(self):
+        binary = write(self.path("binary", "model.txt"), b"\xff\xfe")
+        for text, sources, problem in (
+                (self.LINE % "demo" + ",7:0\n", (), "<stdin>:1: not a bank model line"),  # 33 lanes
+                (self.LINE % "same" + "\n" + self.LINE % "same" + "\n", (), "given twice: same"),
+                (self.LINE % "Demo" + "\n", (), "<stdin>:1: picture name 'Demo': use [a-z0-9_]"),
+                ("", (binary,), "an input is not UTF-8 text")):
+            self.assertOneLine(self.plot(text, self.path("out"), *sources), 2, problem)
+        self.assertFalse(os.path.exists(self.path("out")))
 
 
 class SassExcerpts(InTemporaryFolder):
@@ -851,41 +723,6 @@ SASS
         write(chinese, read(chinese).replace("nvcc 12.8", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, chinese).returncode, 77)
 
-
-
-class PassedBefore(InTemporaryFolder):
-    """tests/passed_before.sh: a test that passed is not run again while its inputs, its command and its
-    tools' versions are the same (item 4: cmake_oldest, 93 s, and tooling, 42 s, reran in full)."""
-
-    def run_it(self, inputs, probe="echo tools 1", exit_code=0, rerun_all=""):
-        log = self.path("runs")
-        done = script("tests/passed_before.sh", self.path("stamps"), inputs, probe, "sh", "-c",
-                      'echo ran >>"$0"; exit %d' % exit_code, log, env=dict(os.environ, EXAMPLES_RERUN_ALL=rerun_all))
-        return done, len(read(log).splitlines()) if os.path.exists(log) else 0
-
-    def test_run_once_then_reused_until_an_input_or_a_tool_changes(self):
-        source = write(self.path("inputs", "a.c"), "int a;\n")
-        other = write(self.path("one.txt"), "1\n")
-        inputs = os.path.dirname(source) + ":" + other
-        self.assertEqual(self.run_it(inputs)[1], 1)
-        done, runs = self.run_it(inputs)
-        self.assertEqual((done.returncode, runs), (0, 1))
-        self.assertRegex(done.stdout, r"^reused: passed on \S+ with these same inputs and tools")
-        changes = [lambda: write(source, "int b;\n"), lambda: write(self.path("inputs", "new.h"), ""),
-                   lambda: write(other, "2\n")]
-        for count, change in enumerate(changes, start=2):
-            change()
-            self.assertEqual(self.run_it(inputs)[1], count)
-            self.assertEqual(self.run_it(inputs)[1], count)
-        self.assertEqual(self.run_it(inputs, probe="echo tools 2")[1], len(changes) + 2)
-        self.assertEqual(len(os.listdir(self.path("stamps"))), 1)
-        self.assertEqual(self.run_it(inputs, probe="echo tools 2", rerun_all="1")[1], len(changes) + 3)  # asked to
-
-    def test_a_failure_or_a_skip_is_never_reused(self):
-        inputs = write(self.path("one.txt"), "1\n")
-        for code, runs in ((1, 1), (1, 2), (77, 3), (77, 4), (0, 5), (0, 5)):
-            done, count = self.run_it(inputs, exit_code=code)
-            self.assertEqual((done.returncode, count), (code, runs))
 
 
 class ReadmeFigures(InTemporaryFolder):
@@ -987,103 +824,20 @@ class CuobjdumpCache(InTemporaryFolder):
         self.assertEqual(cuobjdump_cache.demangle(names), dict(zip(names, ["dot_fast<float>", "k", "not_mangled"])))
 
 
-class ResUsage(InTemporaryFolder):
-    """res_usage.py with a stand-in cuobjdump (-res-usage and -elf of sm_75 and sm_90) and a stand-in
-    test_arch_limits: the checks fail naming program, architecture and kernel; the reserved KiB of sm_90
-    is not counted as the kernel's; __launch_bounds__ is the block size; no cuobjdump is 77."""
-    RES_USAGE = """
-Fatbin elf code:
-================
-arch = sm_75
-Resource usage:
- Function tree:
-  REG:32 STACK:0 SHARED:4096 LOCAL:0 CONSTANT[0]:384 TEXTURE:0 SURFACE:0 SAMPLER:0
- Function bounded:
-  REG:%(registers)d STACK:%(stack)d SHARED:%(shared)d LOCAL:%(local)d CONSTANT[0]:384 TEXTURE:0
+class Size(unittest.TestCase):
+    """Issue 42: every file of scripts/ and their Python tests, fewer lines (as wc -l counts them) than the
+    chapters' .cu files: tooling at the scale of what it serves."""
+    TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
+             "exercises/test_zh.py"]
 
-Fatbin elf code:
-================
-arch = %(newer)s
-Resource usage:
- Function tree:
-  REG:30 STACK:0 SHARED:5120 LOCAL:0 CONSTANT[0]:384 TEXTURE:0 SURFACE:0 SAMPLER:0
- Function bounded:
-  REG:%(registers)d STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:384 TEXTURE:0
-"""
-    ELF = """
-Fatbin elf code:
-================
-arch = sm_75
-.nv.info.bounded
-\t<0x1>
-\tAttribute:\tEIATTR_MAX_THREADS
-\tFormat:\tEIFMT_SVAL
-\tValue:\t0x100 0x1 0x1
-Fatbin elf code:
-================
-arch = %(newer)s
-   8f 125880      0  0  1    NOBITS        3    0        0 .nv.shared.reserved.0
-.nv.info.bounded
-\tAttribute:\tEIATTR_MAX_THREADS
-\tValue:\t0x100 0x1 0x1
-"""
-    # Two architectures; a block fits when registers x threads <= 64 K.
-    LIMITS = """#!/usr/bin/env python3
-import sys
-if sys.argv[1] == "--limits":
-    print("# sm\\tfamily\\tshared_per_sm\\tstatic_shared_per_block\\treserved_shared_per_block")
-    print("75\\tTuring\\t65536\\t49152\\t0")
-    print("80\\tAmpere\\t167936\\t49152\\t1024")
-    print("86\\tAmpere\\t102400\\t49152\\t1024")
-    print("90\\tHopper\\t233472\\t49152\\t1024")
-    sys.exit(0)
-for line in sys.stdin:
-    sm, threads, registers, shared = map(int, line.split())
-    blocks = 0 if registers * threads > 65536 else 1
-    print(line.strip(), blocks, "threads" if blocks else "more registers than a block may have")
-"""
-
-    def res_usage(self, newer="sm_90", registers=40, stack=0, local=0, shared=2048, cuobjdump=None):
-        values = dict(newer=newer, registers=registers, stack=stack, local=local, shared=shared)
-        write(self.path("res.txt"), self.RES_USAGE % values)
-        write(self.path("elf.txt"), self.ELF % values)
-        if cuobjdump is None:
-            cuobjdump = write(self.path("cuobjdump"), '#!/bin/sh\ncase $1 in -res-usage) '
-                              'cat %s/res.txt ;; -elf) cat %s/elf.txt ;; esac\n' % (self.folder, self.folder),
-                              executable=True)
-        limits = write(self.path("test_arch_limits"), self.LIMITS, executable=True)
-        return script("tests/res_usage.py", cuobjdump, limits, self.path("program"))
-
-    def test_table_with_the_kernels_own_shared_memory_and_declared_block(self):
-        self.assertPrints(self.res_usage(), 0, re.compile(r"\n  bounded +256 +40/2048/1t +40/0/1t\n"),
-                          re.compile(r"\n  tree +1024\* +32/4096/1t +30/4096/1t\n"))
-
-    def test_each_check_fails_naming_architecture_and_kernel(self):
-        for values, message in (
-                (dict(stack=16), "FAIL: program sm_75 bounded: a 16-byte stack frame: none expected"),
-                (dict(local=8), "FAIL: program sm_75 bounded: 8 bytes of local memory a thread"),
-                (dict(shared=50000), "FAIL: program sm_75 bounded: 50000 bytes of static shared memory, over the "
-                                     "49152"),
-                (dict(newer="sm_91"), "FAIL: program: no limits for sm_91 in tests/arch_limits.h")):
-            done = self.res_usage(**values)
-            self.assertEqual(done.returncode, 1, values)
-            self.assertIn(message, done.stdout.replace(self.path("program"), "program"))
-        done = self.res_usage(registers=300)  # 300 x 256 > 64 K: no block of the declared 256 threads
-        self.assertIn("FAIL: program sm_90 bounded: no block of 256 threads fits (300 registers, 0 bytes shared): "
-                      "more registers than a block may have", done.stdout)
-
-    NOT_CHECKED = "not checked (no machine code for them in this build; a newer one may compile its PTX at load time): "
-
-    def test_each_gpu_against_the_code_it_runs(self):
-        done = self.res_usage()  # sm_75 and sm_90 code: no code an sm_80 or sm_86 GPU could run
-        self.assertIn(self.NOT_CHECKED + "sm_80 sm_86\n", done.stdout)
-        self.assertPrints(self.res_usage(newer="sm_80"), 0,  # an sm_86 GPU runs the sm_80 code; sm_90 none
-                          re.compile(r"\n  kernel +block +sm_75 +sm_80 +sm_86\(80\)\n"), self.NOT_CHECKED + "sm_90\n")
-        done = self.res_usage(newer="sm_80", registers=300)
-        self.assertIn("FAIL: program sm_86 (sm_80 code) bounded: no block of 256 threads fits", done.stdout)
-
-    def test_77_without_cuobjdump(self):
-        self.assertEqual(self.res_usage(cuobjdump="/nonexistent/cuobjdump").returncode, 77)
+    def test_the_scripts_and_their_tests_are_fewer_lines_than_the_chapters(self):
+        lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
+        scripts = [os.path.join(folder, name) for folder, _, names in os.walk(SCRIPTS) for name in names
+                   if "__pycache__" not in folder]
+        ours = lines(scripts + [os.path.join(ROOT, path) for path in self.TESTS])
+        chapters = lines(glob.glob(os.path.join(ROOT, "ch*", "*.cu")))
+        self.assertLess(ours, chapters, "scripts/ and %s: %d lines, the chapters' .cu files %d" % (
+            ", ".join(self.TESTS), ours, chapters))
 
 
 if __name__ == "__main__":
