@@ -482,23 +482,16 @@ static void parse_options(int argc, char **argv, cli_options *o) {
                       "     barrier_first_warp_then_block hung theirs (neither did on an H100); the program ended it";
     spec.block_rule = "the halving tree needs a power of two from 32 to 1024";
     cli_parse_or_exit(&spec, argc, argv, o);
-    if (!is_power_of_two(o->block) || o->block < 32) {
-        fprintf(stderr, "dot: --block %d: %s\n", o->block, spec.block_rule);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (!is_power_of_two(o->block) || o->block < 32) cli_exit_bad("dot", "--block %d: %s", o->block, spec.block_rule);
     const char *part = o->own_values[0];
-    if (part && strcmp(part, "progression") != 0 && strcmp(part, "cpu_sum") != 0) {
-        fprintf(stderr, "dot: --part %s: the parts are progression (the default) and cpu_sum\n", part);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (part && strcmp(part, "progression") != 0 && strcmp(part, "cpu_sum") != 0)
+        cli_exit_bad("dot", "--part %s: the parts are progression (the default) and cpu_sum", part);
     if (o->bank_model) /* before any CUDA call */
         bank_model_observe(spec.program, argc, argv, bank_model_both_types, dot_pictures,
                            "library\tdot_kernel<\tcuBLAS\nlibrary\treduce_1Block_kernel<\tcuBLAS\n");
     const unsigned every_correct_kernel = (1u << KERNEL_BARRIER_IN_IF) - 1; /* what no --kernel selects */
-    if (cpu_sum_asked(o) && o->kernel_mask != every_correct_kernel) {
-        fprintf(stderr, "dot: --part cpu_sum runs book and one_launch itself: leave out --kernel\n");
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (cpu_sum_asked(o) && o->kernel_mask != every_correct_kernel)
+        cli_exit_bad("dot", "--part cpu_sum runs book and one_launch itself: leave out --kernel");
 }
 
 // ----- the run -----
@@ -633,7 +626,8 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (cpu_sum ? k > KERNEL_ONE_LAUNCH : !cli_kernel_selected(o, k)) continue;
-        if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "cuBLAS's kernels are the library's, not the lesson's"))
+        if (k == KERNEL_CUBLAS &&
+            report_cpu_skip(&rep, "cublas", "cuBLAS's kernels are the library's, not the lesson's"))
             continue;
         const char *cpu_sum_name = k == KERNEL_BOOK ? "book_cpu_sum" : "one_launch_copy";
         result_row row = result_row_for(cpu_sum ? cpu_sum_name : kernel_name(k), type, n);

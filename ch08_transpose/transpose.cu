@@ -532,10 +532,8 @@ static void describe_and_check_size(const cli_options *o) {
     gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
     if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL ||
         tiles(rows, wide) * tiles(cols, wide) > 2147483647LL ||
-        tiles(n / (long long)(16 / element), COPY_THREADS) > 2147483647LL) { /* not on today's GPUs */
-        fprintf(stderr, "transpose: %lldx%lld has more than 2^31 - 1 tiles (the grid's limit)\n", rows, cols);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+        tiles(n / (long long)(16 / element), COPY_THREADS) > 2147483647LL) /* not on today's GPUs */
+        cli_exit_bad("transpose", "%lldx%lld has more than 2^31 - 1 tiles (the grid's limit)", rows, cols);
 }
 
 // ----- the run -----
@@ -629,7 +627,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
-        if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "the library's kernels, not the lesson's")) continue;
+        if (k == KERNEL_CUBLAS && report_cpu_skip(&rep, "cublas", "the library's kernels, not the lesson's")) continue;
         result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
         row.size = size_label;
         row_note(&row, "value: elements right");

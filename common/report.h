@@ -149,8 +149,7 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 #define REPORT_MAX_ROWS 64
 
 /* On the CPU runner (cpu_runner/cuda_on_cpu.h) a race or a barrier error it found fails the run (exit 1)
- * whatever the values, and a kernel it cannot run (a library's) is said and skipped: the report counts
- * both, so that no row says PASS over a finding and no run of skipped kernels alone says it passed. */
+ * whatever the values: the report counts them, so that no row says PASS over a finding. */
 #ifndef REPORT_RUNNER_FINDINGS
 #ifdef CUDA_CPU_RUNNER
 #define REPORT_RUNNER_FINDINGS() cuda_cpu_findings_total()
@@ -160,11 +159,14 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 #define REPORT_RUNNER_SKIPPED() 0
 #endif
 #endif
+#ifndef ON_CPU_RUNNER /* the runner's build defines it 1 */
+#define ON_CPU_RUNNER 0
+#endif
 /* The words a row's note gets for findings during its launches; scripts/grader/verdicts.py reads them. */
 #define REPORT_FINDINGS_NOTE "the CPU runner's findings above"
 #define REPORT_FINDINGS_ONLY_NOTE "its check passed, but the CPU runner's findings above fail it"
 static long report_findings_blamed_; /* the runner's findings a row of this run failed for already */
-#define REPORT_EXIT_SKIPPED 77 /* CTest's skip: every kernel asked for was one the runner cannot run */
+#define REPORT_EXIT_SKIPPED 77       /* CTest's skip: no kernel asked for can run here */
 
 /* A chapter's exit code from its book program's verdict and its progression's report_end(): 1 when either
  * failed; 77 when the progression ran nothing (the CPU runner skipped every kernel asked for: a library's)
@@ -179,9 +181,9 @@ typedef struct {
     FILE *out;
     int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
-    int skipped;          /* the runner's count of skipped kernels when the table was begun */
-    int not_run;          /* kernels this GPU (or this build, or this size) cannot run: report_skip */
-    int findings_before;  /* the runner found something since the last table's last row: every row fails */
+    int skipped;         /* the runner's count of skipped kernels when the table was begun (cpu_runner_skips) */
+    int not_run;         /* kernels asked for that cannot run here: report_skip */
+    int findings_before; /* the runner found something since the last table's last row: every row fails */
     result_row rows[REPORT_MAX_ROWS];
 } report;
 
@@ -256,15 +258,17 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
 }
 
-/* A kernel asked for that cannot run here (a GPU too old for it, a size it cannot take): said, and no row. */
-static inline void report_skip(report *r, const char *kernel, const char *why) {
-    fprintf(r->out, "%-18s not run here: %s\n", kernel, why);
-    ++r->not_run;
+/* A kernel asked for that cannot run here, said in place of its row: on the CPU runner (a library's kernels,
+ * the TMA), or on this GPU, build or size. A run of only these exits 77 (report_end). Returns 1. */
+static inline int report_skip(report *r, const char *kernel, const char *why) {
+    fprintf(r->out, "%-18s not %s: %s\n", kernel, ON_CPU_RUNNER ? "on the CPU runner" : "run here", why);
+    return ++r->not_run > 0;
 }
+/* report_skip on the CPU runner only (a library's kernels): 1 there, 0 on a GPU. */
+#define report_cpu_skip(r, kernel, why) (ON_CPU_RUNNER && report_skip(r, kernel, why))
 
 /* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1; 77 (book.h's
- * EXIT_NO_DEVICE: CTest's skip) when there is no row because every kernel asked for was skipped (the CPU
- * runner's, or report_skip: why above). */
+ * EXIT_NO_DEVICE: CTest's skip) when there is no row because every kernel asked for was skipped. */
 static inline int report_end(report *r) {
     int failures = 0;
     fprintf(r->out, "\n");
@@ -273,19 +277,19 @@ static inline int report_end(report *r) {
         failures += !r->rows[i].pass;
     }
     const long findings = REPORT_RUNNER_FINDINGS(); /* in this run: any fails it (the runner exits 1) */
-    const int skipped = REPORT_RUNNER_SKIPPED() > r->skipped || r->not_run > 0;
+    r->not_run += REPORT_RUNNER_SKIPPED() > r->skipped;
     if (failures)
         fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
     else if (findings > 0)
         fprintf(r->out, "%d checks passed, but the CPU runner's findings above fail the run\n", r->count);
-    else if (r->count == 0 && skipped)
+    else if (r->count == 0 && r->not_run)
         fprintf(r->out, "none of the kernels asked for ran: %s cannot run them (why above): exit %d\n",
-                r->not_run ? "this GPU, build or size" : "the CPU runner", REPORT_EXIT_SKIPPED);
+                ON_CPU_RUNNER ? "the CPU runner" : "this GPU, build or size", REPORT_EXIT_SKIPPED);
     else
         fprintf(r->out, "all %d checks passed\n", r->count);
     fflush(r->out);
     if (failures || findings > 0) return 1;
-    return r->count == 0 && skipped ? REPORT_EXIT_SKIPPED : 0;
+    return r->count == 0 && r->not_run ? REPORT_EXIT_SKIPPED : 0;
 }
 
 #endif
