@@ -632,14 +632,10 @@ static void parse_options(int argc, char **argv, cli_options *o, int *k) {
     if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
         bank_model_observe(spec.program, argc, argv, NULL, NULL, NULL);
     long long value = o->cols;
-    if (o->own_values[0] && (cli_parse_count(o->own_values[0], &value) != 0 || value < 1)) {
-        fprintf(stderr, "matmul: --k wants a whole number >= 1, not '%s'\n", o->own_values[0]);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
-    if (o->rows > 2147483647LL || o->cols > 2147483647LL || value > 2147483647LL) {
-        fprintf(stderr, "matmul: each of rows, cols and K must be below 2^31 (the kernels' int sizes)\n");
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (o->own_values[0] && (cli_parse_count(o->own_values[0], &value) != 0 || value < 1))
+        cli_exit_bad("matmul", "--k wants a whole number >= 1, not '%s'", o->own_values[0]);
+    if (o->rows > 2147483647LL || o->cols > 2147483647LL || value > 2147483647LL)
+        cli_exit_bad("matmul", "each of rows, cols and K must be below 2^31 (the kernels' int sizes)");
     *k = (int)value;
 }
 
@@ -653,10 +649,8 @@ static void describe_and_check_size(int M, int N, int K) {
            "each; async_256x128: 256 x 128, 16 x 8 each), async %d stages\n",
            TILE_K, TILE_THREADS, STAGES);
     gpu_require_memory("matmul", 2 * bytes + 64.0 * (1 << 20), "A, B, C, the check's copy of C (and cuBLAS)");
-    if (tiles(M, BLOCK_SIZE) > 65535) { /* gridDim.y's limit, in the Guide's 16-row blocks */
-        fprintf(stderr, "matmul: %d rows are more than 65535 blocks of 16 rows (the grid's y limit)\n", M);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (tiles(M, BLOCK_SIZE) > 65535) /* gridDim.y's limit, in the Guide's 16-row blocks */
+        cli_exit_bad("matmul", "%d rows are more than 65535 blocks of 16 rows (the grid's y limit)", M);
 }
 
 // ----- the run -----
@@ -785,7 +779,7 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     double cublas_ms = 0;
     long long cublas_timed_wrong = 0;
     result_row cublas_timed = result_row_for(kernel_names[KERNEL_CUBLAS], "float", (long long)M * N);
-    const int cublas_runs = !cpu_runner_skips("cublas", "the library's kernels, not the lesson's");
+    const int cublas_runs = !ON_CPU_RUNNER; /* the reference, timed once: not on the CPU runner */
     if (!o->check_only && cublas_runs) {
         char description[96];
         snprintf(description, sizeof description, "%d SMs x %d FP32 lanes x 2 FLOPs x %.2f GHz",
@@ -800,12 +794,9 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     report_begin(&rep, "matmul", stdout);
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
-        if (k == KERNEL_CUBLAS && !cublas_runs) continue;
+        if (k == KERNEL_CUBLAS && report_cpu_skip(&rep, "cublas", "the library's kernels, not the lesson's")) continue;
         const char *why = why_not_here(k, device, N, K);
-        if (why) {
-            if (!cpu_runner_skips(kernel_names[k], why)) report_skip(&rep, kernel_names[k], why);
-            continue;
-        }
+        if (why && report_skip(&rep, kernel_names[k], why)) continue;
         result_row row = result_row_for(kernel_names[k], "float", (long long)M * N);
         row.size = size_label;
         row_note(&row, "value: elements right");
