@@ -37,7 +37,6 @@ enum cli_accepts {
 
 #ifndef CUDA_CPU_RUNNER /* the CPU runner's build defines these (cpu_runner/cuda_on_cpu.h) */
 #define ON_CPU_RUNNER 0
-#define cpu_runner_skips(kernel, why) 0 /* a kernel it cannot run (a library's, inline PTX): it says so */
 #define cpu_runner_take_options(spec, options)
 #endif
 

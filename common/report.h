@@ -153,10 +153,8 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 #ifndef REPORT_RUNNER_FINDINGS
 #ifdef CUDA_CPU_RUNNER
 #define REPORT_RUNNER_FINDINGS() cuda_cpu_findings_total()
-#define REPORT_RUNNER_SKIPPED() cpu_runner_skipped
 #else
 #define REPORT_RUNNER_FINDINGS() 0L
-#define REPORT_RUNNER_SKIPPED() 0
 #endif
 #endif
 #ifndef ON_CPU_RUNNER /* the runner's build defines it 1 */
@@ -181,7 +179,6 @@ typedef struct {
     FILE *out;
     int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
-    int skipped;         /* the runner's count of skipped kernels when the table was begun (cpu_runner_skips) */
     int not_run;         /* kernels asked for that cannot run here: report_skip */
     int findings_before; /* the runner found something since the last table's last row: every row fails */
     result_row rows[REPORT_MAX_ROWS];
@@ -193,7 +190,6 @@ static inline void report_begin(report *r, const char *example, FILE *out) {
     r->out = out;
     r->cold_l2 = 0;
     r->count = 0;
-    r->skipped = REPORT_RUNNER_SKIPPED();
     r->not_run = 0;
     r->findings_before = REPORT_RUNNER_FINDINGS() > report_findings_blamed_;
     report_findings_blamed_ = REPORT_RUNNER_FINDINGS();
@@ -277,7 +273,6 @@ static inline int report_end(report *r) {
         failures += !r->rows[i].pass;
     }
     const long findings = REPORT_RUNNER_FINDINGS(); /* in this run: any fails it (the runner exits 1) */
-    r->not_run += REPORT_RUNNER_SKIPPED() > r->skipped;
     if (failures)
         fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
     else if (findings > 0)

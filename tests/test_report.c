@@ -7,7 +7,6 @@ static long runner_findings;
 static int on_runner;
 #define REPORT_RUNNER_FINDINGS() runner_findings
 #define ON_CPU_RUNNER on_runner
-#define REPORT_RUNNER_SKIPPED() 0
 
 #include "report.h"
 #include "unit.h"
