@@ -602,11 +602,8 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     real *gpu_partials = (real *)host_alloc("dot", blocks * sizeof(real), "the partial sums");
     double *times = (double *)host_alloc("dot", sizeof(double) * (size_t)(reps > 0 ? reps : 1), "the round trips");
     double round_trip_ms[2] = {0, 0};
-    if (!cpu_sum && (cublasCreate(&r.cublas) != CUBLAS_STATUS_SUCCESS ||
-                     cublasSetPointerMode(r.cublas, CUBLAS_POINTER_MODE_DEVICE) != CUBLAS_STATUS_SUCCESS)) {
-        fprintf(stderr, "dot: could not create a cuBLAS handle\n");
-        exit(EXIT_CUDA_ERROR);
-    }
+    if (!cpu_sum) HANDLE_CUBLAS(cublasCreate(&r.cublas));
+    if (!cpu_sum) HANDLE_CUBLAS(cublasSetPointerMode(r.cublas, CUBLAS_POINTER_MODE_DEVICE));
     l2_flusher flusher = l2_flusher_create(o->cold_l2 && !o->check_only);
     /* What the GPU left: the result, or the partials added on the CPU as the book's main adds them. */
     auto gpu_value = [&](int partials_only) {
@@ -755,17 +752,11 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
 
 // ----- the launch switch -----
 /* cuBLAS: the 64-bit API (n past 2^31), in device pointer mode: the result stays on the GPU, like ours. */
-static void cublas_check(cublasStatus_t status, const char *call) {
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, call, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
-}
 static void cublas_dot(cublasHandle_t handle, long long n, const float *a, const float *b, float *result) {
-    cublas_check(cublasSdot_64(handle, n, a, 1, b, 1, result), "cublasSdot_64");
+    HANDLE_CUBLAS(cublasSdot_64(handle, n, a, 1, b, 1, result));
 }
 static void cublas_dot(cublasHandle_t handle, long long n, const double *a, const double *b, double *result) {
-    cublas_check(cublasDdot_64(handle, n, a, 1, b, 1, result), "cublasDdot_64");
+    HANDLE_CUBLAS(cublasDdot_64(handle, n, a, 1, b, 1, result));
 }
 
 template <typename real> static void launch(int kernel, const dot_run<real> *r) {

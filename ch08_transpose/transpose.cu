@@ -568,10 +568,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     HANDLE_ERROR(cudaMalloc((void **)&d_out, bytes));
     HANDLE_ERROR(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
     cublasHandle_t cublas;
-    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "transpose: could not create a cuBLAS handle\n");
-        exit(EXIT_CUDA_ERROR);
-    }
+    HANDLE_CUBLAS(cublasCreate(&cublas));
     const long long copy_blocks = tiles(n / vector16<real>::width, COPY_THREADS); /* each below 2^31 */
     const device_grids grids = {tile_grid(cols, rows, TILE_DIM),
                                 tile_grid(rows, cols, TILE_DIM),
@@ -665,15 +662,12 @@ template <typename real> static int run_progression(const cli_options *o, const 
 template <typename real>
 static void geam_transpose(cublasHandle_t h, long long rows, long long cols, const real *in, real *out) {
     const real one = 1, zero = 0;
-    cublasStatus_t status;
     if constexpr (sizeof(real) == sizeof(float))
-        status = cublasSgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows);
+        HANDLE_CUBLAS(
+            cublasSgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows));
     else
-        status = cublasDgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows);
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: cuBLAS geam failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
+        HANDLE_CUBLAS(
+            cublasDgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows));
 }
 
 template <typename real>

@@ -166,6 +166,18 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 static long report_findings_blamed_; /* the runner's findings a row of this run failed for already */
 #define REPORT_EXIT_SKIPPED 77       /* CTest's skip: no kernel asked for can run here */
 
+/* After every cuBLAS call (with <cublas_v2.h> and book.h): file:line, the call and cuBLAS's reason, exit 3,
+ * as book.h's HANDLE_ERROR does for the runtime's calls. */
+#define HANDLE_CUBLAS(call)                                                                                            \
+    do {                                                                                                               \
+        const cublasStatus_t handle_cublas_status_ = (call);                                                           \
+        if (handle_cublas_status_ != CUBLAS_STATUS_SUCCESS) {                                                          \
+            fprintf(stderr, "%s:%d: cuBLAS error %s in %s\n", __FILE__, __LINE__,                                      \
+                    cublasGetStatusString(handle_cublas_status_), #call);                                              \
+            exit(EXIT_CUDA_ERROR);                                                                                     \
+        }                                                                                                              \
+    } while (0)
+
 /* A chapter's exit code from its book program's verdict and its progression's report_end(): 1 when either
  * failed; 77 when the progression ran nothing (the CPU runner skipped every kernel asked for: a library's)
  * and the book's program passed; else 0. */
