@@ -733,10 +733,7 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     HANDLE_ERROR(cudaMemcpy(d_a, h_a, a_bytes, cudaMemcpyHostToDevice));
     HANDLE_ERROR(cudaMemcpy(d_b, h_b, b_bytes, cudaMemcpyHostToDevice));
     cublasHandle_t cublas;
-    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "matmul: could not create a cuBLAS handle\n");
-        exit(EXIT_CUDA_ERROR);
-    }
+    HANDLE_CUBLAS(cublasCreate(&cublas));
     int clock_khz = 0; /* not in cudaDeviceProp since CUDA 13 */
     HANDLE_ERROR(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, o->device));
     const double peak_gflops =
@@ -836,11 +833,7 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
  * first. The default math mode: FP32, no TF32 tensor cores. */
 static void sgemm(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C) {
     const float one = 1, zero = 0;
-    const cublasStatus_t status = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: cublasSgemm failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
+    HANDLE_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
 }
 
 static void launch(int kernel, const float *A, const float *B, float *C, int M, int N, int K, cublasHandle_t cublas) {
