@@ -299,4 +299,33 @@ static inline int report_end(report *r) {
     return r->count == 0 && r->not_run ? REPORT_EXIT_SKIPPED : 0;
 }
 
+#ifdef __cplusplus
+#include "book.h" /* gpu_poison, time_median_ms */
+
+/* A row whose output is checked element by element (transpose, matmul): `launch` on the poisoned output, its
+ * check, then (reps > 0) the median of reps timed launches after the warm-ups, each after `flush` (the cold
+ * L2), the output poisoned before the last, which is checked as the first. check(row, which) counts the wrong
+ * elements, noting them; value: the elements right in the worse launch. Returns the ms, or 0. */
+template <typename Flush, typename Launch, typename Check>
+static inline double exact_row(result_row *row, long long n, void *out, size_t bytes, int reps, Flush flush,
+                               Launch launch, Check check) {
+    gpu_poison(out, bytes);
+    launch();
+    long long wrong = check(row, ""), timed_wrong = 0;
+    int setups = 0;
+    const double ms = reps < 1 ? 0
+                               : time_median_ms(
+                                     reps,
+                                     [&] {
+                                         if (++setups == TIME_WARMUP_RUNS + reps)
+                                             gpu_poison(out, bytes); /* before the last launch */
+                                         flush();                    /* after the poison: a cold L2 stays cold */
+                                     },
+                                     launch);
+    if (reps > 0) timed_wrong = check(row, " in the last timed launch");
+    row_check(row, (double)(n - (wrong > timed_wrong ? wrong : timed_wrong)), (double)n, 0.0);
+    return ms;
+}
+#endif
+
 #endif
