@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "../common/bank_model.h" /* the bank rule the chapters and the lessons use */
+#include "bank_lanes.h"
 #include "runtime.h"
 
 #define MAX_THREADS 1024
