@@ -482,23 +482,16 @@ static void parse_options(int argc, char **argv, cli_options *o) {
                       "     barrier_first_warp_then_block hung theirs (neither did on an H100); the program ended it";
     spec.block_rule = "the halving tree needs a power of two from 32 to 1024";
     cli_parse_or_exit(&spec, argc, argv, o);
-    if (!is_power_of_two(o->block) || o->block < 32) {
-        fprintf(stderr, "dot: --block %d: %s\n", o->block, spec.block_rule);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (!is_power_of_two(o->block) || o->block < 32) cli_exit_bad("dot", "--block %d: %s", o->block, spec.block_rule);
     const char *part = o->own_values[0];
-    if (part && strcmp(part, "progression") != 0 && strcmp(part, "cpu_sum") != 0) {
-        fprintf(stderr, "dot: --part %s: the parts are progression (the default) and cpu_sum\n", part);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (part && strcmp(part, "progression") != 0 && strcmp(part, "cpu_sum") != 0)
+        cli_exit_bad("dot", "--part %s: the parts are progression (the default) and cpu_sum", part);
     if (o->bank_model) /* before any CUDA call */
         bank_model_observe(spec.program, argc, argv, bank_model_both_types, dot_pictures,
                            "library\tdot_kernel<\tcuBLAS\nlibrary\treduce_1Block_kernel<\tcuBLAS\n");
     const unsigned every_correct_kernel = (1u << KERNEL_BARRIER_IN_IF) - 1; /* what no --kernel selects */
-    if (cpu_sum_asked(o) && o->kernel_mask != every_correct_kernel) {
-        fprintf(stderr, "dot: --part cpu_sum runs book and one_launch itself: leave out --kernel\n");
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (cpu_sum_asked(o) && o->kernel_mask != every_correct_kernel)
+        cli_exit_bad("dot", "--part cpu_sum runs book and one_launch itself: leave out --kernel");
 }
 
 // ----- the run -----
@@ -609,11 +602,8 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     real *gpu_partials = (real *)host_alloc("dot", blocks * sizeof(real), "the partial sums");
     double *times = (double *)host_alloc("dot", sizeof(double) * (size_t)(reps > 0 ? reps : 1), "the round trips");
     double round_trip_ms[2] = {0, 0};
-    if (!cpu_sum && (cublasCreate(&r.cublas) != CUBLAS_STATUS_SUCCESS ||
-                     cublasSetPointerMode(r.cublas, CUBLAS_POINTER_MODE_DEVICE) != CUBLAS_STATUS_SUCCESS)) {
-        fprintf(stderr, "dot: could not create a cuBLAS handle\n");
-        exit(EXIT_CUDA_ERROR);
-    }
+    if (!cpu_sum) HANDLE_CUBLAS(cublasCreate(&r.cublas));
+    if (!cpu_sum) HANDLE_CUBLAS(cublasSetPointerMode(r.cublas, CUBLAS_POINTER_MODE_DEVICE));
     l2_flusher flusher = l2_flusher_create(o->cold_l2 && !o->check_only);
     /* What the GPU left: the result, or the partials added on the CPU as the book's main adds them. */
     auto gpu_value = [&](int partials_only) {
@@ -633,7 +623,8 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (cpu_sum ? k > KERNEL_ONE_LAUNCH : !cli_kernel_selected(o, k)) continue;
-        if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "cuBLAS's kernels are the library's, not the lesson's"))
+        if (k == KERNEL_CUBLAS &&
+            report_cpu_skip(&rep, "cublas", "cuBLAS's kernels are the library's, not the lesson's"))
             continue;
         const char *cpu_sum_name = k == KERNEL_BOOK ? "book_cpu_sum" : "one_launch_copy";
         result_row row = result_row_for(cpu_sum ? cpu_sum_name : kernel_name(k), type, n);
@@ -761,17 +752,11 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
 
 // ----- the launch switch -----
 /* cuBLAS: the 64-bit API (n past 2^31), in device pointer mode: the result stays on the GPU, like ours. */
-static void cublas_check(cublasStatus_t status, const char *call) {
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, call, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
-}
 static void cublas_dot(cublasHandle_t handle, long long n, const float *a, const float *b, float *result) {
-    cublas_check(cublasSdot_64(handle, n, a, 1, b, 1, result), "cublasSdot_64");
+    HANDLE_CUBLAS(cublasSdot_64(handle, n, a, 1, b, 1, result));
 }
 static void cublas_dot(cublasHandle_t handle, long long n, const double *a, const double *b, double *result) {
-    cublas_check(cublasDdot_64(handle, n, a, 1, b, 1, result), "cublasDdot_64");
+    HANDLE_CUBLAS(cublasDdot_64(handle, n, a, 1, b, 1, result));
 }
 
 template <typename real> static void launch(int kernel, const dot_run<real> *r) {

@@ -144,15 +144,10 @@ static void reject_unsavable_paths(const cli_options *o) {
     const char *paths[2] = {o->save_path, o->save_diff_path}, *options[2] = {"--save", "--save-diff"};
     for (int i = 0; i < 2; ++i) {
         const char *problem = paths[i] ? bitmap_save_problem(paths[i]) : NULL;
-        if (problem) {
-            fprintf(stderr, "shared_bitmap: %s %s: %s\n", options[i], paths[i], problem);
-            exit(EXIT_BAD_COMMAND_LINE);
-        }
+        if (problem) cli_exit_bad("shared_bitmap", "%s %s: %s", options[i], paths[i], problem);
     }
-    if (paths[0] && paths[1] && strcmp(paths[0], paths[1]) == 0) {
-        fprintf(stderr, "shared_bitmap: --save and --save-diff name the same file '%s'\n", paths[0]);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (paths[0] && paths[1] && strcmp(paths[0], paths[1]) == 0)
+        cli_exit_bad("shared_bitmap", "--save and --save-diff name the same file '%s'", paths[0]);
 }
 
 static void parse_options(int argc, char **argv, cli_options *o) {

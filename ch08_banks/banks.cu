@@ -387,24 +387,6 @@ typedef struct {
     int stride, shared_kb; /* -1: every stride of the part, the capacity part's list of sizes */
 } bank_options;
 
-static void bad_option(const char *format, ...) {
-    va_list arguments;
-    va_start(arguments, format);
-    fprintf(stderr, "banks: ");
-    vfprintf(stderr, format, arguments);
-    fprintf(stderr, "\n");
-    va_end(arguments);
-    exit(EXIT_BAD_COMMAND_LINE);
-}
-
-static int parse_whole(const char *option, const char *value, int max) {
-    char *end;
-    const long number = strtol(value, &end, 10);
-    if (value[0] < '0' || value[0] > '9' || *end || number > max)
-        bad_option("%s needs a whole number from 0 to %d, got '%s'", option, max, value);
-    return (int)number;
-}
-
 static unsigned parse_parts(const char *list) {
     if (strcmp(list, "all") == 0) return CORRECT_PARTS;
     unsigned parts = 0;
@@ -414,11 +396,12 @@ static unsigned parse_parts(const char *list) {
         for (int i = 0; part_names[i]; ++i)
             if (strlen(part_names[i]) == length && strncmp(part_names[i], start, length) == 0) index = i;
         if (length == 3 && strncmp(start, "all", 3) == 0)
-            bad_option("--part %s: 'all' stands alone (all, or a list of names without it)", list);
+            cli_exit_bad("banks", "--part %s: 'all' stands alone (all, or a list of names without it)", list);
         if (index < 0)
-            bad_option("unknown part in '%s' (choose from stride, size, history, carve, alias, same_address, "
-                       "capacity, all; or carve_misaligned)",
-                       list);
+            cli_exit_bad("banks",
+                         "unknown part in '%s' (choose from stride, size, history, carve, alias, same_address, "
+                         "capacity, all; or carve_misaligned)",
+                         list);
         parts |= 1u << index;
         if (!start[length]) return parts;
     }
@@ -435,18 +418,7 @@ static const cli_own_option bank_options_spec[] = {
     {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
     {NULL, NULL, NULL}};
 
-static bank_options bank_options_from(const cli_options *o) {
-    bank_options b = {CORRECT_PARTS, -1, -1};
-    if (o->own_values[OPTION_PART]) b.parts = parse_parts(o->own_values[OPTION_PART]);
-    if (o->own_values[OPTION_STRIDE]) b.stride = parse_whole("--stride", o->own_values[OPTION_STRIDE], MAX_STRIDE);
-    if (o->own_values[OPTION_SHARED_KB])
-        b.shared_kb = parse_whole("--shared-kb", o->own_values[OPTION_SHARED_KB], MAX_SHARED_KB);
-    if (b.stride >= 0 && !(b.parts & (1u << PART_STRIDE | 1u << PART_SIZE | 1u << PART_HISTORY)))
-        bad_option("--stride applies to the stride, size and history parts only");
-    if (b.shared_kb >= 0 && !(b.parts & (1u << PART_CAPACITY)))
-        bad_option("--shared-kb applies to the capacity part only");
-    return b;
-}
+static bank_options chosen = {CORRECT_PARTS, -1, -1}; /* the own options, read by parse_options */
 
 /* --bank-model: the lesson's pictures, the Guide's example at strides 1, 2 and 32 (its passes) and three
  * bank_read loads. */
@@ -473,16 +445,23 @@ static void parse_options(int argc, char **argv, cli_options *o) {
                       "the parts after it.";
     spec.own_options = bank_options_spec;
     cli_parse_or_exit(&spec, argc, argv, o);
-    bank_options_from(o); /* the own options checked now, before any CUDA call */
+    if (o->own_values[OPTION_PART]) chosen.parts = parse_parts(o->own_values[OPTION_PART]); /* before any CUDA call */
+    chosen.stride = (int)cli_own_number(&spec, o, OPTION_STRIDE, 0, MAX_STRIDE, -1);
+    chosen.shared_kb = (int)cli_own_number(&spec, o, OPTION_SHARED_KB, 0, MAX_SHARED_KB, -1);
+    if (chosen.stride >= 0 && !(chosen.parts & (1u << PART_STRIDE | 1u << PART_SIZE | 1u << PART_HISTORY)))
+        cli_exit_bad("banks", "--stride applies to the stride, size and history parts only");
+    if (chosen.shared_kb >= 0 && !(chosen.parts & (1u << PART_CAPACITY)))
+        cli_exit_bad("banks", "--shared-kb applies to the capacity part only");
     if (o->bank_model) bank_model_observe(spec.program, argc, argv, NULL, banks_pictures, NULL);
 }
 
 static void options_against_device(const cli_options *o, const struct cudaDeviceProp *device) {
-    const bank_options b = bank_options_from(o);
+    const bank_options b = chosen;
     const int optin = (int)device->sharedMemPerBlockOptin;
     if (b.shared_kb > optin / 1024)
-        bad_option("--shared-kb %d is past this device's %d KB per block (cudaDevAttrMaxSharedMemoryPerBlockOptin)",
-                   b.shared_kb, optin / 1024);
+        cli_exit_bad("banks",
+                     "--shared-kb %d is past this device's %d KB per block (cudaDevAttrMaxSharedMemoryPerBlockOptin)",
+                     b.shared_kb, optin / 1024);
     if (b.parts & (1u << PART_CAPACITY))
         gpu_require_memory("banks", 2.0 * o->n * sizeof(float), "the capacity part's copy");
     printf("shared memory: %d banks of %d bytes; per block %zu KB, or up to %d KB with the opt-in; per SM %zu KB\n\n",
@@ -714,15 +693,17 @@ static void run_capacity(const cli_options *o, const bank_options *b, const stru
 }
 
 static int run_progression(const cli_options *o, const struct cudaDeviceProp *device) {
-    const bank_options b = bank_options_from(o);
+    const bank_options b = chosen;
     int exit_code = EXIT_ALL_PASSED;
     for (int part = 0; part_names[part]; ++part) {
         if (!(b.parts & (1u << part))) continue;
+        report rep = {}; /* every part below begins it */
+        rep.out = stdout;
         if (part == PART_ONE_ADDRESS && !o->own_values[OPTION_PART] &&
-            cpu_runner_skips("same_address", "under all (its stores race on purpose: --part same_address shows it)"))
+            report_cpu_skip(&rep, "same_address",
+                            "under all (its stores race on purpose: --part same_address shows it)"))
             continue;
         printf("--- part %s\n", part_names[part]);
-        report rep = {}; /* every part below begins it: = {} only quiets gcc -O3 on the CPU twin */
         switch (part) {
         case PART_STRIDE:
         case PART_SIZE: run_bank_reads(part, o, &b, device, &rep); break;

@@ -635,14 +635,10 @@ static void parse_options(int argc, char **argv, cli_options *o, int *k) {
     if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
         bank_model_observe(spec.program, argc, argv, NULL, NULL, NULL);
     long long value = o->cols;
-    if (o->own_values[0] && (cli_parse_count(o->own_values[0], &value) != 0 || value < 1)) {
-        fprintf(stderr, "matmul: --k wants a whole number >= 1, not '%s'\n", o->own_values[0]);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
-    if (o->rows > 2147483647LL || o->cols > 2147483647LL || value > 2147483647LL) {
-        fprintf(stderr, "matmul: each of rows, cols and K must be below 2^31 (the kernels' int sizes)\n");
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (o->own_values[0] && (cli_parse_count(o->own_values[0], &value) != 0 || value < 1))
+        cli_exit_bad("matmul", "--k wants a whole number >= 1, not '%s'", o->own_values[0]);
+    if (o->rows > 2147483647LL || o->cols > 2147483647LL || value > 2147483647LL)
+        cli_exit_bad("matmul", "each of rows, cols and K must be below 2^31 (the kernels' int sizes)");
     *k = (int)value;
 }
 
@@ -656,10 +652,8 @@ static void describe_and_check_size(int M, int N, int K) {
            "each; async_256x128: 256 x 128, 16 x 8 each), async %d stages\n",
            TILE_K, TILE_THREADS, STAGES);
     gpu_require_memory("matmul", 2 * bytes + 64.0 * (1 << 20), "A, B, C, the check's copy of C (and cuBLAS)");
-    if (tiles(M, BLOCK_SIZE) > 65535) { /* gridDim.y's limit, in the Guide's 16-row blocks */
-        fprintf(stderr, "matmul: %d rows are more than 65535 blocks of 16 rows (the grid's y limit)\n", M);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    if (tiles(M, BLOCK_SIZE) > 65535) /* gridDim.y's limit, in the Guide's 16-row blocks */
+        cli_exit_bad("matmul", "%d rows are more than 65535 blocks of 16 rows (the grid's y limit)", M);
 }
 
 // ----- the run -----
@@ -742,10 +736,7 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     HANDLE_ERROR(cudaMemcpy(d_a, h_a, a_bytes, cudaMemcpyHostToDevice));
     HANDLE_ERROR(cudaMemcpy(d_b, h_b, b_bytes, cudaMemcpyHostToDevice));
     cublasHandle_t cublas;
-    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "matmul: could not create a cuBLAS handle\n");
-        exit(EXIT_CUDA_ERROR);
-    }
+    HANDLE_CUBLAS(cublasCreate(&cublas));
     int clock_khz = 0; /* not in cudaDeviceProp since CUDA 13 */
     HANDLE_ERROR(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, o->device));
     const double peak_gflops =
@@ -776,25 +767,29 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
         }
         return wrong;
     };
-    auto time_and_check = [&](int k, long long *timed_wrong, result_row *row) {
-        int setups = 0;
-        const double ms = time_median_ms(
-            o->reps, [&] { if (++setups == TIME_WARMUP_RUNS + o->reps) gpu_poison(d_c, c_bytes); },
-            [&] { launch(k, d_a, d_b, d_c, M, N, K, cublas); });
-        *timed_wrong = check_output(k, row, " in the last timed launch");
-        return ms;
+    /* Kernel k's row: every element of C right in its first and its last timed launch; its ms (0: --check). */
+    auto measure = [&](int k, result_row *row) {
+        *row = result_row_for(kernel_names[k], "float", (long long)M * N);
+        row->size = size_label;
+        row_note(row, "value: elements right");
+        row->bytes = bytes_loaded(k, M, N, K);
+        row->flops = flops;
+        if (row->bytes > 0) row_note(row, "%.3g B/FLOP", (row->bytes - c_bytes) / flops);
+        return exact_row(
+            row, (long long)M * N, d_c, c_bytes, o->check_only ? 0 : o->reps, [] {},
+            [&] { launch(k, d_a, d_b, d_c, M, N, K, cublas); },
+            [&](result_row *checked, const char *which) { return check_output(k, checked, which); });
     };
 
     double cublas_ms = 0;
-    long long cublas_timed_wrong = 0;
-    result_row cublas_timed = result_row_for(kernel_names[KERNEL_CUBLAS], "float", (long long)M * N);
-    const int cublas_runs = !cpu_runner_skips("cublas", "the library's kernels, not the lesson's");
+    result_row reference = result_row_for("cublas", NULL, 0); /* cuBLAS, timed first: the cublas row */
+    const int cublas_runs = !ON_CPU_RUNNER; /* the reference, timed once: not on the CPU runner */
     if (!o->check_only && cublas_runs) {
         char description[96];
         snprintf(description, sizeof description, "%d SMs x %d FP32 lanes x 2 FLOPs x %.2f GHz",
                  device->multiProcessorCount, fp32_lanes_per_sm(device->major, device->minor), clock_khz / 1e6);
         report_peak(stdout, "matmul", "fp32_peak", description, peak_gflops);
-        cublas_ms = time_and_check(KERNEL_CUBLAS, &cublas_timed_wrong, &cublas_timed);
+        cublas_ms = measure(KERNEL_CUBLAS, &reference);
         printf("library reference (cublasSgemm, FP32): %.1f GFLOP/s; each row's note is its speed as a multiple of "
                "it\n\n",
                flops / (cublas_ms * 1e6));
@@ -803,31 +798,16 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     report_begin(&rep, "matmul", stdout);
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
-        if (k == KERNEL_CUBLAS && !cublas_runs) continue;
+        if (k == KERNEL_CUBLAS && report_cpu_skip(&rep, "cublas", "the library's kernels, not the lesson's")) continue;
         const char *why = why_not_here(k, device, N, K);
-        if (why) {
-            if (!cpu_runner_skips(kernel_names[k], why)) report_skip(&rep, kernel_names[k], why);
-            continue;
-        }
-        result_row row = result_row_for(kernel_names[k], "float", (long long)M * N);
-        row.size = size_label;
-        row_note(&row, "value: elements right");
-        gpu_poison(d_c, c_bytes);
-        launch(k, d_a, d_b, d_c, M, N, K, cublas);
-        const long long wrong = check_output(k, &row, "");
-        long long timed_wrong = k == KERNEL_CUBLAS ? cublas_timed_wrong : 0;
-        if (timed_wrong) row_note(&row, "%s", cublas_timed.note);
-        row.bytes = bytes_loaded(k, M, N, K);
-        row.flops = flops;
-        if (row.bytes > 0) row_note(&row, "%.3g B/FLOP", (row.bytes - c_bytes) / flops);
+        if (why && report_skip(&rep, kernel_names[k], why)) continue;
+        result_row row = reference;
+        const double ms = k == KERNEL_CUBLAS && !o->check_only ? cublas_ms : measure(k, &row);
         if (!o->check_only) {
-            const double ms = k == KERNEL_CUBLAS ? cublas_ms : time_and_check(k, &timed_wrong, &row);
             row_time_flops(&row, ms, "fp32_peak", peak_gflops);
             row_note(&row, "%.0f GFLOP/s", row.gflops);
             if (cublas_runs) row_note(&row, "%.2fx cuBLAS", cublas_ms / ms);
         }
-        const long long worst = wrong > timed_wrong ? wrong : timed_wrong;
-        row_check(&row, (double)((long long)M * N - worst), (double)((long long)M * N), 0.0);
         report_add(&rep, &row);
     }
     const int status = report_end(&rep);
@@ -839,7 +819,8 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     free(h_b);
     free(h_c);
     free(h_naive);
-    return status == EXIT_NO_DEVICE ? status : status || cublas_timed_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
+    const int reference_wrong = !o->check_only && cublas_runs && !reference.pass; /* asked for or not */
+    return status == EXIT_NO_DEVICE ? status : status || reference_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
 }
 
 // ----- the launch switch -----
@@ -848,11 +829,7 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
  * first. The default math mode: FP32, no TF32 tensor cores. */
 static void sgemm(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C) {
     const float one = 1, zero = 0;
-    const cublasStatus_t status = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N);
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: cublasSgemm failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
+    HANDLE_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
 }
 
 static void launch(int kernel, const float *A, const float *B, float *C, int M, int N, int K, cublasHandle_t cublas) {

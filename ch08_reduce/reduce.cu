@@ -503,7 +503,6 @@ static long long squares_below(long long m) { return (m - 1) * m * (2 * m - 1) /
 static long long squares_closed_form(long long n) {
     return n / SQUARES_PERIOD * squares_below(SQUARES_PERIOD) + squares_below(n % SQUARES_PERIOD);
 }
-#define BAD_COMMAND_LINE(...) (fprintf(stderr, __VA_ARGS__), exit(EXIT_BAD_COMMAND_LINE))
 /* --bank-model: the kernels on the CPU runner, both types unless --type says one (the demo: its own); the
  * lesson's pictures, by the passes of a tree's step where one line takes several. */
 static const bank_picture bank_pictures[] = {
@@ -555,20 +554,17 @@ static int parse_options(int argc, char **argv, cli_options *o) {
     cli_parse_or_exit(&spec, argc, argv, o);
     const char *value = o->own_values[0] ? o->own_values[0] : ""; /* --demo's, or --launches' */
     if (demo && strcmp(value, "squares") != 0)
-        BAD_COMMAND_LINE("%s: --demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'\n",
-                         spec.program, value);
+        cli_exit_bad(spec.program, "--demo needs the name of a demo: squares (the tutorial's sum of squares), got '%s'",
+                     value);
     if (demo && squares_closed_form(o->n) > INT_MAX)
-        BAD_COMMAND_LINE("%s: --n %lld: the sum of squares, %lld, does not fit in an int\n", spec.program, o->n,
-                         squares_closed_form(o->n));
-    long long launches = 0;
-    if (!demo && o->own_values[0] && (cli_parse_count(value, &launches) != 0 || launches > MAX_LAUNCHES))
-        BAD_COMMAND_LINE("reduce: --launches needs a whole number from 1 to %d, got '%s'\n", MAX_LAUNCHES, value);
-    if (launches) stateful_launches = (int)launches;
+        cli_exit_bad(spec.program, "--n %lld: the sum of squares, %lld, does not fit in an int", o->n,
+                     squares_closed_form(o->n));
+    if (!demo) stateful_launches = (int)cli_own_number(&spec, o, 0, 1, MAX_LAUNCHES, stateful_launches);
     const unsigned tree_kernels = ONE_ELEMENT_KERNELS & ~KERNEL_BIT(KERNEL_ATOMIC); /* the trap: checked below */
     if (!demo && (o->kernel_mask & tree_kernels) && (!is_power_of_two(o->block) || o->block < 32))
-        BAD_COMMAND_LINE("reduce: --block %d: %s\n", o->block, spec.block_rule);
+        cli_exit_bad("reduce", "--block %d: %s", o->block, spec.block_rule);
     if (!demo && cli_kernel_selected(o, KERNEL_WARP_UNROLLED) && o->block < 64)
-        BAD_COMMAND_LINE("reduce: --block %d: warp_unrolled needs >= 64 threads (it reads s_y[tid + 32])\n", o->block);
+        cli_exit_bad("reduce", "--block %d: warp_unrolled needs >= 64 threads (it reads s_y[tid + 32])", o->block);
     if (o->bank_model)
         bank_model_observe("reduce", argc, argv, demo ? NULL : bank_model_both_types, bank_pictures,
                            demo ? NULL : "library\tcub::\tCUB\n"); /* cub: DeviceReduce::Sum's own kernels */
@@ -617,8 +613,8 @@ static device_buffers<real> sizes_of_run(const cli_options *o, const struct cuda
     gpu_require_memory("reduce", (global_runs ? 2.0 : 1.0) * b.n * sizeof(real) + b.partial_count * sizeof(real) + 16e6,
                        global_runs ? "the input and global's scratch copy" : "the input");
     if (selected & ONE_ELEMENT_KERNELS && (one_element_blocks > device->maxGridSize[0] || one_element_blocks > INT_MAX))
-        BAD_COMMAND_LINE("reduce: n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)\n", b.n,
-                         one_element_blocks, b.threads, device->maxGridSize[0]);
+        cli_exit_bad("reduce", "n = %lld needs %lld blocks of %d threads, more than a grid can have (%d)", b.n,
+                     one_element_blocks, b.threads, device->maxGridSize[0]);
     printf("reduce: n = %lld, type = %s, data = %s\n  global to shuffle: %lld blocks x %d threads, one element "
            "each\n  vector: %d blocks x %d threads, one_launch: %d blocks x %d threads (the GPU filled once)\n\n",
            b.n, element_type_name(o->type), data_names[o->data_kind], one_element_blocks, b.threads, b.vector_blocks,
@@ -663,7 +659,8 @@ template <typename real> static int run_progression(const cli_options *o, const 
     report_begin(&rep, "reduce", stdout);
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
-        if (!cli_kernel_selected(o, k) || (k == KERNEL_CUB && cpu_runner_skips("cub", "CUB's own kernels"))) continue;
+        if (!cli_kernel_selected(o, k) || (k == KERNEL_CUB && report_cpu_skip(&rep, "cub", "CUB's own kernels")))
+            continue;
         const auto expected = expected_of(k, *ref, b, o->type, device->multiProcessorCount);
         result_row row = result_row_for(kernel_name(k), element_type_name(o->type), b.n);
         row.bytes = bytes_counted(k, b);

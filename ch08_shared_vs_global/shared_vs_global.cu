@@ -428,17 +428,9 @@ static void parse_options(int argc, char **argv, cli_options *o) {
         "The walk in shared memory always runs first; the verdict needs every measurement, timed.\n"
         "--check: short walks and small buffers, every result checked, nothing timed, no verdict.";
     cli_parse_or_exit(&spec, argc, argv, o);
-    const char *text = o->own_values[0]; /* --dram-mib, read again by run_progression */
-    long long mib = 0;
-    if (text && (cli_parse_count(text, &mib) != 0 || mib > DRAM_MAX_MIB)) {
-        fprintf(stderr, "shared_vs_global: --dram-mib needs a whole number from 1 to %d, got '%s'\n", DRAM_MAX_MIB,
-                text);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
-    if (text && !(o->kernel_mask & DRAM_MEASUREMENTS)) {
-        fprintf(stderr, "shared_vs_global: --dram-mib applies to latency_dram and bandwidth_dram only\n");
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+    cli_own_number(&spec, o, 0, 1, DRAM_MAX_MIB, 0); /* --dram-mib, read again by run_progression */
+    if (o->own_values[0] && !(o->kernel_mask & DRAM_MEASUREMENTS))
+        cli_exit_bad(spec.program, "--dram-mib applies to latency_dram and bandwidth_dram only");
     static const bank_picture pictures[] = {{"read_shared", "16-byte read", "svg_read_shared_16_byte_load", 0},
                                             {NULL, NULL, NULL, 0}};
     static const char *const check[] = {" --check", NULL}; /* the timed run's shapes, in short walks */

@@ -532,10 +532,8 @@ static void describe_and_check_size(const cli_options *o) {
     gpu_require_memory("transpose", 2.0 * bytes + 64.0 * (1 << 20), "the input and output matrices (and cuBLAS)");
     if (tiles(rows, TILE_DIM) > 2147483647LL || tiles(cols, TILE_DIM) > 2147483647LL ||
         tiles(rows, wide) * tiles(cols, wide) > 2147483647LL ||
-        tiles(n / (long long)(16 / element), COPY_THREADS) > 2147483647LL) { /* not on today's GPUs */
-        fprintf(stderr, "transpose: %lldx%lld has more than 2^31 - 1 tiles (the grid's limit)\n", rows, cols);
-        exit(EXIT_BAD_COMMAND_LINE);
-    }
+        tiles(n / (long long)(16 / element), COPY_THREADS) > 2147483647LL) /* not on today's GPUs */
+        cli_exit_bad("transpose", "%lldx%lld has more than 2^31 - 1 tiles (the grid's limit)", rows, cols);
 }
 
 // ----- the run -----
@@ -570,10 +568,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
     HANDLE_ERROR(cudaMalloc((void **)&d_out, bytes));
     HANDLE_ERROR(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
     cublasHandle_t cublas;
-    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "transpose: could not create a cuBLAS handle\n");
-        exit(EXIT_CUDA_ERROR);
-    }
+    HANDLE_CUBLAS(cublasCreate(&cublas));
     const long long copy_blocks = tiles(n / vector16<real>::width, COPY_THREADS); /* each below 2^31 */
     const device_grids grids = {tile_grid(cols, rows, TILE_DIM),
                                 tile_grid(rows, cols, TILE_DIM),
@@ -599,54 +594,37 @@ template <typename real> static int run_progression(const cli_options *o, const 
         return wrong;
     };
 
-    /* The median of o->reps timed launches of kernel k (after warm-ups, each after the cold-L2
-     * flush when asked for); the output poisoned before the last, which is checked as the first. */
-    auto time_and_check = [&](int k, long long *timed_wrong, result_row *row) {
-        int setups = 0;
-        const double ms = time_median_ms(
-            o->reps,
-            [&] {
-                if (++setups == TIME_WARMUP_RUNS + o->reps) gpu_poison(d_out, bytes); /* before the last launch */
-                l2_flush(&flusher); /* after the poison: a cold L2 stays cold */
-            },
-            [&] { launch(k, d_in, d_out, rows, cols, &grids, cublas); });
-        *timed_wrong = check_output(k, row, " in the last timed launch");
-        return ms;
+    /* Kernel k's row: every element right in its first and its last timed launch; its ms (0: --check). */
+    auto measure = [&](int k, result_row *row) {
+        *row = result_row_for(kernel_names[k], element_type_name(o->type), n);
+        row->size = size_label;
+        row_note(row, "value: elements right");
+        row->bytes = bytes_moved((double)n, (double)n, sizeof(real)); /* each element read once, written once */
+        return exact_row(
+            row, n, d_out, bytes, o->check_only ? 0 : o->reps, [&] { l2_flush(&flusher); },
+            [&] { launch(k, d_in, d_out, rows, cols, &grids, cublas); },
+            [&](result_row *checked, const char *which) { return check_output(k, checked, which); });
     };
 
     double memcpy_gbps = 0, geam_ms = 0;
-    long long geam_timed_wrong = 0;
-    result_row geam_timed = result_row_for(kernel_names[KERNEL_CUBLAS], element_type_name(o->type), n);
+    result_row geam = result_row_for("cublas", NULL, 0); /* the reference, timed first: the cublas row */
     if (!o->check_only) {
         memcpy_gbps = gpu_memcpy_gbps((double)bytes, o->reps);
         report_ceiling(stdout, "transpose", "memcpy", "cudaMemcpy device to device, >= 256 MiB", memcpy_gbps);
-        geam_ms = time_and_check(KERNEL_CUBLAS, &geam_timed_wrong, &geam_timed);
+        geam_ms = measure(KERNEL_CUBLAS, &geam);
         printf("library reference (cuBLAS geam): %.1f GB/s; each row's note is its speed as a multiple of it\n\n",
-               gigabytes_per_second(bytes_moved((double)n, (double)n, sizeof(real)), geam_ms));
+               gigabytes_per_second(geam.bytes, geam_ms));
     }
     report rep;
     report_begin(&rep, "transpose", stdout);
     rep.cold_l2 = o->cold_l2;
     for (int k = 0; k < KERNEL_COUNT; ++k) {
         if (!cli_kernel_selected(o, k)) continue;
-        if (k == KERNEL_CUBLAS && cpu_runner_skips("cublas", "the library's kernels, not the lesson's")) continue;
-        result_row row = result_row_for(kernel_names[k], element_type_name(o->type), n);
-        row.size = size_label;
-        row_note(&row, "value: elements right");
-        gpu_poison(d_out, bytes);
-        launch(k, d_in, d_out, rows, cols, &grids, cublas);
-        const long long wrong = check_output(k, &row, "");
-        long long timed_wrong = k == KERNEL_CUBLAS ? geam_timed_wrong : 0; /* geam: timed above */
-        if (timed_wrong) row_note(&row, "%s", geam_timed.note);
-        row.bytes = bytes_moved((double)n, (double)n, sizeof(real)); /* each element read once, written once */
-        if (!o->check_only) {
-            const double ms = k == KERNEL_CUBLAS ? geam_ms : time_and_check(k, &timed_wrong, &row);
-            row_time(&row, ms, "memcpy", memcpy_gbps);
-            row_note(&row, "%.2fx geam", geam_ms / ms);
-        }
-        /* Exact: value is the elements right in the worse checked launch, expected all of them. */
-        const long long worst = wrong > timed_wrong ? wrong : timed_wrong;
-        row_check(&row, (double)(n - worst), (double)n, 0.0);
+        if (k == KERNEL_CUBLAS && report_cpu_skip(&rep, "cublas", "the library's kernels, not the lesson's")) continue;
+        result_row row = geam;
+        const double ms = k == KERNEL_CUBLAS && !o->check_only ? geam_ms : measure(k, &row);
+        if (!o->check_only) row_time(&row, ms, "memcpy", memcpy_gbps);
+        if (!o->check_only) row_note(&row, "%.2fx geam", geam_ms / ms);
         report_add(&rep, &row);
     }
     const int status = report_end(&rep);
@@ -657,7 +635,8 @@ template <typename real> static int run_progression(const cli_options *o, const 
     free(h_in);
     free(h_expected);
     free(h_out);
-    return status == EXIT_NO_DEVICE ? status : status || geam_timed_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
+    const int geam_wrong = !o->check_only && !geam.pass; /* the reference fails the run, asked for or not */
+    return status == EXIT_NO_DEVICE ? status : status || geam_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
 }
 
 // ----- the launch switch -----
@@ -667,15 +646,12 @@ template <typename real> static int run_progression(const cli_options *o, const 
 template <typename real>
 static void geam_transpose(cublasHandle_t h, long long rows, long long cols, const real *in, real *out) {
     const real one = 1, zero = 0;
-    cublasStatus_t status;
     if constexpr (sizeof(real) == sizeof(float))
-        status = cublasSgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows);
+        HANDLE_CUBLAS(
+            cublasSgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows));
     else
-        status = cublasDgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows);
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        fprintf(stderr, "%s:%d: cuBLAS geam failed: %s\n", __FILE__, __LINE__, cublasGetStatusString(status));
-        exit(EXIT_CUDA_ERROR);
-    }
+        HANDLE_CUBLAS(
+            cublasDgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows));
 }
 
 template <typename real>

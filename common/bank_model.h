@@ -76,54 +76,6 @@ static inline int bank_passes(const unsigned int address[32], unsigned int activ
     return passes;
 }
 
-/* Bits first .. first + count - 1 set: a group's lanes. */
-static inline unsigned int bank_lanes_(int first, int count) { return (unsigned int)(((1ull << count) - 1) << first); }
-
-/* Which pass serves each lane of one warp-wide access (0, 1, ...; -1 for an inactive lane), by
- * bank_passes()'s rule: in its group, a lane is served in pass k when its word is the k-th distinct
- * word of its bank (a 16-byte lane spans 4 banks; it counts its first word's), after the passes of
- * the groups before it, or, when an earlier group touched the same words, with that group. Returns
- * bank_passes() (-1: bad width or misaligned). This is what the bank pictures colour. */
-static inline int bank_lane_passes(const unsigned int address[32], unsigned int active, int width,
-                                   int pass_of_lane[32]) {
-    const int passes = bank_passes(address, active, width);
-    for (int lane = 0; lane < BANK_MODEL_WARP; ++lane)
-        pass_of_lane[lane] = -1;
-    int lanes = width <= BANK_MODEL_BANK_BYTES ? BANK_MODEL_WARP : BANK_MODEL_BANKS * BANK_MODEL_BANK_BYTES / width;
-    for (int first = 0; passes >= 0 && first < BANK_MODEL_WARP; first += lanes) {
-        const unsigned int group = active & bank_lanes_(first, lanes);
-        int served = 0; /* the first group that touched these words: adding this one to it adds no pass */
-        while (bank_passes(address, (active & bank_lanes_(served, lanes)) | group, width) !=
-               bank_passes(address, active & bank_lanes_(served, lanes), width))
-            served += lanes;
-        const int base = bank_passes(address, active & bank_lanes_(0, served), width);
-        unsigned int words[32];
-        int n = 0;
-        bank_group_passes(address, active, first, lanes, width, words, &n);
-        for (int lane = first; lane < first + lanes; ++lane) {
-            if (!((group >> lane) & 1u)) continue;
-            const unsigned int word = address[lane] / BANK_MODEL_BANK_BYTES;
-            int rank = 0; /* distinct words of the group in this word's bank, below it */
-            for (int i = 0; i < n; ++i)
-                rank += words[i] < word && words[i] % BANK_MODEL_BANKS == word % BANK_MODEL_BANKS;
-            pass_of_lane[lane] = base + rank;
-        }
-    }
-    return passes;
-}
-
-/* --bank-model: the table of what the chapter's real kernels did, as the CPU runner saw it
- * (cpu_runner/warp_accesses.c puts each warp instruction back together from its lanes, counts its
- * passes by the rule above and prints the table). The GPU program runs its CPU twin (PROGRAM_cpu,
- * beside it); the twin runs itself once per variant (" OPTION VALUE": a chapter's " --type double";
- * once as it is where the command gives that option) with the command's arguments less --bank-model,
- * and prints after the "#" line one line per shared-memory instruction of a kernel (its source line
- * and op) and shape of warp (working lanes and passes), tab-separated: kernel (as Nsight Compute names
- * it), access (the line's "bank: LABEL" comment, else "LINE: its text"; a partial warp's lanes after
- * it where the line's warps differ), op (ld/st), bytes per lane, passes, weight (the warp instructions
- * of that shape, every launch added, as Nsight adds them), picture (a bank map's name for plot.py, or
- * "-"), lanes (32 "address:pass", "-" when inactive: the first such warp's). bank_conflicts.sh weighs
- * passes by weight beside Nsight Compute's measurement. Chapters' host code (C++, POSIX). */
 /* The lesson's pictures (plot.py --bank-maps draws each by name): the first line of this kernel and
  * access, as printed (and these passes, unless 0), gets it. A chapter's table ends with {NULL, NULL, NULL, 0}. */
 typedef struct {
@@ -133,115 +85,28 @@ typedef struct {
 
 #ifdef __cplusplus /* a chapter: the C files (the runner, the unit test) take the rule alone */
 #include "cli.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #ifdef CUDA_CPU_RUNNER
-extern "C" void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, const bank_picture *pictures,
-                                    const char *tail); /* cpu_runner/warp_accesses.c */
+extern "C" void cuda_cpu_bank_model(const char *program, int argc, char **argv, const char *const *variants,
+                                    const bank_picture *pictures, const char *tail, const char *root);
+#ifndef BANK_MODEL_ROOT
+#define BANK_MODEL_ROOT "."
+#endif
 #endif
 
 /* The variants of a chapter that has both element types: --bank-model counts each. */
 static const char *const bank_model_both_types[] = {" --type float", " --type double", NULL};
 
-/* Runs the program's kernels on the CPU runner and prints the table (see above); exits. The variants run
- * at once, each in its own process. BANK_MODEL_KEEP=FOLDER: each run's accesses are kept there, named
- * by its arguments, and a run whose file is there already is not made again (expect_bank_model.py
- * --committed: a command's " --type double" is the run of another command's variant). */
+/* --bank-model: prints the table of what the chapter's real kernels did, as the CPU runner saw them, and
+ * exits. The GPU program runs its CPU twin (PROGRAM_cpu, beside it); the twin runs itself once per variant
+ * (" OPTION VALUE": a chapter's " --type double"; once as it is where the command gives that option),
+ * counting every shared-memory instruction (cpu_runner/warp_accesses.c: the table; tail ends it). */
 static inline void bank_model_observe(const char *program, int argc, char **argv, const char *const *variants,
                                       const bank_picture *pictures, const char *tail) {
 #ifndef CUDA_CPU_RUNNER
     (void)argc, (void)variants, (void)pictures, (void)tail;
     cli_run_on_cpu_runner_(program, argv); /* the GPU program: its CPU twin answers */
 #else
-    int given = 0; /* the command names the variants' option itself: run it as it is */
-    for (int i = 1; i < argc && variants; ++i)
-        given |= strncmp(argv[i], variants[0] + 1, strcspn(variants[0] + 1, " ")) == 0 &&
-                 argv[i][strcspn(variants[0] + 1, " ")] == 0;
-    static const char *const one[] = {"", NULL};
-    const char *keep = getenv("BANK_MODEL_KEEP");
-    char paths[8][512], errors[8][32];
-    const char *files[8] = {NULL}, *names[8] = {NULL};
-    pid_t children[8] = {0};
-    int errs[8] = {0}, runs = 0;
-    for (const char *const *variant = given || !variants ? one : variants; *variant && runs < 8; ++variant, ++runs) {
-        char **args = (char **)calloc((size_t)argc + 8, sizeof *args);
-        int n = 0;
-        for (int i = 0; i < argc; ++i)
-            if (strcmp(argv[i], "--bank-model") != 0) args[n++] = argv[i];
-        char copy[256];
-        snprintf(copy, sizeof copy, "%s", *variant);
-        for (char *word = strtok(copy, " "); word && n < argc + 7; word = strtok(NULL, " "))
-            args[n++] = word;
-        unsigned long long name = 14695981039346656037ull; /* FNV-1a of the arguments: the kept file's name */
-        for (int i = 1; i < n; ++i)
-            for (const char *c = args[i]; c == args[i] || c[-1]; ++c)
-                name = (name ^ (unsigned char)*c) * 1099511628211ull;
-        names[runs] = *variant, files[runs] = paths[runs];
-        strcpy(errors[runs], "/tmp/bank_model_err_XXXXXX");
-        int fd = -1;
-        if (keep) {
-            snprintf(paths[runs], sizeof paths[runs], "%s/%016llx", keep, name);
-            if (access(paths[runs], R_OK) == 0) { /* made before: counted as it is */
-                free(args);
-                continue;
-            }
-            fd = open(paths[runs], O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        } else
-            fd = mkstemp(strcpy(paths[runs], "/tmp/bank_model_XXXXXX"));
-        errs[runs] = mkstemp(errors[runs]);
-        if (fd < 0 || errs[runs] < 0) {
-            fprintf(stderr, "%s: --bank-model: cannot make a file in %s\n", program, fd < 0 && keep ? keep : "/tmp");
-            exit(2);
-        }
-        close(fd);
-        fflush(stdout);
-        children[runs] = fork();
-        if (children[runs] == 0) {
-            setenv("CUDA_CPU_ACCESSES", paths[runs], 1);
-            unsetenv("CUDA_CPU_NO_DEVICE"); /* the twin runs the kernels, whether or not a GPU is there */
-            if (!freopen("/dev/null", "w", stdout) || dup2(errs[runs], 2) < 0) _exit(2);
-            execv("/proc/self/exe", args);
-            _exit(2);
-        }
-        if (children[runs] < 0) {
-            fprintf(stderr, "%s: --bank-model: cannot start the CPU runner's run%s\n", program, *variant);
-            exit(2);
-        }
-        free(args);
-    }
-    int failed = 0;
-    for (int run = 0; run < runs; ++run) {
-        if (!children[run]) continue;
-        int status = 0;
-        waitpid(children[run], &status, 0);
-        /* exit 1: a check failed or the runner found a race (shared_bitmap --no-sync): the counts stand */
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
-            fprintf(stderr,
-                    "%s: --bank-model: the run%s exited 1 (a check failed or the CPU runner found something); "
-                    "its accesses are counted\n",
-                    program, names[run]);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-            char last[2048] = "";
-            const ssize_t got = pread(errs[run], last, sizeof last - 1, 0);
-            fprintf(stderr, "%s: --bank-model: the CPU runner's run%s failed (%s %d): %s\n", program, names[run],
-                    WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                    got > 0 ? last : "");
-            failed = 1;
-            if (keep) unlink(paths[run]); /* not kept: not a whole run */
-        }
-        close(errs[run]), unlink(errors[run]);
-    }
-#ifndef BANK_MODEL_ROOT
-#define BANK_MODEL_ROOT "."
-#endif
-    if (!failed) cuda_cpu_bank_table(files, runs, BANK_MODEL_ROOT, pictures, tail);
-    for (int run = 0; run < runs && !keep; ++run)
-        unlink(files[run]);
-    exit(failed ? 2 : 0);
+    cuda_cpu_bank_model(program, argc, argv, variants, pictures, tail, BANK_MODEL_ROOT);
 #endif
 }
 #endif

@@ -37,7 +37,6 @@ enum cli_accepts {
 
 #ifndef CUDA_CPU_RUNNER /* the CPU runner's build defines these (cpu_runner/cuda_on_cpu.h) */
 #define ON_CPU_RUNNER 0
-#define cpu_runner_skips(kernel, why) 0 /* a kernel it cannot run (a library's, inline PTX): it says so */
 #define cpu_runner_take_options(spec, options)
 #endif
 
@@ -252,6 +251,17 @@ static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *format,
     return CLI_EXIT_ERROR;
 }
 
+/* The same on stderr, then exit 2: what a program's own check of its options refuses. */
+static inline void cli_exit_bad(const char *program, const char *format, ...) {
+    va_list values;
+    va_start(values, format);
+    fprintf(stderr, "%s: ", program);
+    vfprintf(stderr, format, values);
+    va_end(values);
+    fprintf(stderr, "\n");
+    exit(CLI_EXIT_ERROR);
+}
+
 /* The first item a comma-separated list names twice ("stride,size,stride":
  * stride), copied into item; 0 when each is named once. */
 static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
@@ -312,6 +322,15 @@ static inline int cli_parse_int_option_(const cli_spec *spec, const char *option
         return cli_fail_(spec, err, "%s needs a whole number from %lld to %lld, got '%s'", option, min, max, value);
     *out = number;
     return CLI_OK;
+}
+
+/* The program's own option i as a whole number from min to max (fallback: not given), or exit 2 saying so. */
+static inline long long cli_own_number(const cli_spec *spec, const cli_options *o, int i, long long min, long long max,
+                                       long long fallback) {
+    const char *value = o->own_values[i];
+    if (value && cli_parse_int_option_(spec, spec->own_options[i].name, value, min, max, &fallback, stderr))
+        exit(CLI_EXIT_ERROR);
+    return fallback;
 }
 
 /* "--name=value": copies "--name" into name[64] and returns "value". Any other word: copies the

@@ -149,22 +149,34 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 #define REPORT_MAX_ROWS 64
 
 /* On the CPU runner (cpu_runner/cuda_on_cpu.h) a race or a barrier error it found fails the run (exit 1)
- * whatever the values, and a kernel it cannot run (a library's) is said and skipped: the report counts
- * both, so that no row says PASS over a finding and no run of skipped kernels alone says it passed. */
+ * whatever the values: the report counts them, so that no row says PASS over a finding. */
 #ifndef REPORT_RUNNER_FINDINGS
 #ifdef CUDA_CPU_RUNNER
 #define REPORT_RUNNER_FINDINGS() cuda_cpu_findings_total()
-#define REPORT_RUNNER_SKIPPED() cpu_runner_skipped
 #else
 #define REPORT_RUNNER_FINDINGS() 0L
-#define REPORT_RUNNER_SKIPPED() 0
 #endif
+#endif
+#ifndef ON_CPU_RUNNER /* the runner's build defines it 1 */
+#define ON_CPU_RUNNER 0
 #endif
 /* The words a row's note gets for findings during its launches; scripts/grader/verdicts.py reads them. */
 #define REPORT_FINDINGS_NOTE "the CPU runner's findings above"
 #define REPORT_FINDINGS_ONLY_NOTE "its check passed, but the CPU runner's findings above fail it"
 static long report_findings_blamed_; /* the runner's findings a row of this run failed for already */
-#define REPORT_EXIT_SKIPPED 77 /* CTest's skip: every kernel asked for was one the runner cannot run */
+#define REPORT_EXIT_SKIPPED 77       /* CTest's skip: no kernel asked for can run here */
+
+/* After every cuBLAS call (with <cublas_v2.h> and book.h): file:line, the call and cuBLAS's reason, exit 3,
+ * as book.h's HANDLE_ERROR does for the runtime's calls. */
+#define HANDLE_CUBLAS(call)                                                                                            \
+    do {                                                                                                               \
+        const cublasStatus_t handle_cublas_status_ = (call);                                                           \
+        if (handle_cublas_status_ != CUBLAS_STATUS_SUCCESS) {                                                          \
+            fprintf(stderr, "%s:%d: cuBLAS error %s in %s\n", __FILE__, __LINE__,                                      \
+                    cublasGetStatusString(handle_cublas_status_), #call);                                              \
+            exit(EXIT_CUDA_ERROR);                                                                                     \
+        }                                                                                                              \
+    } while (0)
 
 /* A chapter's exit code from its book program's verdict and its progression's report_end(): 1 when either
  * failed; 77 when the progression ran nothing (the CPU runner skipped every kernel asked for: a library's)
@@ -179,9 +191,8 @@ typedef struct {
     FILE *out;
     int cold_l2; /* 1: the L2 was flushed before every timed run (--cold-l2) */
     int count;
-    int skipped;          /* the runner's count of skipped kernels when the table was begun */
-    int not_run;          /* kernels this GPU (or this build, or this size) cannot run: report_skip */
-    int findings_before;  /* the runner found something since the last table's last row: every row fails */
+    int not_run;         /* kernels asked for that cannot run here: report_skip */
+    int findings_before; /* the runner found something since the last table's last row: every row fails */
     result_row rows[REPORT_MAX_ROWS];
 } report;
 
@@ -191,7 +202,6 @@ static inline void report_begin(report *r, const char *example, FILE *out) {
     r->out = out;
     r->cold_l2 = 0;
     r->count = 0;
-    r->skipped = REPORT_RUNNER_SKIPPED();
     r->not_run = 0;
     r->findings_before = REPORT_RUNNER_FINDINGS() > report_findings_blamed_;
     report_findings_blamed_ = REPORT_RUNNER_FINDINGS();
@@ -256,15 +266,17 @@ static inline void report_write_result_line(FILE *out, const char *example, cons
     fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
 }
 
-/* A kernel asked for that cannot run here (a GPU too old for it, a size it cannot take): said, and no row. */
-static inline void report_skip(report *r, const char *kernel, const char *why) {
-    fprintf(r->out, "%-18s not run here: %s\n", kernel, why);
-    ++r->not_run;
+/* A kernel asked for that cannot run here, said in place of its row: on the CPU runner (a library's kernels,
+ * the TMA), or on this GPU, build or size. A run of only these exits 77 (report_end). Returns 1. */
+static inline int report_skip(report *r, const char *kernel, const char *why) {
+    fprintf(r->out, "%-18s not %s: %s\n", kernel, ON_CPU_RUNNER ? "on the CPU runner" : "run here", why);
+    return ++r->not_run > 0;
 }
+/* report_skip on the CPU runner only (a library's kernels): 1 there, 0 on a GPU. */
+#define report_cpu_skip(r, kernel, why) (ON_CPU_RUNNER && report_skip(r, kernel, why))
 
 /* Prints the RESULT lines and returns the exit code: 0 if every row passed, else 1; 77 (book.h's
- * EXIT_NO_DEVICE: CTest's skip) when there is no row because every kernel asked for was skipped (the CPU
- * runner's, or report_skip: why above). */
+ * EXIT_NO_DEVICE: CTest's skip) when there is no row because every kernel asked for was skipped. */
 static inline int report_end(report *r) {
     int failures = 0;
     fprintf(r->out, "\n");
@@ -273,19 +285,47 @@ static inline int report_end(report *r) {
         failures += !r->rows[i].pass;
     }
     const long findings = REPORT_RUNNER_FINDINGS(); /* in this run: any fails it (the runner exits 1) */
-    const int skipped = REPORT_RUNNER_SKIPPED() > r->skipped || r->not_run > 0;
     if (failures)
         fprintf(r->out, "%d of %d checks FAILED\n", failures, r->count);
     else if (findings > 0)
         fprintf(r->out, "%d checks passed, but the CPU runner's findings above fail the run\n", r->count);
-    else if (r->count == 0 && skipped)
+    else if (r->count == 0 && r->not_run)
         fprintf(r->out, "none of the kernels asked for ran: %s cannot run them (why above): exit %d\n",
-                r->not_run ? "this GPU, build or size" : "the CPU runner", REPORT_EXIT_SKIPPED);
+                ON_CPU_RUNNER ? "the CPU runner" : "this GPU, build or size", REPORT_EXIT_SKIPPED);
     else
         fprintf(r->out, "all %d checks passed\n", r->count);
     fflush(r->out);
     if (failures || findings > 0) return 1;
-    return r->count == 0 && skipped ? REPORT_EXIT_SKIPPED : 0;
+    return r->count == 0 && r->not_run ? REPORT_EXIT_SKIPPED : 0;
 }
+
+#ifdef __cplusplus
+#include "book.h" /* gpu_poison, time_median_ms */
+
+/* A row whose output is checked element by element (transpose, matmul): `launch` on the poisoned output, its
+ * check, then (reps > 0) the median of reps timed launches after the warm-ups, each after `flush` (the cold
+ * L2), the output poisoned before the last, which is checked as the first. check(row, which) counts the wrong
+ * elements, noting them; value: the elements right in the worse launch. Returns the ms, or 0. */
+template <typename Flush, typename Launch, typename Check>
+static inline double exact_row(result_row *row, long long n, void *out, size_t bytes, int reps, Flush flush,
+                               Launch launch, Check check) {
+    gpu_poison(out, bytes);
+    launch();
+    long long wrong = check(row, ""), timed_wrong = 0;
+    int setups = 0;
+    const double ms = reps < 1 ? 0
+                               : time_median_ms(
+                                     reps,
+                                     [&] {
+                                         if (++setups == TIME_WARMUP_RUNS + reps)
+                                             gpu_poison(out, bytes); /* before the last launch */
+                                         flush();                    /* after the poison: a cold L2 stays cold */
+                                     },
+                                     launch);
+    if (reps > 0) timed_wrong = check(row, " in the last timed launch");
+    row_check(row, (double)(n - (wrong > timed_wrong ? wrong : timed_wrong)), (double)n, 0.0);
+    return ms;
+}
+#endif
 
 #endif

@@ -649,14 +649,8 @@ static inline float erfcxf(float x) { return (float)erfcx(x); }
 /* The offset of a shared variable in the block's shared memory (cuda_cpu_shared_offset: how near a GPU's). */
 static inline size_t __cvta_generic_to_shared(const void *p) { return cuda_cpu_shared_offset(p); }
 
-/* What common/cli.h asks of the runner's build. */
-#define ON_CPU_RUNNER 1
-static int cpu_runner_skipped; /* how many: a report with no row but these exits 77 (common/report.h) */
-static inline int cpu_runner_skips(const char *kernel, const char *why) {
-    printf("%-18s not on the CPU runner: %s\n", kernel, why);
-    ++cpu_runner_skipped;
-    return 1;
-}
+/* What common/cli.h and common/report.h ask of the runner's build. */
+#define ON_CPU_RUNNER 1 /* common/report.h: a kernel it cannot run (a library's) is report_skip'ed */
 /* After the options are parsed: every run is --check (a CPU's time says nothing of a GPU's), at the
  * program's cpu_default_n unless --n, --rows or --cols is given. */
 template <typename Spec, typename Options>

@@ -29,13 +29,16 @@
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../common/bank_model.h" /* the bank rule the chapters and the lessons use */
+#include "bank_lanes.h"
 #include "runtime.h"
 
 #define MAX_THREADS 1024
@@ -526,7 +529,7 @@ static int bank_read_run_(const char *path, const char *root, bank_row_ **rows, 
     return 1;
 }
 
-/* --bank-model's table (common/bank_model.h says what it holds) from the "warp" lines of the runs' files:
+/* --bank-model's table (cuda_cpu_bank_model says what it holds) from the "warp" lines of the runs' files:
  * each instruction named by addr2line, its shapes added over the launches; root: where the named files are. */
 void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, const bank_picture *pictures,
                          const char *tail) {
@@ -570,4 +573,102 @@ void cuda_cpu_bank_table(const char *const *paths, int runs, const char *root, c
     }
     if (tail) printf("%s", tail);
     free(printed), free(rows);
+}
+
+/* --bank-model (common/bank_model.h's bank_model_observe), in the chapter's CPU twin: runs itself once per
+ * variant (" OPTION VALUE": a chapter's " --type double"; once as it is where the command gives that option),
+ * at once, each in its own process, with the command's arguments less --bank-model, and prints after the "#"
+ * line one line per shared-memory instruction of a kernel (its source line and op) and shape of warp
+ * (working lanes and passes), tab-separated: kernel (as Nsight Compute names it), access (the line's "bank:
+ * LABEL" comment, else "LINE: its text"; a partial warp's lanes after it where the line's warps differ), op
+ * (ld/st), bytes per lane, passes, weight (the warp instructions of that shape, every launch added, as Nsight
+ * adds them), picture (a bank map's name for plot.py, or "-"), lanes (32 "address:pass", "-" when inactive:
+ * the first such warp's); then tail. bank_conflicts.sh weighs passes by weight beside Nsight Compute's
+ * measurement. BANK_MODEL_KEEP=FOLDER: each run's accesses are kept there, named by its arguments, and a run
+ * whose file is there already is not made again (expect_bank_model.py --committed: a command's " --type
+ * double" is the run of another command's variant). Exits: 0, or 2 when a run failed. */
+void cuda_cpu_bank_model(const char *program, int argc, char **argv, const char *const *variants,
+                         const bank_picture *pictures, const char *tail, const char *root) {
+    int given = 0; /* the command names the variants' option itself: run it as it is */
+    for (int i = 1; i < argc && variants; ++i)
+        given |= strncmp(argv[i], variants[0] + 1, strcspn(variants[0] + 1, " ")) == 0 &&
+                 argv[i][strcspn(variants[0] + 1, " ")] == 0;
+    static const char *const one[] = {"", NULL};
+    const char *keep = getenv("BANK_MODEL_KEEP");
+    char paths[8][512], errors[8][32];
+    const char *files[8] = {NULL}, *names[8] = {NULL};
+    pid_t children[8] = {0};
+    int errs[8] = {0}, runs = 0;
+    for (const char *const *variant = given || !variants ? one : variants; *variant && runs < 8; ++variant, ++runs) {
+        char **args = (char **)calloc((size_t)argc + 8, sizeof *args);
+        int n = 0;
+        for (int i = 0; i < argc; ++i)
+            if (strcmp(argv[i], "--bank-model") != 0) args[n++] = argv[i];
+        char copy[256];
+        snprintf(copy, sizeof copy, "%s", *variant);
+        for (char *word = strtok(copy, " "); word && n < argc + 7; word = strtok(NULL, " "))
+            args[n++] = word;
+        unsigned long long name = 14695981039346656037ull; /* FNV-1a of the arguments: the kept file's name */
+        for (int i = 1; i < n; ++i)
+            for (const char *c = args[i]; c == args[i] || c[-1]; ++c)
+                name = (name ^ (unsigned char)*c) * 1099511628211ull;
+        names[runs] = *variant, files[runs] = paths[runs];
+        strcpy(errors[runs], "/tmp/bank_model_err_XXXXXX");
+        int fd = -1;
+        if (keep) {
+            snprintf(paths[runs], sizeof paths[runs], "%s/%016llx", keep, name);
+            if (access(paths[runs], R_OK) == 0) { /* made before: counted as it is */
+                free(args);
+                continue;
+            }
+            fd = open(paths[runs], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        } else
+            fd = mkstemp(strcpy(paths[runs], "/tmp/bank_model_XXXXXX"));
+        errs[runs] = mkstemp(errors[runs]);
+        if (fd < 0 || errs[runs] < 0) {
+            fprintf(stderr, "%s: --bank-model: cannot make a file in %s\n", program, fd < 0 && keep ? keep : "/tmp");
+            exit(2);
+        }
+        close(fd);
+        fflush(stdout);
+        children[runs] = fork();
+        if (children[runs] == 0) {
+            setenv("CUDA_CPU_ACCESSES", paths[runs], 1);
+            unsetenv("CUDA_CPU_NO_DEVICE"); /* the twin runs the kernels, whether or not a GPU is there */
+            if (!freopen("/dev/null", "w", stdout) || dup2(errs[runs], 2) < 0) _exit(2);
+            execv("/proc/self/exe", args);
+            _exit(2);
+        }
+        if (children[runs] < 0) {
+            fprintf(stderr, "%s: --bank-model: cannot start the CPU runner's run%s\n", program, *variant);
+            exit(2);
+        }
+        free(args);
+    }
+    int failed = 0;
+    for (int run = 0; run < runs; ++run) {
+        if (!children[run]) continue;
+        int status = 0;
+        waitpid(children[run], &status, 0);
+        /* exit 1: a check failed or the runner found a race (shared_bitmap --no-sync): the counts stand */
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+            fprintf(stderr,
+                    "%s: --bank-model: the run%s exited 1 (a check failed or the CPU runner found something); "
+                    "its accesses are counted\n",
+                    program, names[run]);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+            char last[2048] = "";
+            const ssize_t got = pread(errs[run], last, sizeof last - 1, 0);
+            fprintf(stderr, "%s: --bank-model: the CPU runner's run%s failed (%s %d): %s\n", program, names[run],
+                    WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                    got > 0 ? last : "");
+            failed = 1;
+            if (keep) unlink(paths[run]); /* not kept: not a whole run */
+        }
+        close(errs[run]), unlink(errors[run]);
+    }
+    if (!failed) cuda_cpu_bank_table(files, runs, root, pictures, tail);
+    for (int run = 0; run < runs && !keep; ++run)
+        unlink(files[run]);
+    exit(failed ? 2 : 0);
 }

@@ -3,6 +3,7 @@
  * docs/results/h200/banks.txt (Nsight Compute, wavefronts per warp-wide
  * load), the transpose's tile reads, partial warps, lanes sharing words,
  * and pseudo-random accesses against an independent count. Bank of byte address a: (a / 4) % 32. */
+#include "../cpu_runner/bank_lanes.h" /* the runner's pass of each lane */
 #include "bank_model.h"
 #include "unit.h"
 

@@ -2,11 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The CPU runner's counts, faked: its findings so far and the kernels it skipped (cpu_runner/cuda_on_cpu.h). */
+/* The CPU runner, faked: its findings so far (cpu_runner/cuda_on_cpu.h), and whether this is its build. */
 static long runner_findings;
-static int runner_skipped;
+static int on_runner;
 #define REPORT_RUNNER_FINDINGS() runner_findings
-#define REPORT_RUNNER_SKIPPED() runner_skipped
+#define ON_CPU_RUNNER on_runner
 
 #include "report.h"
 #include "unit.h"
@@ -130,22 +130,34 @@ static void test_runner_counts(void) {
 
     runner_findings = 0;
     out = open_memstream(&text, &size); /* --kernel cublas on the runner */
+    on_runner = 1;
     report_begin(&r, "dot", out);
-    runner_skipped = 1;
+    CHECK(report_cpu_skip(&r, "cublas", "the library's kernels") == 1);
     CHECK(report_end(&r) == REPORT_EXIT_SKIPPED);
     fclose(out);
-    CHECK(strstr(text, "none of the kernels asked for ran: the CPU runner cannot run them (why above): exit 77\n"));
+    CHECK(strstr(text, "cublas             not on the CPU runner: the library's kernels\n") &&
+          strstr(text, "none of the kernels asked for ran: the CPU runner cannot run them (why above): exit 77\n"));
     free(text);
 
     out = open_memstream(&text, &size); /* a skipped kernel beside one that ran: the one that ran decides */
     report_begin(&r, "dot", out);
-    runner_skipped = 2;
+    report_skip(&r, "cublas", "the library's kernels");
+    report_skip(&r, "cub", "the library's kernels");
     report_add(&r, &right);
     CHECK(report_end(&r) == 0);
     fclose(out);
     CHECK(strstr(text, "all 1 checks passed\n"));
     free(text);
-    runner_skipped = 0;
+    on_runner = 0;
+
+    out = open_memstream(&text, &size); /* on a GPU, a library's kernels are not skipped */
+    report_begin(&r, "dot", out);
+    CHECK(report_cpu_skip(&r, "cublas", "the library's kernels") == 0);
+    report_add(&r, &right);
+    CHECK(report_end(&r) == 0);
+    fclose(out);
+    CHECK(strstr(text, "not on the CPU runner") == NULL && strstr(text, "all 1 checks passed\n"));
+    free(text);
 
     out = open_memstream(&text, &size); /* a GPU too old for the one kernel asked for: said, then exit 77 */
     report_begin(&r, "matmul", out);
