@@ -15,7 +15,8 @@ sh "$here/scripts/wheels.sh" "$(mktemp -d)" "nvidia-cuda-crt==13.*" 2>/dev/null 
 rm -rf "$work" && mkdir -p "$work"
 git clone -q "$here" "$work/main"
 [ -d "$here/../shared" ] && cp -r "$here/../shared" "$work/shared"
-exec unshare -m bash -s "$work/main" "$mode" <<'INSIDE'
+status=0
+unshare -m bash -s "$work/main" "$mode" <<'INSIDE' || status=$?
 set -euo pipefail
 clone=$1 mode=$2
 for dir in /usr/local/cuda /usr/local/cuda-*; do [ -d "$dir" ] && mount -t tmpfs none "$dir"; done
@@ -33,3 +34,7 @@ tail -4 tests.log
 grep -q "^tests: [0-9]* passed, 0 failed" tests.log || { echo "FAIL: a test failed"; exit 1; }
 echo "fresh machine ($mode): both README commands pass without a CUDA toolkit"
 INSIDE
+# The loader's cache (/etc/ld.so.cache) is shared with the namespace: an install inside (apt's ldconfig trigger) rebuilds it with the
+# toolkit hidden, and then no program linking libcudart starts. Rebuilt now that the toolkit is back.
+if [ "$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig || true; fi
+exit "$status"
