@@ -456,9 +456,8 @@ static long long walks(int m, const plan *p, launch_args *a, double *ms) {
     launch(m, a);
     HANDLE_ERROR(cudaDeviceSynchronize());
     *ms = 0;
-    if (p->check) return 2;
-    *ms = time_median_ms(p->reps, [&] { launch(m, a); });
-    return 2 + TIME_WARMUP_RUNS + p->reps;
+    if (!p->check) *ms = time_median_ms(p->reps, [&] { launch(m, a); });
+    return p->check ? 2 : 2 + TIME_WARMUP_RUNS + p->reps;
 }
 
 /* value: the line (or x) the GPU ended on; expected: the CPU's. `problem`:
@@ -519,11 +518,9 @@ static void measure_latency(int m, const plan *p, report *rep, figures *f) {
         lap.steps = walked = lines;
         launch(m, &lap);
     }
-    if (m == LATENCY_DRAM) { /* spread_chain's writes left nodes in the L2: write over all of it */
-        l2_flusher flusher = l2_flusher_create(1);
-        l2_flush(&flusher);
-        l2_flusher_free(&flusher);
-    }
+    l2_flusher flusher = l2_flusher_create(m == LATENCY_DRAM); /* spread_chain's writes left nodes in the L2 */
+    l2_flush(&flusher);
+    l2_flusher_free(&flusher);
     double ms;
     walked += walks(m, p, &a, &ms) * (a.warm_steps + a.steps);
     HANDLE_ERROR(cudaMemcpy(&line, a.line, sizeof line, cudaMemcpyDeviceToHost));
@@ -603,22 +600,15 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f) {
     gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
     launch(m, &a);
     const long long right = check_sums(&row, a.sums, threads, expected, period);
-    double ms = 0;
-    long long timed_right = threads;
-    if (!p->check) {
-        int setups = 0;
-        ms = time_median_ms(
-            p->reps,
-            [&] {
-                if (++setups == TIME_WARMUP_RUNS + p->reps) {
-                    gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
-                    HANDLE_ERROR(cudaMemset(a.cycles, 0, sizeof cycles)); /* the last launch's cycles */
-                }
-            },
-            [&] { launch(m, &a); });
-        result_row timed = row; /* its note: the first launch's says which thread */
-        timed_right = check_sums(&timed, a.sums, threads, expected, period);
-    }
+    int setups = 0; /* before the last timed launch: its sums poisoned, its cycles its own */
+    auto before_last = [&] {
+        if (++setups < TIME_WARMUP_RUNS + p->reps) return;
+        gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
+        HANDLE_ERROR(cudaMemset(a.cycles, 0, sizeof cycles));
+    };
+    const double ms = p->check ? 0 : time_median_ms(p->reps, before_last, [&] { launch(m, &a); });
+    result_row timed = row; /* its note: the first launch's says which thread */
+    const long long timed_right = p->check ? threads : check_sums(&timed, a.sums, threads, expected, period);
     HANDLE_ERROR(cudaMemcpy(&cycles, a.cycles, sizeof cycles, cudaMemcpyDeviceToHost));
     row_check(&row, (double)right, (double)threads, 0);
     row.pass = row.pass && timed_right == threads;
