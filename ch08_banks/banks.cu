@@ -345,7 +345,6 @@ int main(int argc, char **argv) {
 }
 
 // ===== Harness: below this line, not needed to follow the lesson =====
-// The parts' settings; then options, the run, the launch switch, CPU replays, checks, bank model.
 
 #define ROW_STEP 1        /* rows a round moves on: a kernel argument */
 #define TIMED_ROUNDS 1024 /* per thread and launch */

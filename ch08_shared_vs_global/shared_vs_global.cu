@@ -339,8 +339,6 @@ int main(int argc, char **argv) {
 }
 
 // ===== Harness: below this line, not needed to follow the lesson =====
-// Each measurement's sizes, buffers and launches, the CPU's replays, the checks,
-// the table and the verdict, the command line and the bank model.
 
 #define L1_CHAIN_BYTES (16 * 1024)    /* 128 nodes: in L1 on every GPU since Volta     */
 #define L2_CHAIN_MAX_BYTES (4 << 20)  /* 32768 nodes, or a quarter of a smaller L2      */
@@ -396,7 +394,6 @@ typedef struct {
     const uint4 *buffer;
 } launch_args;
 
-/* The parts below the run that it calls. */
 static void launch(int m, launch_args *a);
 static float fma_chain_cpu(long long steps);
 static void read_shared_cpu(int rounds, unsigned *expected);
@@ -713,7 +710,6 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
 
 // ----- the launch switch -----
 
-/* Measurement m's kernel, on a's buffers and sizes. */
 static void launch(int m, launch_args *a) {
     const unsigned *offsets = (const unsigned *)a->chain;
     const unsigned long long *nodes = (const unsigned long long *)a->chain;
