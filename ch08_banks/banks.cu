@@ -345,7 +345,6 @@ int main(int argc, char **argv) {
 }
 
 // ===== Harness: below this line, not needed to follow the lesson =====
-// The parts' settings; then options, the run, the launch switch, CPU replays, checks, bank model.
 
 #define ROW_STEP 1        /* rows a round moves on: a kernel argument */
 #define TIMED_ROUNDS 1024 /* per thread and launch */
@@ -418,7 +417,7 @@ static const cli_own_option bank_options_spec[] = {
     {"--shared-kb", "K", "only K KB of shared memory per block in the capacity part"},
     {NULL, NULL, NULL}};
 
-static bank_options chosen = {CORRECT_PARTS, -1, -1}; /* the own options, read by parse_options */
+static bank_options chosen = {CORRECT_PARTS, -1, -1}; /* set by parse_options, read by the run */
 
 /* --bank-model: the lesson's pictures, the Guide's example at strides 1, 2 and 32 (its passes) and three
  * bank_read loads. */
@@ -456,13 +455,12 @@ static void parse_options(int argc, char **argv, cli_options *o) {
 }
 
 static void options_against_device(const cli_options *o, const struct cudaDeviceProp *device) {
-    const bank_options b = chosen;
     const int optin = (int)device->sharedMemPerBlockOptin;
-    if (b.shared_kb > optin / 1024)
+    if (chosen.shared_kb > optin / 1024)
         cli_exit_bad("banks",
                      "--shared-kb %d is past this device's %d KB per block (cudaDevAttrMaxSharedMemoryPerBlockOptin)",
-                     b.shared_kb, optin / 1024);
-    if (b.parts & (1u << PART_CAPACITY))
+                     chosen.shared_kb, optin / 1024);
+    if (chosen.parts & (1u << PART_CAPACITY))
         gpu_require_memory("banks", 2.0 * o->n * sizeof(float), "the capacity part's copy");
     printf("shared memory: %d banks of %d bytes; per block %zu KB, or up to %d KB with the opt-in; per SM %zu KB\n\n",
            BANKS, BANK_BYTES, device->sharedMemPerBlock / 1024, optin / 1024,
@@ -473,7 +471,7 @@ static void options_against_device(const cli_options *o, const struct cudaDevice
 
 static void launch(int element_bytes, int stride, int blocks, unsigned *sums, int rounds);
 static int check_sums(const unsigned *sums, int threads, int element_bytes, int stride, int rounds);
-static void check_history(const bank_options *b, report *rep);
+static void check_history(report *rep);
 static void check_carved(report *rep, carve_case c, const short *shorts, const float *floats, const int *ints);
 static void check_alias(report *rep, const unsigned addresses[2], const int *bits, int threads);
 static void check_same_address(report *rep, const unsigned *words, const unsigned *bytes, int warps);
@@ -505,13 +503,12 @@ static void *poisoned(size_t bytes) {
 }
 
 /* Part stride reads at strides 0 to 33; size at the conflict-free ones, the powers of two, 17, 33. */
-static int stride_selected(int part, const bank_options *b, int s) {
-    if (b->stride >= 0) return s == b->stride;
+static int stride_selected(int part, int s) {
+    if (chosen.stride >= 0) return s == chosen.stride;
     return part == PART_STRIDE || s <= 4 || s == 8 || s == 16 || s == 17 || s == 32 || s == 33;
 }
 
-static void run_bank_reads(int part, const cli_options *o, const bank_options *b, const struct cudaDeviceProp *device,
-                           report *rep) {
+static void run_bank_reads(int part, const cli_options *o, const struct cudaDeviceProp *device, report *rep) {
     const int fit = device->multiProcessorCount * (device->maxThreadsPerMultiProcessor / READ_THREADS);
     const int blocks = o->check_only ? CHECK_BLOCKS : fit; /* timed: every warp slot of every SM busy */
     const int rounds = o->check_only ? CHECK_ROUNDS : TIMED_ROUNDS;
@@ -543,7 +540,7 @@ static void run_bank_reads(int part, const cli_options *o, const bank_options *b
     report_begin(rep, "banks", stdout);
     for (int e = 0; elements[e]; ++e)
         for (int stride = 0; stride <= MAX_STRIDE; ++stride) {
-            if (!stride_selected(part, b, stride)) continue;
+            if (!stride_selected(part, stride)) continue;
             const int bytes = elements[e], passes = predicted_passes(bytes, stride, BANK_BYTES);
             const double ms = measure(bytes, stride);
             result_row row = result_row_for(name_of("stride_%d", stride), element_names[bytes], warp_loads);
@@ -624,8 +621,7 @@ static void run_same_address(report *rep) {
 }
 
 /* Part capacity: the opt-in, then shared memory per block against resident blocks and bandwidth. */
-static void run_capacity(const cli_options *o, const bank_options *b, const struct cudaDeviceProp *device,
-                         report *rep) {
+static void run_capacity(const cli_options *o, const struct cudaDeviceProp *device, report *rep) {
     const long long n = o->n;
     const size_t bytes = (size_t)n * sizeof(float);
     const int optin = (int)device->sharedMemPerBlockOptin, per_sm = (int)device->sharedMemPerMultiprocessor;
@@ -662,8 +658,8 @@ static void run_capacity(const cli_options *o, const bank_options *b, const stru
            "(cudaOccupancyMaxActiveBlocksPerMultiprocessor), expected = min(%d, floor(%d KB / (shared + %d KB)))\n",
            per_sm / 1024, reserved / 1024, unlimited_blocks, per_sm / 1024, reserved / 1024);
     int sizes_kb[] = {0, 16, 32, 48, 64, 96, 128, 160, 200, optin / 1024};
-    const int size_count = b->shared_kb >= 0 ? 1 : sizeof sizes_kb / sizeof *sizes_kb;
-    if (b->shared_kb >= 0) sizes_kb[0] = b->shared_kb;
+    const int size_count = chosen.shared_kb >= 0 ? 1 : sizeof sizes_kb / sizeof *sizes_kb;
+    if (chosen.shared_kb >= 0) sizes_kb[0] = chosen.shared_kb;
     for (int s = 0; s < size_count; ++s) {
         const int shared = sizes_kb[s] * 1024;
         if (shared > optin || (s > 0 && sizes_kb[s] == sizes_kb[s - 1])) continue;
@@ -693,10 +689,9 @@ static void run_capacity(const cli_options *o, const bank_options *b, const stru
 }
 
 static int run_progression(const cli_options *o, const struct cudaDeviceProp *device) {
-    const bank_options b = chosen;
     int exit_code = EXIT_ALL_PASSED;
     for (int part = 0; part_names[part]; ++part) {
-        if (!(b.parts & (1u << part))) continue;
+        if (!(chosen.parts & (1u << part))) continue;
         report rep = {}; /* every part below begins it */
         rep.out = stdout;
         if (part == PART_ONE_ADDRESS && !o->own_values[OPTION_PART] &&
@@ -706,12 +701,12 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
         printf("--- part %s\n", part_names[part]);
         switch (part) {
         case PART_STRIDE:
-        case PART_SIZE: run_bank_reads(part, o, &b, device, &rep); break;
-        case PART_HISTORY: check_history(&b, &rep); break;
+        case PART_SIZE: run_bank_reads(part, o, device, &rep); break;
+        case PART_HISTORY: check_history(&rep); break;
         case PART_CARVE: run_carve(carve_cases, sizeof carve_cases / sizeof *carve_cases, &rep); break;
         case PART_ALIAS: run_alias(&rep); break;
         case PART_ONE_ADDRESS: run_same_address(&rep); break;
-        case PART_CAPACITY: run_capacity(o, &b, device, &rep); break;
+        case PART_CAPACITY: run_capacity(o, device, &rep); break;
         case PART_MISALIGNED: run_carve(&carve_misaligned_case, 1, &rep); break;
         }
         exit_code |= report_end(&rep); /* 0 or 1: the worst of them */
@@ -770,12 +765,40 @@ static int check_sums(const unsigned *sums, int threads, int element_bytes, int 
     return wrong;
 }
 
+// The checks' predictions: the bank rule (bank_model.h) on bank_read's subscript. Compared only: 8-byte banks
+// (word a / 8 as 4-byte word a / 8); 1.x's 16 banks (word w as (w / 16) * 32 + w % 16), a request a half-warp.
+
+/* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */
+static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {
+    const int round = 0, row_elements = ROW_BYTES / element_bytes;
+    return lane * stride * element_bytes + (unsigned)(round * ROW_STEP) % WINDOW_ROWS * ROW_BYTES +
+           k * row_elements * element_bytes;
+}
+
+static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
+    unsigned address[WARP];
+    for (int lane = 0; lane < WARP; ++lane) {
+        const unsigned byte = bank_read_address(element_bytes, stride, lane, 0);
+        address[lane] = bank_bytes == 8 ? byte / 8 * BANK_BYTES : byte; /* 8-byte banks: word byte / 8 */
+    }
+    return bank_passes(address, 0xffffffffu, bank_bytes == 8 ? BANK_BYTES : element_bytes);
+}
+
+/* The steps of a warp's load of 4-byte words at `stride` on compute capability 1.x. */
+static int cc1_passes(int stride) {
+    unsigned address[WARP];
+    for (int lane = 0; lane < WARP; ++lane) {
+        const unsigned word = bank_read_address(INT_BYTES, stride, lane, 0) / BANK_BYTES;
+        address[lane] = (word / CC1_BANKS * BANKS + word % CC1_BANKS) * BANK_BYTES; /* in bank word % 16 */
+    }
+    return bank_passes(address, 0x0000ffffu, BANK_BYTES) + bank_passes(address, 0xffff0000u, BANK_BYTES);
+}
+
 static int greatest_common_divisor(int a, int b) { return b == 0 ? a : greatest_common_divisor(b, a % b); }
-static int cc1_passes(int stride);
 
 /* Part history runs no kernel: the bank model counts each stride on 1.x's banks, two half-warps
  * of gcd(s, 16) steps, and today's, gcd(s, 32) passes (s = 0, a broadcast: one step, one pass). */
-static void check_history(const bank_options *b, report *rep) {
+static void check_history(report *rep) {
     printf("compute capability 1.x: %d banks of 4 bytes, 32 bits per bank per two clocks (%d bytes a clock), a warp's "
            "request served one half-warp at a time; today: %d banks, 32 bits per bank per clock (%d bytes a clock), "
            "the whole warp at once\n",
@@ -786,7 +809,7 @@ static void check_history(const bank_options *b, report *rep) {
            CC1_BANKS, HALF_WARP, BANKS, WARP);
     report_begin(rep, "banks", stdout);
     for (int stride = 0; stride <= MAX_STRIDE; ++stride) {
-        if (b->stride >= 0 && stride != b->stride) continue;
+        if (chosen.stride >= 0 && stride != chosen.stride) continue;
         const int today = predicted_passes(INT_BYTES, stride, BANK_BYTES), then = cc1_passes(stride);
         const int today_formula = stride == 0 ? 1 : greatest_common_divisor(stride, BANKS);
         const int half_warp_formula = stride == 0 ? 1 : greatest_common_divisor(stride, CC1_BANKS);
@@ -859,15 +882,13 @@ static void check_same_address(report *rep, const unsigned *words, const unsigne
         const int right = lane < WARP && words[w] == lane * 0x01010101u;
         words_right += right;
         word_wins[lane % WARP] += right;
-        int same = 1;
+        const unsigned char *warp_bytes = (const unsigned char *)bytes + w * SAME_BYTES; /* as the kernel stored them */
         for (int b = 0; b < SAME_BYTES; ++b) {
-            const unsigned value = bytes[w * (SAME_BYTES / 4) + b / 4] >> (8 * (b % 4)) & 0xFFu;
-            const int right = value < WARP && value % SAME_BYTES == (unsigned)b;
+            const int right = warp_bytes[b] < WARP && warp_bytes[b] % SAME_BYTES == b;
             bytes_right += right;
-            byte_wins[value % WARP] += right;
-            same = same && value == (bytes[b / 4] >> (8 * (b % 4)) & 0xFFu); /* warp 0's */
+            byte_wins[warp_bytes[b] % WARP] += right;
         }
-        same_winners += same;
+        same_winners += memcmp(warp_bytes, bytes, SAME_BYTES) == 0; /* warp 0's eight */
     }
     printf("same_word_store: in each warp all 32 lanes store lane * 0x01010101 to one shared word; warp 0 read back "
            "0x%08x; the word held ",
@@ -884,33 +905,4 @@ static void check_same_address(report *rep, const unsigned *words, const unsigne
     add_count_row(rep, "same_address_word", "int", warps, words_right, warps, "value: words holding one lane's value");
     add_count_row(rep, "same_address_byte", "char", (long long)warps * SAME_BYTES, bytes_right,
                   (double)warps * SAME_BYTES, "value: bytes holding the value of a lane that stored to them");
-}
-
-// The checks' predictions: the bank rule (bank_model.h) on bank_read's subscript. Compared only: 8-byte
-// banks (8-byte word a / 8 as 4-byte word a / 8), and 1.x's 16 banks (word w as word (w / 16) * 32 + w % 16), each half-warp a request of its own.
-
-/* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */
-static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {
-    const int round = 0, row_elements = ROW_BYTES / element_bytes;
-    return lane * stride * element_bytes + (unsigned)(round * ROW_STEP) % WINDOW_ROWS * ROW_BYTES +
-           k * row_elements * element_bytes;
-}
-
-static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
-    unsigned address[WARP];
-    for (int lane = 0; lane < WARP; ++lane) {
-        const unsigned byte = bank_read_address(element_bytes, stride, lane, 0);
-        address[lane] = bank_bytes == 8 ? byte / 8 * BANK_BYTES : byte; /* 8-byte banks: word byte / 8 */
-    }
-    return bank_passes(address, 0xffffffffu, bank_bytes == 8 ? BANK_BYTES : element_bytes);
-}
-
-/* The steps of a warp's load of 4-byte words at `stride` on compute capability 1.x. */
-static int cc1_passes(int stride) {
-    unsigned address[WARP];
-    for (int lane = 0; lane < WARP; ++lane) {
-        const unsigned word = bank_read_address(INT_BYTES, stride, lane, 0) / BANK_BYTES;
-        address[lane] = (word / CC1_BANKS * BANKS + word % CC1_BANKS) * BANK_BYTES; /* in bank word % 16 */
-    }
-    return bank_passes(address, 0x0000ffffu, BANK_BYTES) + bank_passes(address, 0xffff0000u, BANK_BYTES);
 }

@@ -339,8 +339,6 @@ int main(int argc, char **argv) {
 }
 
 // ===== Harness: below this line, not needed to follow the lesson =====
-// Each measurement's sizes, buffers and launches, the CPU's replays, the checks,
-// the table and the verdict, the command line and the bank model.
 
 #define L1_CHAIN_BYTES (16 * 1024)    /* 128 nodes: in L1 on every GPU since Volta     */
 #define L2_CHAIN_MAX_BYTES (4 << 20)  /* 32768 nodes, or a quarter of a smaller L2      */
@@ -396,7 +394,6 @@ typedef struct {
     const uint4 *buffer;
 } launch_args;
 
-/* The parts below the run that it calls. */
 static void launch(int m, launch_args *a);
 static float fma_chain_cpu(long long steps);
 static void read_shared_cpu(int rounds, unsigned *expected);
@@ -456,9 +453,8 @@ static long long walks(int m, const plan *p, launch_args *a, double *ms) {
     launch(m, a);
     HANDLE_ERROR(cudaDeviceSynchronize());
     *ms = 0;
-    if (p->check) return 2;
-    *ms = time_median_ms(p->reps, [&] { launch(m, a); });
-    return 2 + TIME_WARMUP_RUNS + p->reps;
+    if (!p->check) *ms = time_median_ms(p->reps, [&] { launch(m, a); });
+    return p->check ? 2 : 2 + TIME_WARMUP_RUNS + p->reps;
 }
 
 /* value: the line (or x) the GPU ended on; expected: the CPU's. `problem`:
@@ -519,11 +515,9 @@ static void measure_latency(int m, const plan *p, report *rep, figures *f) {
         lap.steps = walked = lines;
         launch(m, &lap);
     }
-    if (m == LATENCY_DRAM) { /* spread_chain's writes left nodes in the L2: write over all of it */
-        l2_flusher flusher = l2_flusher_create(1);
-        l2_flush(&flusher);
-        l2_flusher_free(&flusher);
-    }
+    l2_flusher flusher = l2_flusher_create(m == LATENCY_DRAM); /* spread_chain's writes left nodes in the L2 */
+    l2_flush(&flusher);
+    l2_flusher_free(&flusher);
     double ms;
     walked += walks(m, p, &a, &ms) * (a.warm_steps + a.steps);
     HANDLE_ERROR(cudaMemcpy(&line, a.line, sizeof line, cudaMemcpyDeviceToHost));
@@ -603,22 +597,15 @@ static void measure_bandwidth(int m, const plan *p, report *rep, figures *f) {
     gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
     launch(m, &a);
     const long long right = check_sums(&row, a.sums, threads, expected, period);
-    double ms = 0;
-    long long timed_right = threads;
-    if (!p->check) {
-        int setups = 0;
-        ms = time_median_ms(
-            p->reps,
-            [&] {
-                if (++setups == TIME_WARMUP_RUNS + p->reps) {
-                    gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
-                    HANDLE_ERROR(cudaMemset(a.cycles, 0, sizeof cycles)); /* the last launch's cycles */
-                }
-            },
-            [&] { launch(m, &a); });
-        result_row timed = row; /* its note: the first launch's says which thread */
-        timed_right = check_sums(&timed, a.sums, threads, expected, period);
-    }
+    int setups = 0; /* before the last timed launch: its sums poisoned, its cycles its own */
+    auto before_last = [&] {
+        if (++setups < TIME_WARMUP_RUNS + p->reps) return;
+        gpu_poison(a.sums, (size_t)threads * sizeof(unsigned));
+        HANDLE_ERROR(cudaMemset(a.cycles, 0, sizeof cycles));
+    };
+    const double ms = p->check ? 0 : time_median_ms(p->reps, before_last, [&] { launch(m, &a); });
+    result_row timed = row; /* its note: the first launch's says which thread */
+    const long long timed_right = p->check ? threads : check_sums(&timed, a.sums, threads, expected, period);
     HANDLE_ERROR(cudaMemcpy(&cycles, a.cycles, sizeof cycles, cudaMemcpyDeviceToHost));
     row_check(&row, (double)right, (double)threads, 0);
     row.pass = row.pass && timed_right == threads;
@@ -723,7 +710,6 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
 
 // ----- the launch switch -----
 
-/* Measurement m's kernel, on a's buffers and sizes. */
 static void launch(int m, launch_args *a) {
     const unsigned *offsets = (const unsigned *)a->chain;
     const unsigned long long *nodes = (const unsigned long long *)a->chain;
