@@ -399,7 +399,6 @@ int main(int argc, char **argv) {
 }
 
 // ===== Harness: below this line, not needed to follow the lesson =====
-// The options, the run (or --part cpu_sum), the launch switch, the CPU's replays, the checks, the bank model.
 
 #include "cpu_replays.cuh" /* the CPU replays of the kernels' sums */
 
@@ -693,21 +692,17 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
         if (may_hang)
             limit = DEADLOCK_LIMIT_S(time_median_ms(
                 1, [&] { poison_outputs(&r); }, [&] { launch(KERNEL_BOOK, &r); }));
-        poison_outputs(&r);
-        launch(k, &r);
-        ++launches;
-        if (may_hang) end_if_hung(limit, &row, &rep, kernel_name(k), "the block hung");
-        HANDLE_ERROR(cudaDeviceSynchronize());
-        check_launch();
+        /* --check: one_launch and fast twice more, each relaunch must reset the ticket */
+        const int checked_launches = o->check_only && (k == KERNEL_ONE_LAUNCH || k == KERNEL_FAST) ? 3 : 1;
+        while (launches < checked_launches) {
+            poison_outputs(&r);
+            launch(k, &r);
+            ++launches;
+            if (may_hang) end_if_hung(limit, &row, &rep, kernel_name(k), "the block hung");
+            HANDLE_ERROR(cudaDeviceSynchronize());
+            check_launch();
+        }
         if (k == KERNEL_CUBLAS) check_cublas_probe(&row, &r, a, b);
-        if (o->check_only && (k == KERNEL_ONE_LAUNCH || k == KERNEL_FAST))
-            for (int relaunch = 0; relaunch < 2; ++relaunch) { /* twice more: each must reset the ticket */
-                poison_outputs(&r);
-                launch(k, &r);
-                ++launches;
-                HANDLE_ERROR(cudaDeviceSynchronize());
-                check_launch();
-            }
         if (!o->check_only && k <= KERNEL_CUBLAS) {
             const double ms = time_median_ms(
                 o->reps,
