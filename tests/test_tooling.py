@@ -130,7 +130,6 @@ class Sweep(InTemporaryFolder):
                          [("all", "ERROR", "1024"), ("all", "ERROR", "1048576")])
         self.assertEqual(self.run_sweep(FAKE_EXIT="77")[0], 77)
 
-
     def test_every_option_checked_before_any_run(self):
         """A bad option is one line and exit 2 before any program runs, and an existing CSV is left alone
         (--type half ran 40 programs and then replaced the CSV with ERROR rows)."""
@@ -366,7 +365,6 @@ class Plot(InTemporaryFolder):
                  "conflicts (st) |\n| --- |" + " ---: |" * 10 + "\n| k | 10 | 21 | 2.10 | 2.00 | 11 | 10 | 10 | 1.00 | "
                  "1.00 | 0 |\n")
         self.assertIn("| banks --check | 2 | 0 | 1 | +5 % (k) |", plot.banks_agreement_body([{"name": "G", "banks": older}]))
-
 
 
 class PlotOutputs(InTemporaryFolder):
@@ -722,7 +720,6 @@ SASS
         self.assertEqual(self.run_script("--check", build, chinese).returncode, 0)
         write(chinese, read(chinese).replace("nvcc 12.8", "nvcc 12.4"))
         self.assertEqual(self.run_script("--check", build, chinese).returncode, 77)
-
 
 
 class ReadmeFigures(InTemporaryFolder):
