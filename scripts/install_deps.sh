@@ -1,23 +1,11 @@
 #!/usr/bin/env bash
-# Installs what the collection needs and is missing, on Debian or Ubuntu, and says what
-# is still missing afterwards and what that costs. Safe to run again: it installs only
-# what is not there yet.
-#   Debian packages: cmake, a C compiler, libpng (PNG output), freeglut (the bitmap
-#   window), Xvfb and xwd (the window test), Python 3 with Debian's own matplotlib (the
-#   plots of the results page), a Chinese font for the Chinese pages' pictures
-#   (fonts-wqy-microhei: 1.6 MB to download, 5 MB installed, where fonts-noto-cjk is 57 and
-#   91 MB and matplotlib would read its Japanese face), and pip, which only downloads.
-# Nothing is ever installed into a Python with pip: matplotlib comes from the
-# distribution's package, into the system's Python, as every other package.
-# The CUDA toolkit (nvcc) is not a Debian package of the right version: the machine's is used, or
-# NVIDIA's wheels from PyPI are unpacked into .tools/cuda (below).
-#
-# Only what the build cannot do without stops it (exit 1): nvcc, cmake, make, a C and
-# C++ compiler. Every other package is optional: without root or sudo, without a
-# package mirror, or when apt-get fails, the script says so in one line, names each
-# package still missing with the tests it skips or the feature it turns off, and goes
-# on (exit 0). With INSTALL_DEPS_REPORT=FILE those lines are also written to FILE, for
-# the test command to repeat beside its closing lines.
+# Installs what the collection needs and is missing, on Debian or Ubuntu (the catalogue below: each package
+# and what is lost without it), then says what is still missing. Safe to run again. Nothing is installed into
+# a Python with pip (matplotlib is the distribution's package); nvcc is the machine's, or NVIDIA's wheels from
+# PyPI unpacked into .tools/cuda (below). Exit 1 only without what the build needs (nvcc, cmake, make, a C and
+# C++ compiler); any other package still missing (no root or sudo, no mirror, apt-get failing) is one line
+# naming what it costs, and the script goes on (exit 0). INSTALL_DEPS_REPORT=FILE: those lines go to FILE
+# too, for the test command's closing lines.
 set -uo pipefail
 
 # package|the command that provides it where no Debian package does (- for none)|what is lost without it
