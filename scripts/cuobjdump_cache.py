@@ -6,6 +6,7 @@ Reading an all-major program's code takes up to half a minute, and the host test
 sass_cache/PROGRAM-HASH.TAG.json beside the program (HASH: of the binary and of cuobjdump) and given
 again for the same command while both are the same; an older binary's file is removed.
 """
+import contextlib
 import hashlib
 import json
 import os
@@ -62,14 +63,10 @@ def run(command, tag):
         prefix = os.path.basename(program) + "-"
         for old in os.listdir(folder):  # an older binary's answers
             if old.startswith(prefix) and old.endswith(".%s.json" % tag) and not old.startswith(name + "."):
-                try:
+                with contextlib.suppress(OSError):
                     os.remove(os.path.join(folder, old))
-                except OSError:
-                    pass
-        try:
+        with contextlib.suppress(OSError):  # a folder we may not write: no cache
             with open(path + ".new", "w", encoding="utf-8") as stream:
                 json.dump(answers, stream)
             os.replace(path + ".new", path)
-        except OSError:
-            pass
     return done

@@ -133,8 +133,7 @@ class Sweep(InTemporaryFolder):
     def test_every_option_checked_before_any_run(self):
         """A bad option is one line and exit 2 before any program runs, and an existing CSV is left alone
         (--type half ran 40 programs and then replaced the CSV with ERROR rows)."""
-        write(self.path("ch05_dot", "dot"), "#!/bin/sh\necho ran >>%s/ran\n" % self.folder,
-              executable=True)
+        write(self.path("ch05_dot", "dot"), "#!/bin/sh\necho ran >>%s/ran\n" % self.folder, executable=True)
         existing = write(self.path("old.csv"), "device,record\nGPU,RESULT\n")
         cases = {("--type", "half"): "'half' is not float or double",
                  ("--type", "float,float"): "named twice",
@@ -744,8 +743,7 @@ class ReadmeFigures(InTemporaryFolder):
         write(self.path("tests.json"), json.dumps(listing))
 
     def figures(self, *arguments):
-        ctest = write(self.path("ctest"), "#!/bin/sh\ncat %s/tests.json\n" % self.folder,
-                      executable=True)
+        ctest = write(self.path("ctest"), "#!/bin/sh\ncat %s/tests.json\n" % self.folder, executable=True)
         write(self.path("build", "CTestTestfile.cmake"), "")
         return script("scripts/readme_figures.py", "--ctest", ctest, "--timings", self.path("timings.txt"),
                       self.path("build"), self.page, *arguments)
