@@ -699,26 +699,20 @@ SASS
         build = self.path("build")
         write(os.path.join(build, "ch01", "prog"), "", executable=True)
         write(os.path.join(build, "CMakeCache.txt"), "CMAKE_CUDA_COMPILER_VERSION:STRING=12.8.93\n")
-        page = self.path("page.md")
         marker = "<!-- sass:prog:_Z1kPf:LDS-STS-BAR:%s -->\n"
-        write(page, "text\n" + marker % "begin" + marker % "end")
-        self.assertEqual(self.run_script(build, page).returncode, 0)
-        text = read(page)
-        self.assertHolds(text, [", sm_90, nvcc 12.8: its LDS, STS, BAR instructions", "```text\n        @!P0 STS [R0], R15 ;"
-                                "\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;\n        LDS.128 R4, [R12] ;\n```\n"])
-        self.assertEqual(self.run_script("--check", build, page).returncode, 0)
-        write(page, text.replace("LDS.128", "LDS"))
-        self.assertPrints(self.run_script("--check", build, page), 1, "differs from the build's")
-        write(page, text.replace("nvcc 12.8", "nvcc 12.4"))
-        self.assertEqual(self.run_script("--check", build, page).returncode, 77)
-        chinese = self.path("page.zh-CN.md")  # a Chinese page: its caption in Chinese
-        write(chinese, "text\n" + marker % "begin" + marker % "end")
-        self.assertEqual(self.run_script(build, chinese).returncode, 0)
-        self.assertIn("` 的 `cuobjdump -sass`，sm_90，nvcc 12.8：其中的 LDS、STS、BAR 指令，按程序中的顺序\n\n"
-                      "```text\n        @!P0 STS [R0], R15 ;", read(chinese))
-        self.assertEqual(self.run_script("--check", build, chinese).returncode, 0)
-        write(chinese, read(chinese).replace("nvcc 12.8", "nvcc 12.4"))
-        self.assertEqual(self.run_script("--check", build, chinese).returncode, 77)
+        for name, caption in (("page.md", ", sm_90, nvcc 12.8: its LDS, STS, BAR instructions"),  # a Chinese page:
+                              ("page.zh-CN.md", "` 的 `cuobjdump -sass`，sm_90，nvcc 12.8：其中的 LDS、STS、BAR 指令，"
+                                                "按程序中的顺序\n\n```text\n        @!P0 STS [R0], R15 ;")):  # in Chinese
+            page = write(self.path(name), "text\n" + marker % "begin" + marker % "end")
+            self.assertEqual(self.run_script(build, page).returncode, 0)
+            text = read(page)
+            self.assertHolds(text, [caption, "```text\n        @!P0 STS [R0], R15 ;\n        BAR.SYNC.DEFER_BLOCKING 0x0 ;"
+                                             "\n        LDS.128 R4, [R12] ;\n```\n"])
+            self.assertEqual(self.run_script("--check", build, page).returncode, 0)
+            write(page, text.replace("LDS.128", "LDS"))
+            self.assertPrints(self.run_script("--check", build, page), 1, "differs from the build's")
+            write(page, text.replace("nvcc 12.8", "nvcc 12.4"))
+            self.assertEqual(self.run_script("--check", build, page).returncode, 77)
 
 
 class ReadmeFigures(InTemporaryFolder):
