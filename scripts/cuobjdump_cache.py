@@ -1,11 +1,7 @@
-"""cuobjdump's answers about a program, kept beside it while the binary is the same; the names of its kernels
-demangled as Nsight prints them (demangle).
-
-Reading an all-major program's code takes up to half a minute, and the host tests that read it
-(res_usage.py, sass_excerpts.py) run on every test command: an answer that succeeded is kept in
-sass_cache/PROGRAM-HASH.TAG.json beside the program (HASH: of the binary and of cuobjdump) and given
-again for the same command while both are the same; an older binary's file is removed.
-"""
+"""cuobjdump's answers about a program, kept beside it while the binary is the same (reading an all-major
+program's code takes up to half a minute, and res_usage.py and sass_excerpts.py run on every test command):
+sass_cache/PROGRAM-HASH.TAG.json, HASH of the binary and of cuobjdump. And kernel names demangled as Nsight prints
+them (demangle)."""
 import contextlib
 import hashlib
 import json

@@ -270,11 +270,9 @@ def addr2line(program, offsets):
 
 
 def read_accesses(run, program, path, shown, conflict_free, coalescing=None, rows=None):
-    """The learner's accesses per line, memory, load or store and width, from the file the runner's
-    cpu_runner/warp_accesses.c wrote, added to rows (the runs before: a float run's and a double run's
-    lines both show): shared ones by the bank model, global ones (where the exercise grades coalescing,
-    coalescing the sectors per request allowed over the ideal) by their 32-byte sectors. A misaligned
-    access anywhere is a finding."""
+    """The learner's accesses per line, memory, op and width, from cpu_runner/warp_accesses.c's file, added to rows
+    (the runs before: a float and a double run's lines both show): shared ones by the bank model, global ones by
+    their 32-byte sectors (COALESCING: those allowed over the ideal; None: not graded). A misaligned one is a finding."""
     rows = {} if rows is None else rows
     lines = read(path).split("\n") if os.path.exists(path) else []
     codes = sorted({line.split()[1] for line in lines if line.startswith("code ")})
