@@ -272,7 +272,7 @@ def addr2line(program, offsets):
 def read_accesses(run, program, path, shown, conflict_free, coalescing=None, rows=None):
     """The learner's accesses per line, memory, op and width, from cpu_runner/warp_accesses.c's file, added to rows
     (the runs before: a float and a double run's lines both show): shared ones by the bank model, global ones by
-    their 32-byte sectors (COALESCING: those allowed over the ideal; None: not graded). A misaligned one is a finding."""
+    their 32-byte sectors (COALESCING: those allowed over the ideal; None: not graded). A misaligned one: a finding."""
     rows = {} if rows is None else rows
     lines = read(path).split("\n") if os.path.exists(path) else []
     codes = sorted({line.split()[1] for line in lines if line.startswith("code ")})
