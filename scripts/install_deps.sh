@@ -37,17 +37,14 @@ warn() { echo "install_deps: $*" >&2; }
 
 system_python=${SYSTEM_PYTHON:-/usr/bin/python3}
 path_python=$(command -v python3 || true)
-has_matplotlib() {
-    { [ -n "$path_python" ] && "$path_python" -c "import matplotlib" 2>/dev/null; } ||
-        { [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; }
-}
+imports_matplotlib() { [ -n "$1" ] && [ -x "$1" ] && "$1" -c "import matplotlib" 2>/dev/null; }
 # Is a package's job done, by the Debian package or otherwise (a CMake from Kitware, a pip matplotlib)?
 installed() {
     local package=$1 provider=$2
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" && return 0
     case $provider in
     -) return 1 ;;
-    matplotlib) has_matplotlib ;;
+    matplotlib) imports_matplotlib "$path_python" || imports_matplotlib "$system_python" ;;
     cjkfont) [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] ||
         { command -v fc-list >/dev/null && fc-list | grep -q "WenQuanYi Micro Hei"; } ;;
     pip) [ -n "$path_python" ] && "$path_python" -m pip --version >/dev/null 2>&1 ;;
@@ -118,8 +115,7 @@ fi
 # matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or
 # with the system's when only that one has matplotlib (a pyenv or a virtual
 # environment first on PATH); plot.py does the same.
-if [ -n "$path_python" ] && ! "$path_python" -c "import matplotlib" 2>/dev/null &&
-    [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; then
+if [ -n "$path_python" ] && ! imports_matplotlib "$path_python" && imports_matplotlib "$system_python"; then
     say "the python3 first on PATH ($path_python) has no matplotlib: the plot tests and plot.py use" \
         "$system_python, which has the distribution's"
 fi
