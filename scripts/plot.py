@@ -142,9 +142,9 @@ def reject(path, line, problem):
     sys.exit(2)
 
 
-def refuse(message):
+def refuse(message, program="plot.py"):
     """A command line or an input that cannot be used: one line, exit 2, nothing written."""
-    print("plot.py: " + message, file=sys.stderr)
+    print("%s: %s" % (program, message), file=sys.stderr)
     sys.exit(2)
 
 

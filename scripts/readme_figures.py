@@ -13,25 +13,21 @@ both languages. PAGE: README.md and README.zh-CN.md of this checkout by default.
 BUILD lacks a chapter (the counts are for a build of all of them). Exit 2: a bad command line, a missing
 file or a page without its markers.
 """
+import functools
 import os
 import re
 import subprocess
 import sys
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-import ctest_summary  # noqa: E402  the closing lines' own code
-from layout import PROGRAMS  # noqa: E402
-from plot import OneLineParser, between  # noqa: E402  one line and exit 2 for a bad command line; the markers
+import ctest_summary  # the closing lines' own code
+from layout import PROGRAMS, ROOT as TOP
+from plot import OneLineParser, between, refuse as one_line  # one line and exit 2 for a bad input; the markers
 
 TIMINGS = os.path.join(TOP, "docs", "results", "timings.txt")
 NO_DRIVER = "no NVIDIA driver is installed (libcuda.so.1 is missing)"  # what CI's machine says
 TIMED = ["examples first", "tests next", "tests rerun", "tests first", "examples next"]  # timings.txt's lines, in order
 LINE = re.compile(r"^(?P<key>[\w ]+): (?P<script>\S+): (?P<total>.+?) in all on (?P<cores>\d+) cores \((?P<phases>.*)\)$")
-
-
-def refuse(message):
-    print("readme_figures.py: " + message, file=sys.stderr)
-    sys.exit(2)
+refuse = functools.partial(one_line, program="readme_figures.py")
 
 
 def tests_of(build, ctest):
