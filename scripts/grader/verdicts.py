@@ -304,9 +304,9 @@ def read_accesses(run, program, path, shown, conflict_free, coalescing=None, row
              for words in (line.split() for line in lines) if len(words) > 3 and words[0] == "dropped"]
     for (line, space, op, width), row in sorted(rows.items()):
         n, load, mean, ideal = len(row["codes"]), op == "ld", row["passes"] / row["warps"], row["ideal"] / row["warps"]
+        what = "%d %s %s%s of %d B" % (n, space, "load" if load else "store", "s" if n > 1 else "", width)
+        zh_what = "%d 条 %d 字节%s内存%s" % (n, width, "全局" if space == "global" else "共享", "读" if load else "写")
         if space == "global":
-            what = "%d global %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
-            zh_what = "%d 条 %d 字节全局内存%s" % (n, width, "读" if load else "写")
             table.append((
                 "line %d, %s: %.2f sectors of 32 B per warp instruction (%.2f if contiguous and aligned), %d at most"
                 % (line, what, mean, ideal, row["max"]),
@@ -323,8 +323,6 @@ def read_accesses(run, program, path, shown, conflict_free, coalescing=None, row
                         line, zh_what, mean, ideal, "（允许多 %g 个：一行的起点可能不在扇区边界上）" % coalescing
                         if coalescing else "")))
             continue
-        what = "%d shared %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
-        zh_what = "%d 条 %d 字节共享内存%s" % (n, width, "读" if load else "写")
         table.append((
             "line %d, %s: %.2f passes per warp instruction (%.2f without conflicts), %d at most; %s" % (
                 line, what, mean, ideal, row["max"], "%d of %d conflicted" % (row["conflicted"], row["warps"])
