@@ -112,9 +112,8 @@ if [ ${#required[@]} -gt 0 ]; then
     exit 1
 fi
 
-# matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or
-# with the system's when only that one has matplotlib (a pyenv or a virtual
-# environment first on PATH); plot.py does the same.
+# matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or with the system's when only that
+# one has matplotlib (a pyenv or a virtual environment first on PATH); plot.py does the same.
 if [ -n "$path_python" ] && ! imports_matplotlib "$path_python" && imports_matplotlib "$system_python"; then
     say "the python3 first on PATH ($path_python) has no matplotlib: the plot tests and plot.py use" \
         "$system_python, which has the distribution's"
@@ -169,10 +168,8 @@ if [ -z "$nvcc" ]; then
 fi
 say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release line in --version)")"
 
-# cuobjdump and nvdisasm read the compiled code (the SASS tests, label host, need
-# no GPU). A full CUDA toolkit has them beside nvcc; a minimal one does not: then
-# NVIDIA's own wheels from PyPI are unpacked into .tools/ of this checkout
-# (nothing is installed into any Python).
+# cuobjdump and nvdisasm read the compiled code (the SASS tests, label host, need no GPU): beside nvcc in a full
+# toolkit; else NVIDIA's own wheels from PyPI, unpacked into .tools/bin of this checkout (into no Python).
 if ! sh "$(dirname "$0")/cuda_tool.sh" cuobjdump "$nvcc" >/dev/null; then
     wheels=$(mktemp -d)
     if sh "$(dirname "$0")/wheels.sh" "$wheels/x" nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm 2>/dev/null; then
