@@ -1,14 +1,11 @@
 #!/bin/sh
 # builds_alone.sh CHAPTER_DIR SOURCE COMMON_DIR NVCC [CACHE_DIR] [OUT]
 # builds_alone.sh --line CHAPTER_DIR SOURCE: prints that nvcc line, builds nothing.
-# The one way a chapter is built outside CMake: copies the chapter's folder and
-# common/ (nothing else of the repository) into an empty directory and runs,
-# from the chapter's copy, exactly the nvcc line that SOURCE's header comment
-# gives (its first line starting with "nvcc "; its last with
-# BUILDS_ALONE_LINE=last). The chapters' *_builds_alone tests run it, and
-# scripts/grade.py builds a learner's copy of a chapter with it (OUT: where
-# the program goes; NVCC_APPEND_FLAGS adds nvcc options). Skipped (77) when
-# there is no nvcc.
+# The one way a chapter is built outside CMake: copies the chapter's folder and common/ (nothing else of the
+# repository) into an empty directory and runs, from the chapter's copy, exactly the nvcc line that SOURCE's header
+# comment gives (its first line starting with "nvcc "; its last with BUILDS_ALONE_LINE=last). The chapters'
+# *_builds_alone tests run it, and scripts/grade.py builds a learner's copy of a chapter with it (OUT: where the
+# program goes; NVCC_APPEND_FLAGS adds nvcc options). Skipped (77) when there is no nvcc.
 #
 # A successful build leaves a stamp in CACHE_DIR named by a hash of all it reads that can change (the nvcc
 # line, the compilers' versions, NVCC_* variables, every file of the chapter and common/): with the stamp there
