@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Installs what the collection needs and is missing, on Debian or Ubuntu (the catalogue below: each package
-# and what is lost without it), then says what is still missing. Safe to run again. Nothing is installed into
-# a Python with pip (matplotlib is the distribution's package); nvcc is the machine's, or NVIDIA's wheels from
-# PyPI unpacked into .tools/cuda (below). Exit 1 only without what the build needs (nvcc, cmake, make, a C and
-# C++ compiler); any other package still missing (no root or sudo, no mirror, apt-get failing) is one line
-# naming what it costs, and the script goes on (exit 0). INSTALL_DEPS_REPORT=FILE: those lines go to FILE
-# too, for the test command's closing lines.
+# Installs what the collection needs and is missing, on Debian or Ubuntu (the catalogue below: each package and
+# what is lost without it), then says what is still missing. Safe to run again. Nothing is installed into a Python
+# with pip (matplotlib is the distribution's package); nvcc is the machine's, or NVIDIA's wheels from PyPI unpacked
+# into .tools/cuda (below). Exit 1 only without what the build needs (nvcc, cmake, make, a C and C++ compiler); any
+# other package still missing (no root or sudo, no mirror, apt-get failing) is one line naming what it costs, and
+# the script goes on (exit 0). INSTALL_DEPS_REPORT=FILE: those lines go to FILE too, for the closing lines.
 set -uo pipefail
 
 # package|the command that provides it where no Debian package does (- for none)|what is lost without it
