@@ -57,10 +57,6 @@ def without_gpu(tests):
     return ctest_summary.summary(run, tests, left_out)
 
 
-def counts_block(tests):
-    return "```\n%s\n```" % "\n".join(without_gpu(tests))
-
-
 def timings_block(path):
     """The header and the timing lines of timings.txt, as they are, in a code block: the same in both
     languages (the prose around it says what they mean); nothing before the first timed run."""
@@ -102,11 +98,11 @@ def main(argv=None):
         print("readme_figures.py: this build has no %s: the README's counts are for a build of every chapter: "
               "skipped" % ", ".join(left_out))
         return 77 if args.check else 2
-    timings = timings_block(args.timings)
+    timings, counts = timings_block(args.timings), "```\n%s\n```" % "\n".join(without_gpu(tests))
     differ = []
     for page in pages:
         text = open(page, encoding="utf-8").read()
-        new = replace(text, "tests:without-gpu", counts_block(tests), page)
+        new = replace(text, "tests:without-gpu", counts, page)
         new = replace(new, "timings", timings, page)
         if new != text:
             differ.append(page)
