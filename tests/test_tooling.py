@@ -19,11 +19,7 @@ import plot  # noqa: E402
 import results  # noqa: E402
 import sweep  # noqa: E402
 
-try:
-    import matplotlib  # noqa: F401
-    HAVE_MATPLOTLIB = True
-except ImportError:
-    HAVE_MATPLOTLIB = False
+HAVE_MATPLOTLIB = plot.pyplot() is not None  # plot.py's own look for it
 HAVE_CJK_FONT = HAVE_MATPLOTLIB and plot.cjk_font() is not None
 NO_CJK_FONT = "matplotlib or %s is not installed for %s (Debian and Ubuntu: apt-get install python3-matplotlib " \
     "fonts-wqy-microhei)" % (plot.CJK_FONT, sys.executable)
@@ -818,7 +814,7 @@ class Size(unittest.TestCase):
     than the chapters' .cu files. Not there yet: a ratchet at today's count, lowered as lines go."""
     TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
              "exercises/test_zh.py"]
-    MOST = 5827
+    MOST = 5823
 
     def test_the_scripts_and_their_tests_grow_no_more(self):
         lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
