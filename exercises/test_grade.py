@@ -6,6 +6,7 @@ import re
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 import testkit  # noqa: E402  (it puts scripts/ on the path)
@@ -145,18 +146,14 @@ class Paths(unittest.TestCase):
     """Every path is checked before anything is written: nothing of the repository's is replaced, nothing of the
     learner's is lost, a bad path is one line and exit 2. No build: the stub is written before any build."""
 
-    def setUp(self):
-        self.saved, grade.MINE = grade.MINE, tempfile.mkdtemp()  # the learner's exercises/mine/, here outside ROOT
-
-    def tearDown(self):
-        grade.MINE = self.saved
+    def setUp(self):  # the learner's exercises/mine/, here outside ROOT
+        self.enterContext(mock.patch.object(grade, "MINE", tempfile.mkdtemp()))
 
     def test_the_repositorys_files_are_never_written_and_a_bad_path_is_one_line(self):
         chapter, readme = (os.path.join(grade.ROOT, name) for name in ("ch05_dot/dot.cu", "README.md"))
         before = [source.read(chapter), source.read(readme)]
         missing, notes = os.path.join(grade.MINE, "nothing", "here.cu"), os.path.join(grade.MINE, "notes.txt")
-        with open(notes, "w", encoding="utf-8") as f:  # the learner's, but not a .cu file: not a stub's place
-            f.write("mine\n")
+        write(notes, "mine\n")  # the learner's, but not a .cu file: not a stub's place
         for argv, said in [(["--stub", "--file", chapter], "--stub writes only a .cu file of yours"),
                            (["--stub", "--file", readme], "--stub writes only a .cu file of yours"),
                            (["--stub", "--file", notes], "--stub writes only a .cu file of yours"),
@@ -174,8 +171,7 @@ class Paths(unittest.TestCase):
                     if os.path.exists(path + ".bak"):
                         os.remove(path + ".bak")
                     if now != text:  # untouched files keep their time: the build sees no change
-                        with open(path, "w", encoding="utf-8") as f:
-                            f.write(text)
+                        write(path, text)
             self.assertEqual(after, before, argv)
             self.assertEqual((code, shown.count("\n")), (2, 1), (argv, shown))
             self.assertIn(said, shown)
@@ -192,8 +188,7 @@ class Paths(unittest.TestCase):
         self.assertEqual(grading("dot", "1", "--stub", "--lang", "both")[0], 1)  # the same stub again: nothing lost
         self.assertEqual(os.listdir(grade.MINE), ["dot_1.cu"])
         for solved, kept in (("// solved\n", "dot_1.cu.bak"), ("// solved again\n", "dot_1.cu.bak2")):
-            with open(mine, "w", encoding="utf-8") as f:
-                f.write(solved)
+            write(mine, solved)
             code, shown = grading("dot", "1", "--stub", "--lang", "both")
             self.assertEqual(code, 1)
             self.assertIn("(yours kept as %s)" % os.path.join(os.path.relpath(grade.MINE), kept), shown)
@@ -203,8 +198,7 @@ class Paths(unittest.TestCase):
 
     def test_a_gbk_file_is_read_with_a_note(self):
         mine = os.path.join(grade.MINE, "gbk.cu")
-        with open(mine, "wb") as f:
-            f.write("/* 我的答案 */\nint other(void) { return 0; }\n".encode("gbk"))
+        write(mine, "/* 我的答案 */\nint other(void) { return 0; }\n".encode("gbk"))
         code, shown = grading("dot", "1", "--lang", "zh", "--file", mine)
         self.assertEqual(code, 1)
         self.assertIn("不是 UTF-8 编码", shown)
@@ -409,34 +403,26 @@ class Output(testkit.Checks):
         self.assertIn("7 accesses of k<a, b> not counted", self.accesses(["dropped 7 kernel k<a, b>\n"], places, False)[1][0][0])
 
     def test_what_a_test_expects(self):
-        self.assertEqual(grade.verdict_exit([], "PASS"), 0)
-        self.assertEqual(grade.verdict_exit(["race", "value"], "race"), 0)
-        self.assertEqual(grade.verdict_exit(["value"], "race"), 1)
-        self.assertEqual(grade.verdict_exit(["value"], "PASS"), 1)
-        self.assertEqual(grade.verdict_exit([], None), 0)
-        self.assertEqual(grade.verdict_exit(["value"], "value"), 0)
-        self.assertEqual(grade.verdict_exit(["value"], "value", unnamed={"value"}), 1)  # no first wrong element shown
-        self.assertEqual(grade.verdict_exit(["race", "value"], "race", unnamed={"value"}), 0)
-        self.assertEqual(grade.verdict_exit(["crash"], "crash", unnamed={"crash"}), 1)  # exit -11 and no line
-        self.assertEqual(grade.verdict_exit(["crash", "value"], "crash", unnamed={"value"}), 0)
-        # Two kinds expected: both must be found, one alone is not the verdict the test names.
-        self.assertEqual(grade.verdict_exit(["value", "banks"], "value,banks"), 0)
-        self.assertEqual(grade.verdict_exit(["banks"], "value,banks"), 1)
-        self.assertEqual(grade.verdict_exit(["value"], "value,banks"), 1)
+        # (kinds found, --expect, the kinds the screen did not place, the exit): a value unplaced is no first wrong
+        # element shown, a crash unplaced an exit -11 and no line; two kinds expected: both must be found.
+        for kinds, expect, unnamed, code in [
+                ([], "PASS", (), 0), (["race", "value"], "race", (), 0), (["value"], "race", (), 1),
+                (["value"], "PASS", (), 1), ([], None, (), 0), (["value"], "value", (), 0),
+                (["value"], "value", {"value"}, 1), (["race", "value"], "race", {"value"}, 0),
+                (["crash"], "crash", {"crash"}, 1), (["crash", "value"], "crash", {"value"}, 0),
+                (["value", "banks"], "value,banks", (), 0), (["banks"], "value,banks", (), 1),
+                (["value"], "value,banks", (), 1)]:
+            self.assertEqual(in_process(grade.verdict_exit, kinds, expect, unnamed)[0], code, (kinds, expect, unnamed))
 
     def test_the_predictions_hold_and_a_wrong_one_fails(self):
         root, build = tempfile.mkdtemp(), tempfile.mkdtemp()
-        os.makedirs(os.path.join(root, "ch01_demo"))
-        os.makedirs(os.path.join(build, "ch01_demo"))
-        program = os.path.join(build, "ch01_demo", "demo")
-        with open(program, "w") as f:  # its bank model: one line; a run: one line of output, exit 0
-            f.write('#!/bin/sh\n[ "$1" = --bank-model ] && printf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n" || echo ran ok\n')
-        os.chmod(program, 0o755)
+        write(os.path.join(build, "ch01_demo", "demo"),  # its bank model: one line; a run: one line of output, exit 0
+              '#!/bin/sh\n[ "$1" = --bank-model ] && printf "k\\tacc\\tld\\t4\\t8\\t1\\t-\\t-\\n" || echo ran ok\n',
+              executable=True)
 
         def pages(en, zh=None):
             for name, text in (("README.md", en), ("README.zh-CN.md", en if zh is None else zh)):
-                with open(os.path.join(root, "ch01_demo", name), "w") as f:
-                    f.write(text)
+                write(os.path.join(root, "ch01_demo", name), text)
             return check_predictions.check_predictions(build, root, ["ch01_demo"])
 
         good = '<!-- predict: demo -- "k/acc=8" --> <!-- predict-run: demo -- exit=0 "ran ok" -->'

@@ -6,13 +6,9 @@ LIMIT_S and must end in a verdict (exit 0 or 1, its last line PASS or FAIL) or i
 no traceback, no hang, no other exit code.
     python3 exercises/test_grade_fuzz.py BUILD        (ctest: exercise_grader_fuzz, label exercise)
 
-Its size: one grading takes 0.1 to 3 s of CPU (a file with no whole function is never compiled; one that
-compiles also runs the chapter's checks). One file of each kind per text, the GBK one for the stubs alone
-(their comments are Chinese already; a solution in GBK takes the same path), makes 91 gradings, two at a
-time: 34 s of CPU, under 30 s on 2 idle cores (41 to 64 s alone beside four other sessions' builds, 122 s
-under ctest -j2 -L exercise there, its TIMEOUT 600).
-A second cut per text added 12 s of CPU and found nothing the first did not: what matters is that
-every exercise meets each kind of damage, not how many times."""
+Its size: one file of each kind per text (the GBK one for the stubs alone: their comments are Chinese already),
+91 gradings of 0.1 to 3 s of CPU, two at a time (34 s of CPU; ctest's TIMEOUT 600). A second cut per text found
+nothing the first did not: what matters is that every exercise meets each kind of damage."""
 import concurrent.futures
 import os
 import random

@@ -1,23 +1,15 @@
 #!/bin/sh
 # builds_alone.sh CHAPTER_DIR SOURCE COMMON_DIR NVCC [CACHE_DIR] [OUT]
 # builds_alone.sh --line CHAPTER_DIR SOURCE: prints that nvcc line, builds nothing.
-# The one way a chapter is built outside CMake: copies the chapter's folder and
-# common/ (nothing else of the repository) into an empty directory and runs,
-# from the chapter's copy, exactly the nvcc line that SOURCE's header comment
-# gives (its first line starting with "nvcc "; its last with
-# BUILDS_ALONE_LINE=last). The chapters' *_builds_alone tests run it, and
-# scripts/grade.py builds a learner's copy of a chapter with it (OUT: where
-# the program goes; NVCC_APPEND_FLAGS adds nvcc options). Skipped (77) when
-# there is no nvcc.
+# The one way a chapter is built outside CMake: copies the chapter's folder and common/ (nothing else of the
+# repository) into an empty directory and runs, from the chapter's copy, exactly the nvcc line that SOURCE's header
+# comment gives (its first line starting with "nvcc "; its last with BUILDS_ALONE_LINE=last). The chapters'
+# *_builds_alone tests run it, and scripts/grade.py builds a learner's copy of a chapter with it (OUT: where the
+# program goes; NVCC_APPEND_FLAGS adds nvcc options). Skipped (77) when there is no nvcc.
 #
-# Unchanged work is not redone: a successful build leaves a stamp in CACHE_DIR
-# named by a hash of everything the build reads that can change here: the
-# nvcc line, nvcc's and the host compiler's versions, the NVCC_* variables,
-# and every file of the chapter's folder and of common/ (names and contents).
-# When the stamp is there, the same line was built from the same files by the
-# same compilers before: the script says so and compiles nothing. CACHE_DIR
-# defaults to builds_alone_cache/ in the current folder when that is a CTest
-# build folder (it holds CTestTestfile.cmake); otherwise nothing is cached.
+# A successful build leaves a stamp in CACHE_DIR named by a hash of all it reads that can change (the nvcc
+# line, the compilers' versions, NVCC_* variables, every file of the chapter and common/): with the stamp there
+# nothing is compiled. CACHE_DIR defaults to builds_alone_cache/ in a CTest build folder, else no cache.
 line_only=
 [ "$1" = --line ] && line_only=1 && shift
 chapter_dir=$1 source=$2 common_dir=${3:-} nvcc=${4:-} cache_dir=${5:-} out=${6:-}

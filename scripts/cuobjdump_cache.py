@@ -1,11 +1,8 @@
-"""cuobjdump's answers about a program, kept beside it while the binary is the same; the names of its kernels
-demangled as Nsight prints them (demangle).
-
-Reading an all-major program's code takes up to half a minute, and the host tests that read it
-(res_usage.py, sass_excerpts.py) run on every test command: an answer that succeeded is kept in
-sass_cache/PROGRAM-HASH.TAG.json beside the program (HASH: of the binary and of cuobjdump) and given
-again for the same command while both are the same; an older binary's file is removed.
-"""
+"""cuobjdump's answers about a program, kept beside it while the binary is the same (reading an all-major
+program's code takes up to half a minute, and res_usage.py and sass_excerpts.py run on every test command):
+sass_cache/PROGRAM-HASH.TAG.json, HASH of the binary and of cuobjdump. And kernel names demangled as Nsight prints
+them (demangle)."""
+import contextlib
 import hashlib
 import json
 import os
@@ -62,14 +59,10 @@ def run(command, tag):
         prefix = os.path.basename(program) + "-"
         for old in os.listdir(folder):  # an older binary's answers
             if old.startswith(prefix) and old.endswith(".%s.json" % tag) and not old.startswith(name + "."):
-                try:
+                with contextlib.suppress(OSError):
                     os.remove(os.path.join(folder, old))
-                except OSError:
-                    pass
-        try:
+        with contextlib.suppress(OSError):  # a folder we may not write: no cache
             with open(path + ".new", "w", encoding="utf-8") as stream:
                 json.dump(answers, stream)
             os.replace(path + ".new", path)
-        except OSError:
-            pass
     return done

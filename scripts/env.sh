@@ -32,9 +32,8 @@ configure_and_build() {
     phase_took build $((SECONDS - start))
 }
 
-# Every test of the build, then the closing lines (scripts/ctest_summary.py): how
-# many ran, why the others were skipped, and last "tests: N passed, N failed,
-# N skipped", the line the CI reads. Returns CTest's own exit status.
+# Every test of the build, then the closing lines (scripts/ctest_summary.py): how many ran, why the others were
+# skipped, and last "tests: N passed, N failed, N skipped", the line the CI reads. Returns CTest's own exit status.
 run_test_suite() {
     local build junit status=0 start=$SECONDS
     build=$(cd "$BUILD_DIR" && pwd)

@@ -58,8 +58,7 @@ fi
 # '=== COMMAND' then its output, for the lessons' run:SLUG markers (scripts/plot.py). In the list,
 # @ stands for the build folder; a section names the command as run from there.
 examples() {
-    local sanitizer run
-    sanitizer=$(sh scripts/cuda_tool.sh compute-sanitizer || echo compute-sanitizer)
+    local run
     while read -r run; do
         echo "=== ${run//@\//}"
         # shellcheck disable=SC2086

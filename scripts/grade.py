@@ -166,9 +166,9 @@ def grade(ex, a):
     variants = ["solution", "stub"] + ["wrong:" + wrong.name for wrong in ex.wrongs]
     if a.variant and a.variant not in variants:
         raise SpecError("%s: no variant %s; there are %s" % (ex.name, a.variant, ", ".join(variants)))
+    wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
     if a.variant:
         if ex.predicts:
-            wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
             truths = predicted(ex, build, a.lang) if not wrong and a.variant != "stub" else None
             text = predict_file(ex, wrong.answers if wrong else truths and [truth for truth, _ in truths])
         else:
@@ -196,7 +196,6 @@ def grade(ex, a):
     if ex.predicts:
         told = set()  # the known wrong answers whose why the screen gave: a wrong one's is its reason
         kinds = grade_predict(ex, text, build, a.lang, told)
-        wrong = next((w for w in ex.wrongs if "wrong:" + w.name == a.variant), None)
         if a.expect and wrong and wrong.why not in told:
             print("a wrong prediction, but the screen does not give its why (%s)" % wrong.name)
             return 1
@@ -236,10 +235,8 @@ def grade(ex, a):
 
 
 def learners_file(ex, a):
-    """The learner's file to grade, or None after writing the stub there (then the message says so). Every path is
-    checked before anything is written: --file names an existing file; --stub (or a first grading) writes only a
-    .cu file (.txt for a prediction) under exercises/mine/ or outside the repository, never one of the repository's,
-    and keeps a copy of the file it replaces."""
+    """The learner's file to grade, or None after writing the stub there (the message says so); every path checked
+    before anything is written (the module's --file and --stub)."""
     default = os.path.join(MINE, "%s_%d.%s" % (ex.program, ex.number, "txt" if ex.predicts else "cu"))
     path = os.path.abspath(a.file) if a.file else default
     shown = a.file or os.path.relpath(path)

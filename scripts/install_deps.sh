@@ -1,23 +1,10 @@
 #!/usr/bin/env bash
-# Installs what the collection needs and is missing, on Debian or Ubuntu, and says what
-# is still missing afterwards and what that costs. Safe to run again: it installs only
-# what is not there yet.
-#   Debian packages: cmake, a C compiler, libpng (PNG output), freeglut (the bitmap
-#   window), Xvfb and xwd (the window test), Python 3 with Debian's own matplotlib (the
-#   plots of the results page), a Chinese font for the Chinese pages' pictures
-#   (fonts-wqy-microhei: 1.6 MB to download, 5 MB installed, where fonts-noto-cjk is 57 and
-#   91 MB and matplotlib would read its Japanese face), and pip, which only downloads.
-# Nothing is ever installed into a Python with pip: matplotlib comes from the
-# distribution's package, into the system's Python, as every other package.
-# The CUDA toolkit (nvcc) is not a Debian package of the right version: the machine's is used, or
-# NVIDIA's wheels from PyPI are unpacked into .tools/cuda (below).
-#
-# Only what the build cannot do without stops it (exit 1): nvcc, cmake, make, a C and
-# C++ compiler. Every other package is optional: without root or sudo, without a
-# package mirror, or when apt-get fails, the script says so in one line, names each
-# package still missing with the tests it skips or the feature it turns off, and goes
-# on (exit 0). With INSTALL_DEPS_REPORT=FILE those lines are also written to FILE, for
-# the test command to repeat beside its closing lines.
+# Installs what the collection needs and is missing, on Debian or Ubuntu (the catalogue below: each package and
+# what is lost without it), then says what is still missing. Safe to run again. Nothing is installed into a Python
+# with pip (matplotlib is the distribution's package); nvcc is the machine's, or NVIDIA's wheels from PyPI unpacked
+# into .tools/cuda (below). Exit 1 only without what the build needs (nvcc, cmake, make, a C and C++ compiler); any
+# other package still missing (no root or sudo, no mirror, apt-get failing) is one line naming what it costs, and
+# the script goes on (exit 0). INSTALL_DEPS_REPORT=FILE: those lines go to FILE too, for the closing lines.
 set -uo pipefail
 
 # package|the command that provides it where no Debian package does (- for none)|what is lost without it
@@ -49,17 +36,14 @@ warn() { echo "install_deps: $*" >&2; }
 
 system_python=${SYSTEM_PYTHON:-/usr/bin/python3}
 path_python=$(command -v python3 || true)
-has_matplotlib() {
-    { [ -n "$path_python" ] && "$path_python" -c "import matplotlib" 2>/dev/null; } ||
-        { [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; }
-}
+imports_matplotlib() { [ -n "$1" ] && [ -x "$1" ] && "$1" -c "import matplotlib" 2>/dev/null; }
 # Is a package's job done, by the Debian package or otherwise (a CMake from Kitware, a pip matplotlib)?
 installed() {
     local package=$1 provider=$2
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" && return 0
     case $provider in
     -) return 1 ;;
-    matplotlib) has_matplotlib ;;
+    matplotlib) imports_matplotlib "$path_python" || imports_matplotlib "$system_python" ;;
     cjkfont) [ -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] ||
         { command -v fc-list >/dev/null && fc-list | grep -q "WenQuanYi Micro Hei"; } ;;
     pip) [ -n "$path_python" ] && "$path_python" -m pip --version >/dev/null 2>&1 ;;
@@ -127,11 +111,9 @@ if [ ${#required[@]} -gt 0 ]; then
     exit 1
 fi
 
-# matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or
-# with the system's when only that one has matplotlib (a pyenv or a virtual
-# environment first on PATH); plot.py does the same.
-if [ -n "$path_python" ] && ! "$path_python" -c "import matplotlib" 2>/dev/null &&
-    [ -x "$system_python" ] && "$system_python" -c "import matplotlib" 2>/dev/null; then
+# matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or with the system's when only that
+# one has matplotlib (a pyenv or a virtual environment first on PATH); plot.py does the same.
+if [ -n "$path_python" ] && ! imports_matplotlib "$path_python" && imports_matplotlib "$system_python"; then
     say "the python3 first on PATH ($path_python) has no matplotlib: the plot tests and plot.py use" \
         "$system_python, which has the distribution's"
 fi
@@ -185,10 +167,8 @@ if [ -z "$nvcc" ]; then
 fi
 say "nvcc: $("$nvcc" --version | grep -m 1 release || echo "$nvcc (no release line in --version)")"
 
-# cuobjdump and nvdisasm read the compiled code (the SASS tests, label host, need
-# no GPU). A full CUDA toolkit has them beside nvcc; a minimal one does not: then
-# NVIDIA's own wheels from PyPI are unpacked into .tools/ of this checkout
-# (nothing is installed into any Python).
+# cuobjdump and nvdisasm read the compiled code (the SASS tests, label host, need no GPU): beside nvcc in a full
+# toolkit; else NVIDIA's own wheels from PyPI, unpacked into .tools/bin of this checkout (into no Python).
 if ! sh "$(dirname "$0")/cuda_tool.sh" cuobjdump "$nvcc" >/dev/null; then
     wheels=$(mktemp -d)
     if sh "$(dirname "$0")/wheels.sh" "$wheels/x" nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm 2>/dev/null; then

@@ -38,7 +38,7 @@ import subprocess
 import sys
 import warnings
 
-from results import BANK_MODEL, bank_model_row
+from results import BANK_MODEL, bank_model_row, number
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))  # the checkout
 
@@ -142,19 +142,10 @@ def reject(path, line, problem):
     sys.exit(2)
 
 
-def refuse(message):
+def refuse(message, program="plot.py"):
     """A command line or an input that cannot be used: one line, exit 2, nothing written."""
-    print("plot.py: " + message, file=sys.stderr)
+    print("%s: %s" % (program, message), file=sys.stderr)
     sys.exit(2)
-
-
-def number(text):
-    """The value of a numeric field; None when it is empty, '-' (not measured) or not a finite number."""
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
 
 
 def problem(row, first):
@@ -427,7 +418,6 @@ def draw(devices, check=False, languages=LANGUAGES):
     return [job[0] for job in stale], drawn
 
 
-
 def language_of(page):
     """The language of a page: zh-CN for PAGE.zh-CN.md, else en."""
     return CHINESE if page.endswith(".%s.md" % CHINESE) else "en"
@@ -636,7 +626,6 @@ def between(text, name, body):
     if len(begin) != 1 or len(end) != 1 or begin[0] > end[0]:
         return None
     return "\n".join(lines[:begin[0] + 1] + [body.rstrip("\n")] + lines[end[0]:])
-
 
 
 def read_bank_model(stream, source):

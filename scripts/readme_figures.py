@@ -13,25 +13,21 @@ both languages. PAGE: README.md and README.zh-CN.md of this checkout by default.
 BUILD lacks a chapter (the counts are for a build of all of them). Exit 2: a bad command line, a missing
 file or a page without its markers.
 """
+import functools
 import os
 import re
 import subprocess
 import sys
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-import ctest_summary  # noqa: E402  the closing lines' own code
-from layout import PROGRAMS  # noqa: E402
-from plot import OneLineParser, between  # noqa: E402  one line and exit 2 for a bad command line; the markers
+import ctest_summary  # the closing lines' own code
+from layout import PROGRAMS, ROOT as TOP
+from plot import OneLineParser, between, refuse as one_line  # one line and exit 2 for a bad input; the markers
 
 TIMINGS = os.path.join(TOP, "docs", "results", "timings.txt")
 NO_DRIVER = "no NVIDIA driver is installed (libcuda.so.1 is missing)"  # what CI's machine says
 TIMED = ["examples first", "tests next", "tests rerun", "tests first", "examples next"]  # timings.txt's lines, in order
 LINE = re.compile(r"^(?P<key>[\w ]+): (?P<script>\S+): (?P<total>.+?) in all on (?P<cores>\d+) cores \((?P<phases>.*)\)$")
-
-
-def refuse(message):
-    print("readme_figures.py: " + message, file=sys.stderr)
-    sys.exit(2)
+refuse = functools.partial(one_line, program="readme_figures.py")
 
 
 def tests_of(build, ctest):
@@ -59,10 +55,6 @@ def without_gpu(tests):
            (name, "skipped", books) if "books" in labels else (name, "passed", "")
            for name, labels in sorted(tests.items()) if name not in left_out]
     return ctest_summary.summary(run, tests, left_out)
-
-
-def counts_block(tests):
-    return "```\n%s\n```" % "\n".join(without_gpu(tests))
 
 
 def timings_block(path):
@@ -106,11 +98,11 @@ def main(argv=None):
         print("readme_figures.py: this build has no %s: the README's counts are for a build of every chapter: "
               "skipped" % ", ".join(left_out))
         return 77 if args.check else 2
-    timings = timings_block(args.timings)
+    timings, counts = timings_block(args.timings), "```\n%s\n```" % "\n".join(without_gpu(tests))
     differ = []
     for page in pages:
         text = open(page, encoding="utf-8").read()
-        new = replace(text, "tests:without-gpu", counts_block(tests), page)
+        new = replace(text, "tests:without-gpu", counts, page)
         new = replace(new, "timings", timings, page)
         if new != text:
             differ.append(page)

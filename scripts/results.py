@@ -2,6 +2,8 @@
 CPU runner's FINDING lines (cpu_runner/runtime.c, CUDA_CPU_FINDINGS=machine), each `RECORD key=value ...`;
 the note of a failing row of a program's table, which its RESULT line does not carry; the rows of a
 program's --bank-model output and of scripts/bank_conflicts.sh's table."""
+import math
+
 RECORDS = ("RESULT", "CEILING", "FINDING")
 BANK_MODEL = ("kernel", "access", "op", "bytes", "passes", "weight", "picture", "lanes")  # --bank-model's columns
 
@@ -26,10 +28,12 @@ def records(text, record=None):
 
 
 def number(text):
+    """The value of a numeric field; None when it is missing, empty, '-' (not measured) or not a finite number."""
     try:
-        return float(text)
+        value = float(text)
     except (TypeError, ValueError):
         return None
+    return value if math.isfinite(value) else None
 
 
 def failing_note(text, kernel):

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, and run every example once,
-# in its default (book) configuration. Images open in windows where a display
-# exists (close each with Esc or q); otherwise they are saved as PNG files.
-# Without a CUDA GPU every example runs on the CPU runner instead (--cpu:
-# CUDA's rules on the CPU, no timing; docs/CPU_RUNNER.md), and says so.
+# The main job: install what is missing, build, and run every example once, in its default (book) configuration.
+# Images open in windows where a display exists (close each with Esc or q); otherwise they are saved as PNG files.
+# Without a CUDA GPU every example runs on the CPU runner instead (--cpu: CUDA's rules on the CPU, no timing;
+# docs/CPU_RUNNER.md), and says so.
 #   bash scripts/run_examples.sh         (extra arguments go to cmake's configure)
 set -euo pipefail
 cd "$(dirname "$0")/.."

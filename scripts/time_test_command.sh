@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
-# Times the README's two commands as a newcomer meets them, for the README's table of times.
-# In a fresh clone of this checkout's HEAD, in the README's order: bash scripts/run_examples.sh
-# (dependencies, configure, the build, every example), then bash scripts/run_tests.sh (the tests'
-# part of the build, every test), then run_tests.sh again with nothing changed (the rerun). In a
-# second fresh clone, the other order: run_tests.sh first, then run_examples.sh. Each command prints
-# its own timing line; those lines, the first test run's closing lines and the machine (cores, CPU,
-# the load average before and after: other work on the machine slows every figure) go to FILE, by
-# default docs/results/timings.txt, which scripts/readme_figures.py turns into the README's block.
-#   bash scripts/time_test_command.sh [FILE]
-# Takes as long as the five commands (about half an hour on 2 cores).
+# Times the README's two commands as a newcomer meets them, for the README's table of times:
+#   bash scripts/time_test_command.sh [FILE]      (about half an hour on 2 cores)
+# In a fresh clone of HEAD, in the README's order: run_examples.sh, run_tests.sh, run_tests.sh again (the
+# rerun); in a second clone the other order. Their timing lines, the first test run's closing lines and the
+# machine (cores, CPU, load average before and after) go to FILE (default docs/results/timings.txt), which
+# scripts/readme_figures.py turns into the README's block.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 out=$(cd "$(dirname "${1:-docs/results/timings.txt}")" && pwd)/$(basename "${1:-docs/results/timings.txt}")

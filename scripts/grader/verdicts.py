@@ -270,11 +270,9 @@ def addr2line(program, offsets):
 
 
 def read_accesses(run, program, path, shown, conflict_free, coalescing=None, rows=None):
-    """The learner's accesses per line, memory, load or store and width, from the file the runner's
-    cpu_runner/warp_accesses.c wrote, added to rows (the runs before: a float run's and a double run's
-    lines both show): shared ones by the bank model, global ones (where the exercise grades coalescing,
-    coalescing the sectors per request allowed over the ideal) by their 32-byte sectors. A misaligned
-    access anywhere is a finding."""
+    """The learner's accesses per line, memory, op and width, from cpu_runner/warp_accesses.c's file, added to rows
+    (the runs before: a float and a double run's lines both show): shared ones by the bank model, global ones by
+    their 32-byte sectors (COALESCING: those allowed over the ideal; None: not graded). A misaligned one: a finding."""
     rows = {} if rows is None else rows
     lines = read(path).split("\n") if os.path.exists(path) else []
     codes = sorted({line.split()[1] for line in lines if line.startswith("code ")})
@@ -306,9 +304,9 @@ def read_accesses(run, program, path, shown, conflict_free, coalescing=None, row
              for words in (line.split() for line in lines) if len(words) > 3 and words[0] == "dropped"]
     for (line, space, op, width), row in sorted(rows.items()):
         n, load, mean, ideal = len(row["codes"]), op == "ld", row["passes"] / row["warps"], row["ideal"] / row["warps"]
+        what = "%d %s %s%s of %d B" % (n, space, "load" if load else "store", "s" if n > 1 else "", width)
+        zh_what = "%d 条 %d 字节%s内存%s" % (n, width, "全局" if space == "global" else "共享", "读" if load else "写")
         if space == "global":
-            what = "%d global %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
-            zh_what = "%d 条 %d 字节全局内存%s" % (n, width, "读" if load else "写")
             table.append((
                 "line %d, %s: %.2f sectors of 32 B per warp instruction (%.2f if contiguous and aligned), %d at most"
                 % (line, what, mean, ideal, row["max"]),
@@ -325,8 +323,6 @@ def read_accesses(run, program, path, shown, conflict_free, coalescing=None, row
                         line, zh_what, mean, ideal, "（允许多 %g 个：一行的起点可能不在扇区边界上）" % coalescing
                         if coalescing else "")))
             continue
-        what = "%d shared %s%s of %d B" % (n, "load" if load else "store", "s" if n > 1 else "", width)
-        zh_what = "%d 条 %d 字节共享内存%s" % (n, width, "读" if load else "写")
         table.append((
             "line %d, %s: %.2f passes per warp instruction (%.2f without conflicts), %d at most; %s" % (
                 line, what, mean, ideal, row["max"], "%d of %d conflicted" % (row["conflicted"], row["warps"])
