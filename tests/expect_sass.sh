@@ -74,8 +74,11 @@ split_sass() {
         cat "$1/err"
         exit 1
     fi
+    # A PTX section names an architecture too ("arch = sm_90" in a build for sm_90a) but holds no SASS.
     awk -v dir="$1" '
-        /^[ \t]*arch = / { arch = $3; system("mkdir -p " dir "/" arch) }
+        BEGIN { elf = 1 }
+        /^Fatbin (elf|ptx) code:/ { elf = $2 == "elf" }
+        elf && /^[ \t]*arch = / { arch = $3; system("mkdir -p " dir "/" arch) }
         /Function : / { file = dir "/" arch "/" $3 ".sass"; next }
         /^[ \t]*\.{10,}/ { file = "" }
         file != "" { print > file }

@@ -89,6 +89,13 @@ arch = sm_90
         self.assertEqual(len([name for name in os.listdir(self.path("build", "sass_cache"))
                               if not name.endswith(".lock")]), 1)  # the older binary's is gone
 
+    def test_a_ptx_section_is_no_architecture(self):
+        """A build for sm_90a holds the PTX too, which cuobjdump lists as "arch = sm_90" with no SASS."""
+        write(self.path("sass.txt"), self.SASS.replace("sm_90", "sm_90a") +
+              "\nFatbin ptx code:\n================\narch = sm_90\ncode version = [9,0]\n")
+        cuobjdump = write(self.path("cuobjdump"), "#!/bin/sh\ncat %s/sass.txt\n" % self.folder, executable=True)
+        self.assertPrints(self.sass("--has", "LDS", cuobjdump=cuobjdump), 0, "checked on sm_75 sm_90a")
+
     def test_malformed_claims_and_no_function(self):
         for claims in (["--arch", "sm80+", "--has", "X"], ["--count", "X"], ["--hass", "X"], ["--has"]):
             self.assertEqual(self.sass(*claims).returncode, 2, claims)
