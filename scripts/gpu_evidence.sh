@@ -8,9 +8,8 @@
 # tests past 2^31 elements), EVIDENCE_CTEST=0 (no tests), EVIDENCE_CTEST_S (its cap, 240 s),
 # EVIDENCE_MUTANTS=0 (no mutants), EVIDENCE_EXAMPLES=0 (no example runs), EVIDENCE_SWEEP_S and
 # EVIDENCE_MUTANTS_S (those phases' caps, 240 s each), EVIDENCE_BANKS=0 (no Nsight Compute tables),
-# EVIDENCE_COMMIT (the commit to record where the copy's .git is not the tree's),
-# EVIDENCE_SWEEP=0 (no sweep), EVIDENCE_QUICK=1 (a short sweep). The last lines say where the
-# files go in docs/results/ and how plot.py regenerates the docs from them.
+# EVIDENCE_COMMIT (the commit to record where the copy's .git is not the tree's: the device tool's copy),
+# EVIDENCE_SWEEP=0 (no sweep), EVIDENCE_QUICK=1 (a short sweep). Then where the files go, and plot.py.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${OUT:-./gpu-out}
@@ -86,6 +85,7 @@ compute-sanitizer --tool memcheck --print-limit 1 @/ch08_reduce/reduce --check -
 @/ch08_reduce/reduce --demo squares
 @/ch08_transpose/transpose
 @/ch08_shared_vs_global/shared_vs_global
+@/ch08_matmul/matmul
 LIST
 }
 export -f examples # timeout runs programs, not shell functions
