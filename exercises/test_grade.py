@@ -146,8 +146,10 @@ class Paths(unittest.TestCase):
     """Every path is checked before anything is written: nothing of the repository's is replaced, nothing of the
     learner's is lost, a bad path is one line and exit 2. No build: the stub is written before any build."""
 
-    def setUp(self):  # the learner's exercises/mine/, here outside ROOT
-        self.enterContext(mock.patch.object(grade, "MINE", tempfile.mkdtemp()))
+    def setUp(self):  # the learner's exercises/mine/, here outside ROOT (not enterContext: Python 3.11's)
+        patcher = mock.patch.object(grade, "MINE", tempfile.mkdtemp())
+        patcher.start()
+        self.addCleanup(patcher.stop)
 
     def test_the_repositorys_files_are_never_written_and_a_bad_path_is_one_line(self):
         chapter, readme = (os.path.join(grade.ROOT, name) for name in ("ch05_dot/dot.cu", "README.md"))
