@@ -765,20 +765,14 @@ static int check_sums(const unsigned *sums, int threads, int element_bytes, int 
     return wrong;
 }
 
-// The checks' predictions: the bank rule (bank_model.h) on bank_read's subscript. Compared only: 8-byte banks
+// The checks' predictions: the bank rule (bank_model.h) on the Guide's addresses, lane t reading element t * s
+// (what bank_read is meant to read; --bank-model observes what it does read). Compared only: 8-byte banks
 // (word a / 8 as 4-byte word a / 8); 1.x's 16 banks (word w as (w / 16) * 32 + w % 16), a request a half-warp.
-
-/* The byte lane `lane` loads in load k of bank_read's first round: the kernel's subscript. */
-static unsigned bank_read_address(int element_bytes, int stride, int lane, int k) {
-    const int round = 0, row_elements = ROW_BYTES / element_bytes;
-    return lane * stride * element_bytes + (unsigned)(round * ROW_STEP) % WINDOW_ROWS * ROW_BYTES +
-           k * row_elements * element_bytes;
-}
 
 static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
     unsigned address[WARP];
     for (int lane = 0; lane < WARP; ++lane) {
-        const unsigned byte = bank_read_address(element_bytes, stride, lane, 0);
+        const unsigned byte = lane * stride * element_bytes;
         address[lane] = bank_bytes == 8 ? byte / 8 * BANK_BYTES : byte; /* 8-byte banks: word byte / 8 */
     }
     return bank_passes(address, 0xffffffffu, bank_bytes == 8 ? BANK_BYTES : element_bytes);
@@ -788,7 +782,7 @@ static int predicted_passes(int element_bytes, int stride, int bank_bytes) {
 static int cc1_passes(int stride) {
     unsigned address[WARP];
     for (int lane = 0; lane < WARP; ++lane) {
-        const unsigned word = bank_read_address(INT_BYTES, stride, lane, 0) / BANK_BYTES;
+        const unsigned word = lane * stride;
         address[lane] = (word / CC1_BANKS * BANKS + word % CC1_BANKS) * BANK_BYTES; /* in bank word % 16 */
     }
     return bank_passes(address, 0x0000ffffu, BANK_BYTES) + bank_passes(address, 0xffff0000u, BANK_BYTES);
