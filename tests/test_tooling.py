@@ -92,15 +92,6 @@ class Sweep(InTemporaryFolder):
             return in_process(sweep.main, ["--build", self.folder, "--out", csv_path, "--force", "--quick", "--type",
                                            "float"])[0], csv_path
 
-    def test_sweep_writes_a_csv_that_plot_reads(self):
-        code, csv_path = self.run_sweep()
-        self.assertEqual(code, 0)
-        rows = plot.read_csv(csv_path)
-        self.assertEqual([(r["record"], r["device"], r["l2_mb"], r["n"]) for r in rows],
-                         [(record, "NVIDIA H100 80GB HBM3", "52", n) for n in ("1024", "1048576")
-                          for record in ("CEILING", "RESULT")])
-        self.assertEqual(rows[0]["l2"], "cold")
-
     def test_cold_l2_runs_at_the_sizes_that_fit_in_the_l2(self):
         write(self.path("ch05_dot", "dot"), FAKE_PROGRAM, executable=True)
         cold = [(arguments, fields) for _, arguments, fields in sweep.plan(self.folder, ["float"], False, 5)
@@ -119,7 +110,14 @@ class Sweep(InTemporaryFolder):
         self.assertEqual(failing[1]["status"], "FAIL")
         self.assertEqual(sweep.HEADLINE["reduce"], [10**8])
 
-    def test_a_failed_run_is_an_error_row_and_no_gpu_is_77(self):
+    def test_a_csv_that_plot_reads_a_failed_run_an_error_row_and_no_gpu_77(self):
+        code, csv_path = self.run_sweep()
+        self.assertEqual(code, 0)
+        rows = plot.read_csv(csv_path)
+        self.assertEqual([(r["record"], r["device"], r["l2_mb"], r["n"]) for r in rows],
+                         [(record, "NVIDIA H100 80GB HBM3", "52", n) for n in ("1024", "1048576")
+                          for record in ("CEILING", "RESULT")])
+        self.assertEqual(rows[0]["l2"], "cold")
         code, csv_path = self.run_sweep(FAKE_EXIT="3")
         self.assertEqual(code, 1)
         self.assertEqual([(r["kernel"], r["status"], r["n"]) for r in plot.read_csv(csv_path)],
@@ -816,7 +814,7 @@ class Size(unittest.TestCase):
     than the chapters' .cu files. Not there yet: a ratchet at today's count, lowered as lines go."""
     TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
              "exercises/test_zh.py"]
-    MOST = 5827
+    MOST = 5825
 
     def test_the_scripts_and_their_tests_grow_no_more(self):
         lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
