@@ -4,11 +4,12 @@
 # destroys a file that was there. Every file lives in a fresh directory
 # (mktemp -d) that the test removes at the end; nothing else is touched,
 # except that /dev/full is looked at (never written) to prove it survives.
-#   refusals      (host) targets refused before any CUDA call, each untouched: a read-only
-#                 file, /dev/full, a symbolic link to it, a pipe, a directory.
-#   unprivileged  (host) as nobody when run as root (setpriv or runuser; skipped, 77,
-#                 without them), else as the user running it: a write-only file survives
-#                 a run that did nothing, a file or directory we may not write is refused.
+#   refusals      (cpu) on the CPU runner, no GPU: a passing run whose save is refused exits 5,
+#                 a line naming the file, the target untouched: a read-only file, a symbolic
+#                 link to /dev/full or to a file, a pipe, a directory, a missing directory.
+#   unprivileged  (cpu) as nobody when run as root (setpriv or runuser; skipped, 77,
+#                 without them), else as the user running it: a write-only file is replaced
+#                 whole, its mode kept; a file or directory we may not write is refused (5).
 #   saves         (gpu) both kernels save image and diff; an existing target is replaced
 #                 by a whole PNG with its permissions kept, and no temporary file is left.
 #   save_fails    (gpu) a save that fails after a passing run (a file-size limit stands
@@ -40,8 +41,18 @@ run() {
 # unchanged PATH TEXT: the file still holds exactly TEXT.
 unchanged() { [ "$(cat "$1" 2>/dev/null)" = "$2" ] || fail "$1 was changed or removed"; }
 no_temporary_left() {
-    leftover=$(find "$work" -name '*.tmp.*')
+    leftover=$(find "$work" -name '*.tmp.*'; find /dev -maxdepth 1 -name 'full.tmp.*')
     [ -z "$leftover" ] || fail "a temporary file was left behind: $leftover"
+}
+# refused ARGS...: the image passes on the CPU runner but no --save/--save-diff target of ARGS
+# (option, file, ...) can take it: exit 5, a line on stderr naming each file, no temporary file.
+refused() {
+    run 5 --cpu "$@"
+    while [ $# -ge 2 ]; do
+        grep -q "^bitmap: cannot write PNG '$2': " "$work/err" || fail "[$1 $2]: no line on stderr names '$2'"
+        shift 2
+    done
+    no_temporary_left
 }
 is_png() { [ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "$1 is not a PNG file"; }
 
@@ -51,27 +62,33 @@ case $mode in
 refusals)
     echo "keep me" >read_only.png
     chmod 0444 read_only.png
-    run 2 --check --save read_only.png
+    refused --save read_only.png
     unchanged read_only.png "keep me"
     [ "$(stat -c %a read_only.png)" = 444 ] || fail "read_only.png lost its mode"
 
     device_before=$(stat -c '%F %t:%T' /dev/full)
-    run 2 --check --save /dev/full
+    run 2 --cpu --save /dev/full # by its name: not .png
     ln -s /dev/full full.png
-    run 2 --check --save full.png
-    run 2 --check --save-diff full.png
+    refused --save full.png
+    refused --save-diff full.png
     [ -L full.png ] || fail "the link full.png was replaced"
     [ "$(stat -c '%F %t:%T' /dev/full)" = "$device_before" ] || fail "/dev/full changed: $(stat -c '%F %t:%T' /dev/full)"
+    echo "keep me" >target.png
+    ln -s target.png link.png
+    refused --save link.png
+    [ -L link.png ] || fail "the link link.png was replaced"
+    unchanged target.png "keep me"
 
     mkfifo pipe.png
+    mkdir directory.png
     runner="timeout 60" # writing to a pipe would wait for a reader: it must never be opened
-    run 2 --check --save pipe.png
+    refused --save pipe.png --save-diff directory.png
     runner=""
     [ -p pipe.png ] || fail "pipe.png is no longer a pipe"
-    mkdir directory.png
-    run 2 --check --save directory.png
-    [ -d directory.png ] || fail "directory.png is no longer a directory"
-    run 2 --check --save image.jpg
+    [ -d directory.png ] && [ -z "$(ls -A directory.png)" ] || fail "directory.png is no longer an empty directory"
+    refused --save no_such_directory/image.png
+    [ ! -e no_such_directory ] || fail "no_such_directory was made"
+    run 2 --cpu --save image.jpg # a name, judged before the work
     [ ! -e image.jpg ] || fail "image.jpg was written"
     ;;
 unprivileged)
@@ -86,35 +103,32 @@ unprivileged)
         fi
         chmod 0755 "$work"
         mkdir mine && chown nobody mine
-        cp "$program" "$work/program" && chmod 0755 "$work/program" # nobody may not reach the build tree
+        cp "$program" "$work/program" && cp "${program}_cpu" "$work/program_cpu" # nobody may not reach the build tree
+        chmod 0755 "$work/program" "$work/program_cpu"
         program=$work/program
         echo "running as nobody: $runner"
     else
         mkdir mine
     fi
     cd mine || exit 1
-    # A write-only file (the old probe opened it with "wb", emptying it, then
-    # removed it) survives a run that does nothing: --device 1000 is refused
-    # on a GPU machine (2) and there is no GPU on CI (77); either way, no file changes.
+    # A write-only file (an old probe opened it with "wb", emptying it, and removed it): replaced
+    # by a whole PNG, its mode kept.
     $runner sh -c 'echo "keep me" >write_only.png && chmod 0200 write_only.png'
-    $runner "$program" --check --save write_only.png --device 1000 >"$work/out" 2>"$work/err"
-    status=$?
-    echo "  [--check --save write_only.png --device 1000] -> exit $status: $(cat "$work/err")"
-    case $status in 2 | 3 | 77) ;; *) fail "exit $status, expected 2 (GPU), 77 (no GPU) or 3 (a GPU nobody may use)" ;; esac
+    run 0 --cpu --save write_only.png
+    [ "$(stat -c %a write_only.png)" = 200 ] || fail "write_only.png lost its mode 200"
     $runner chmod 0600 write_only.png
-    unchanged write_only.png "keep me"
+    is_png write_only.png
 
     $runner sh -c 'echo "keep me" >read_only.png && chmod 0444 read_only.png'
-    run 2 --check --save read_only.png
+    refused --save read_only.png
     unchanged read_only.png "keep me"
     $runner sh -c 'mkdir locked && chmod 0555 locked'
-    run 2 --check --save locked/image.png
-    run 2 --check --save-diff locked/diff.png
+    refused --save locked/image.png --save-diff locked/diff.png
     [ -z "$(ls -A locked)" ] || fail "a file appeared in the read-only directory"
     if [ -n "$runner" ]; then # a file of root's in nobody's directory: nobody may replace it, not write it
         echo "root's" >roots.png
         chmod 0644 roots.png
-        run 2 --check --save roots.png
+        refused --save roots.png
         unchanged roots.png "root's"
     fi
     ;;

@@ -86,7 +86,7 @@ __global__ void shared_bitmap_no_sync(unsigned char *pixels) {
 // main: the book's program in its straight line, then our verdict and the picture.
 
 /* Defined below the divider: */
-/* the options; exit 2 on a bad one (an unsavable path included), --bank-model prints and exits 0 */
+/* the options; exit 2 on a bad one (a --save name not ending in .png included), --bank-model prints and exits 0 */
 static void parse_options(int argc, char **argv, cli_options *o);
 static void shared_bitmap_cpu(cpu_bitmap *image); /* what the synced kernel draws, in double */
 /* every pixel against the CPU's: the table and the RESULT line; 0 when the image passed */
@@ -139,17 +139,6 @@ int main(int argc, char **argv) {
 
 // ----- options -----
 
-/* A --save or --save-diff path that cannot take the PNG: exit 2 before any CUDA call, nothing touched. */
-static void reject_unsavable_paths(const cli_options *o) {
-    const char *paths[2] = {o->save_path, o->save_diff_path}, *options[2] = {"--save", "--save-diff"};
-    for (int i = 0; i < 2; ++i) {
-        const char *problem = paths[i] ? bitmap_save_problem(paths[i]) : NULL;
-        if (problem) cli_exit_bad("shared_bitmap", "%s %s: %s", options[i], paths[i], problem);
-    }
-    if (paths[0] && paths[1] && strcmp(paths[0], paths[1]) == 0)
-        cli_exit_bad("shared_bitmap", "--save and --save-diff name the same file '%s'", paths[0]);
-}
-
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {}; /* no --n, --kernel, --type: the book's image is fixed */
     spec.program = "shared_bitmap";
@@ -168,7 +157,14 @@ static void parse_options(int argc, char **argv, cli_options *o) {
     static const char *const runs[] = {" --check", " --check --no-sync", NULL}; /* both kernels */
     if (o->bank_model) /* before any CUDA call: works without a GPU or a driver */
         bank_model_observe(spec.program, argc, argv, runs, pictures, NULL);
-    reject_unsavable_paths(o);
+    /* Names, before the work (exit 2); whether the file can be written, only the save says (exit 5). */
+    const char *paths[2] = {o->save_path, o->save_diff_path}, *options[2] = {"--save", "--save-diff"};
+    for (int i = 0; i < 2; ++i)
+        if (paths[i] && (strlen(paths[i]) < 4 || strcasecmp(paths[i] + strlen(paths[i]) - 4, ".png") != 0))
+            cli_exit_bad(spec.program, "%s %s: the name must end in .png (the file is written as PNG)", options[i],
+                         paths[i]);
+    if (paths[0] && paths[1] && strcmp(paths[0], paths[1]) == 0)
+        cli_exit_bad(spec.program, "--save and --save-diff name the same file '%s'", paths[0]);
 }
 
 // ----- the run -----

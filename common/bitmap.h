@@ -2,10 +2,7 @@
  * then shows in a window or saves as PNG. Plain C, header-only, no GPU; link -lpng (the
  * window: -lglut -lGL, when <GL/freeglut.h> is found and BITMAP_NO_WINDOW is not defined).
  * pixels[0 .. 4 * width) is the BOTTOM row, as in the book and OpenGL; the PNG code flips
- * rows, so a saved file looks like the window.
- * Saving never destroys what was there: bitmap_save_problem() says up front, touching
- * nothing, why a path cannot take a PNG; bitmap_save_png() writes a temporary file beside
- * the target and renames it over it once every byte is on disk.
+ * rows, so a saved file looks like the window. A save never destroys what was there.
  * The window: Esc or q closes it; it redraws when exposed and scales when resized, then the
  * program goes on. EXAMPLES_WINDOW_SECONDS=N closes it N seconds after the first draw.
  * Without GLUT, a display, or when asked, the image is saved as PNG instead. */
@@ -17,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -84,101 +80,50 @@ static inline unsigned char *bitmap_pixel(const cpu_bitmap *bitmap, int x, int y
 // ---------------------------------------------------------------------------
 // Saving a PNG without ever losing a file.
 
-/* Why `path` cannot take a PNG, in a few words, or NULL when it can. It only looks, and makes and
- * removes a probe file: no existing file is opened or changed, so a program can ask before its
- * work and a refused run leaves every file as it was. A read-only file is refused even for root. */
-static inline const char *bitmap_save_problem(const char *path) {
-    if (path == NULL || path[0] == '\0') return "no file name";
-    const size_t length = strlen(path);
-    if (length < 4 || strcasecmp(path + length - 4, ".png") != 0)
-        return "the name must end in .png (the file is written as PNG)";
-
-    /* The directory: the temporary file is created there, then renamed. */
-    char directory[4096], probe[4160];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        strcpy(directory, ".");
-    else /* "/x.png" lives in "/" */
-        snprintf(directory, sizeof directory, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    struct stat status;
-    if (stat(directory, &status) != 0)
-        return errno == EACCES ? "its directory cannot be searched (permission denied)"
-                               : "its directory does not exist";
-    if (!S_ISDIR(status.st_mode)) return "the part before the last / is not a directory";
-    /* Create a file for real: access() says yes to root even where nothing can be made (/proc). */
-    snprintf(probe, sizeof probe, "%s/.save_probe.XXXXXX", directory);
-    const int fd = mkstemp(probe);
-    if (fd < 0)
-        return errno == EROFS ? "its directory is on a read-only file system"
-                              : "no permission to create a file in its directory";
-    close(fd);
-    unlink(probe);
-
-    /* The target, if it exists: a plain file we may write. */
-    if (lstat(path, &status) != 0) return errno == ENOENT ? NULL : strerror(errno);
-    if (S_ISLNK(status.st_mode)) return "it is a symbolic link (name the file it points to)";
-    if (S_ISDIR(status.st_mode)) return "it is a directory";
-    if (!S_ISREG(status.st_mode)) return "it exists and is not a regular file (a device, a pipe or a socket)";
-    if ((status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) return "it is a read-only file";
-    if (access(path, W_OK) != 0) return "it exists and you may not write it";
-    return NULL;
-}
-
-/* Writes an 8-bit RGBA PNG to `path` by way of `path`.tmp.XXXXXX (a reader sees the old file or the
- * new one, never half of one), with the old file's permissions or 0666 less the umask. 0 on
- * success; -1 with a line on stderr, the temporary file removed and the old file as it was. */
+/* Writes an 8-bit RGBA PNG to `path` by way of `path`.tmp.XXXXXX renamed over it (a reader sees the
+ * old file or the new one, never half of one), with the old file's permissions or 0666 less the
+ * umask. 0 on success; -1 with a line on stderr, the temporary file removed, the old file as it was.
+ * The rename would replace a link, a device or a pipe, not write through it: refused, as is a file
+ * with no write permission bit (for root too) or one we may not write. */
 static inline int bitmap_save_png(const cpu_bitmap *bitmap, const char *path) {
-    if (bitmap == NULL || bitmap->pixels == NULL || path == NULL) {
-        fprintf(stderr, "bitmap: nothing to save (empty bitmap or no path)\n");
-        return -1;
-    }
-    const char *problem = bitmap_save_problem(path);
-    if (problem) {
-        fprintf(stderr, "bitmap: will not write '%s': %s\n", path, problem);
-        return -1;
-    }
     struct stat old;
-    mode_t mode;
-    if (stat(path, &old) == 0) {
-        mode = old.st_mode & 07777;
-    } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        mode = 0666 & ~mask;
-    }
-    char temporary[4160]; /* bitmap_save_problem() has refused a path too long for it */
-    snprintf(temporary, sizeof temporary, "%s.tmp.XXXXXX", path);
-    const int descriptor = mkstemp(temporary);
-    if (descriptor < 0) {
-        fprintf(stderr, "bitmap: cannot create a temporary file beside '%s': %s\n", path, strerror(errno));
-        return -1;
-    }
-
+    png_image image; /* its message outlives the write */
+    const int exists = path && lstat(path, &old) == 0;
     const char *failure = NULL;
-    FILE *file = fdopen(descriptor, "wb");
-    if (file == NULL) {
-        failure = strerror(errno);
-        close(descriptor);
-    } else {
-        png_image image;
+    char temporary[4160];
+    snprintf(temporary, sizeof temporary, "%s.tmp.XXXXXX", path ? path : "");
+    int descriptor = -1;
+    FILE *file = NULL;
+    if (bitmap == NULL || bitmap->pixels == NULL || path == NULL || path[0] == '\0')
+        failure = "an empty bitmap, or no path";
+    else if (exists && !S_ISREG(old.st_mode))
+        failure = S_ISLNK(old.st_mode) ? "it is a symbolic link (name the file it points to)"
+                                       : "it is not a regular file (a directory, a device or a pipe)";
+    else if (exists && ((old.st_mode & 0222) == 0 || access(path, W_OK) != 0))
+        failure = "it is read-only, or you may not write it";
+    else if ((descriptor = mkstemp(temporary)) < 0 || (file = fdopen(descriptor, "wb")) == NULL)
+        failure = strerror(errno); /* mkstemp: the directory is missing, or not ours to write */
+    if (file == NULL && descriptor >= 0) close(descriptor);
+    if (file) {
+        const mode_t mask = umask(0);
+        umask(mask);
         memset(&image, 0, sizeof image);
         image.version = PNG_IMAGE_VERSION;
         image.width = (png_uint_32)bitmap->width;
         image.height = (png_uint_32)bitmap->height;
         image.format = PNG_FORMAT_RGBA;
-        /* A negative row stride: the buffer holds the bottom row first. */
-        errno = 0;
+        errno = 0; /* a negative row stride: the buffer holds the bottom row first */
         if (!png_image_write_to_stdio(&image, file, 0, bitmap->pixels, -(png_int_32)(4 * bitmap->width), NULL))
             failure = errno ? strerror(errno) : image.message;
-        else if (fflush(file) != 0 || fsync(descriptor) != 0 || fchmod(descriptor, mode) != 0)
+        else if (fflush(file) != 0 || fsync(descriptor) != 0 ||
+                 fchmod(descriptor, exists ? old.st_mode & 07777 : 0666 & ~mask) != 0)
             failure = strerror(errno); /* a full disk shows here at the latest */
         if (fclose(file) != 0 && failure == NULL) failure = strerror(errno);
     }
     if (failure == NULL && rename(temporary, path) != 0) failure = strerror(errno);
-    if (failure) {
-        unlink(temporary); /* ours: the only file a failed save removes */
-        fprintf(stderr, "bitmap: cannot write PNG '%s': %s (nothing there was changed)\n", path, failure);
-    }
+    if (failure && descriptor >= 0) unlink(temporary); /* ours: the only file a failed save removes */
+    if (failure)
+        fprintf(stderr, "bitmap: cannot write PNG '%s': %s (nothing there was changed)\n", path ? path : "", failure);
     return failure ? -1 : 0;
 }
 

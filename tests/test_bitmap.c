@@ -183,33 +183,7 @@ static void test_bad_input(void) {
     CHECK(entries_in(".") == 0);
 }
 
-/* What bitmap_save_problem refuses, and that asking changes nothing. */
-static void test_save_problem(void) {
-    CHECK(bitmap_save_problem("new.png") == NULL && access("new.png", F_OK) != 0); /* not created */
-    CHECK(bitmap_save_problem("NEW.Png") == NULL);
-    CHECK(bitmap_save_problem("out.jpg") != NULL);
-    CHECK(bitmap_save_problem("out.png.jpg") != NULL);
-    CHECK(bitmap_save_problem("png") != NULL && bitmap_save_problem("") != NULL && bitmap_save_problem(NULL) != NULL);
-    CHECK(bitmap_save_problem("no_such_directory/out.png") != NULL);
-    write_bytes("plain", "x", 1);
-    CHECK(bitmap_save_problem("plain/out.png") != NULL); /* "plain" is a file, not a directory */
-    remove("plain");
-    CHECK(mkdir("directory.png", 0755) == 0 && bitmap_save_problem("directory.png") != NULL);
-    CHECK(bitmap_save_problem("directory.png/inside.png") == NULL);
-    rmdir("directory.png");
-    CHECK(bitmap_save_problem("/dev/full") != NULL);
-    CHECK(symlink("/dev/full", "full.png") == 0 && bitmap_save_problem("full.png") != NULL);
-    remove("full.png");
-    CHECK(mkfifo("pipe.png", 0644) == 0 && bitmap_save_problem("pipe.png") != NULL);
-    remove("pipe.png");
-    write_bytes("read_only.png", "keep me", 7);
-    chmod("read_only.png", 0444); /* refused for root too: no write permission bit at all */
-    CHECK(bitmap_save_problem("read_only.png") != NULL && holds("read_only.png", "keep me"));
-    remove("read_only.png");
-    CHECK(entries_in(".") == 0);
-}
-
-/* bitmap_save_png refuses the same targets and leaves each exactly as it was. */
+/* The targets bitmap_save_png refuses, each left exactly as it was, with no temporary file beside it. */
 static void test_save_refusals_touch_nothing(void) {
     cpu_bitmap image;
     CHECK(bitmap_create(&image, 16, 16) == 0);
@@ -222,7 +196,7 @@ static void test_save_refusals_touch_nothing(void) {
     remove("read_only.png");
 
     /* /dev/full: once the example deleted it (libpng removes its target on
-     * failure). Now it is refused by its name, and through a link named .png. */
+     * failure). Now it is refused, not a regular file, and a link to it too. */
     struct stat before, after;
     CHECK(stat("/dev/full", &before) == 0 && S_ISCHR(before.st_mode));
     CHECK(bitmap_save_png(&image, "/dev/full") == -1);
@@ -230,11 +204,25 @@ static void test_save_refusals_touch_nothing(void) {
     CHECK(S_ISLNK(mode_of("full.png")));
     remove("full.png");
     CHECK(stat("/dev/full", &after) == 0 && S_ISCHR(after.st_mode) && after.st_rdev == before.st_rdev);
+    /* A link to a file: the rename would replace the link, not write the file it points to. */
+    write_bytes("target.png", "keep me", 7);
+    CHECK(symlink("target.png", "link.png") == 0 && bitmap_save_png(&image, "link.png") == -1);
+    CHECK(S_ISLNK(mode_of("link.png")) && holds("target.png", "keep me"));
+    remove("link.png");
+    remove("target.png");
 
-    /* A pipe: never opened (opening it to write would wait for a reader). */
+    /* A pipe: never opened (opening it to write would wait for a reader), nor replaced. */
     CHECK(mkfifo("pipe.png", 0644) == 0 && bitmap_save_png(&image, "pipe.png") == -1);
     CHECK(S_ISFIFO(mode_of("pipe.png")));
     remove("pipe.png");
+    CHECK(mkdir("directory.png", 0755) == 0 && bitmap_save_png(&image, "directory.png") == -1);
+    CHECK(S_ISDIR(mode_of("directory.png")) && entries_in("directory.png") == 0);
+    CHECK(bitmap_save_png(&image, "directory.png/inside.png") == 0 && entries_in("directory.png") == 1);
+    remove("directory.png/inside.png");
+    rmdir("directory.png");
+    write_bytes("plain", "x", 1);
+    CHECK(bitmap_save_png(&image, "plain/out.png") == -1 && holds("plain", "x")); /* a file, not a directory */
+    remove("plain");
     CHECK(entries_in(".") == 0);
     bitmap_free(&image);
 }
@@ -274,13 +262,15 @@ static void test_as_unprivileged_user(const char *directory) {
     CHECK(bitmap_create(&image, 16, 16) == 0);
     fill_distinct(&image);
 
-    /* A write-only file: the old probe could not read it, so it opened it
-     * with "wb" (emptying it) and removed it. Asking must change nothing. */
+    /* A write-only file (an old probe opened it with "wb", emptying it, and removed it): replaced
+     * whole, its mode kept. */
     write_bytes("write_only.png", "keep me", 7);
     chmod("write_only.png", 0200);
-    CHECK(bitmap_save_problem("write_only.png") == NULL);
+    CHECK(bitmap_save_png(&image, "write_only.png") == 0 && (mode_of("write_only.png") & 07777) == 0200);
     chmod("write_only.png", 0600);
-    CHECK(holds("write_only.png", "keep me"));
+    cpu_bitmap saved;
+    CHECK(bitmap_load_png(&saved, "write_only.png") == 0 && same_pixels(&image, &saved));
+    bitmap_free(&saved);
 
     /* A file another user's permissions keep us from writing (mode 0444 on
      * our own file stands for it here), and a read-only directory. */
@@ -290,9 +280,11 @@ static void test_as_unprivileged_user(const char *directory) {
     CHECK(mkdir("locked", 0755) == 0);
     write_bytes("locked/old.png", "old", 3);
     chmod("locked", 0555);
-    CHECK(bitmap_save_problem("locked/new.png") != NULL);
+    CHECK(bitmap_save_png(&image, "locked/new.png") == -1);
     CHECK(bitmap_save_png(&image, "locked/old.png") == -1 && holds("locked/old.png", "old"));
     CHECK(entries_in("locked") == 1);
+    if (access("roots.png", F_OK) == 0) /* root's file in our directory: we may not write it, nor replace it */
+        CHECK(bitmap_save_png(&image, "roots.png") == -1 && holds("roots.png", "root's"));
     chmod("locked", 0755);
     remove("locked/old.png");
     rmdir("locked");
@@ -316,6 +308,10 @@ static void run_unprivileged_cases(void) {
         printf("test_bitmap: SKIPPED the unprivileged cases: no directory for nobody\n");
         return;
     }
+    char roots[sizeof directory + 10];
+    snprintf(roots, sizeof roots, "%s/roots.png", directory);
+    write_bytes(roots, "root's", 6);
+    chmod(roots, 0644);
     fflush(stdout);
     fflush(stderr);
     pid_t child = fork();
@@ -332,7 +328,7 @@ static void run_unprivileged_cases(void) {
     int status = 0;
     CHECK(child > 0 && waitpid(child, &status, 0) == child);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    CHECK(entries_in(directory) == 0);
+    CHECK(holds(roots, "root's") && remove(roots) == 0 && entries_in(directory) == 0);
     rmdir(directory);
 }
 
@@ -346,7 +342,6 @@ int main(void) {
     test_create();
     test_round_trip();
     test_bad_input();
-    test_save_problem();
     test_save_refusals_touch_nothing();
     test_failed_write_keeps_the_old_file();
     run_unprivileged_cases();
