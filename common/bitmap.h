@@ -38,12 +38,10 @@ enum bitmap_outcome { BITMAP_ERROR = -1, BITMAP_SHOWN = 0, BITMAP_SAVED = 1 };
 // ---------------------------------------------------------------------------
 // Memory.
 
-/* Allocates width x height pixels, all zero (transparent black). 0 on
- * success; -1 (an empty bitmap, a line on stderr) for a side below 1 or above
- * BITMAP_MAX_SIDE, or when memory runs out. */
+/* Allocates width x height pixels, all zero (transparent black). 0 on success; -1 (an empty bitmap,
+ * a line on stderr) for a side below 1 or above BITMAP_MAX_SIDE, or when memory runs out. */
 static inline int bitmap_create(cpu_bitmap *bitmap, int width, int height) {
-    bitmap->width = bitmap->height = 0;
-    bitmap->pixels = NULL;
+    memset(bitmap, 0, sizeof *bitmap);
     if (width < 1 || height < 1 || width > BITMAP_MAX_SIDE || height > BITMAP_MAX_SIDE) {
         fprintf(stderr, "bitmap: a bitmap of %d x %d pixels is not possible (each side 1 to %d)\n", width, height,
                 BITMAP_MAX_SIDE);
@@ -54,16 +52,14 @@ static inline int bitmap_create(cpu_bitmap *bitmap, int width, int height) {
         fprintf(stderr, "bitmap: out of host memory for %d x %d pixels\n", width, height);
         return -1;
     }
-    bitmap->width = width;
-    bitmap->height = height;
+    bitmap->width = width, bitmap->height = height;
     return 0;
 }
 
 /* Frees the pixels and leaves an empty bitmap; freeing an empty one is fine. */
 static inline void bitmap_free(cpu_bitmap *bitmap) {
     free(bitmap->pixels);
-    bitmap->pixels = NULL;
-    bitmap->width = bitmap->height = 0;
+    memset(bitmap, 0, sizeof *bitmap);
 }
 
 /* width * height * 4: the bytes to copy into pixels. */
@@ -128,24 +124,19 @@ static inline int bitmap_save_png(const cpu_bitmap *bitmap, const char *path) {
 }
 
 // ---------------------------------------------------------------------------
-// The window (freeglut). One window at a time: the callbacks find what to
-// draw in these variables.
+// The window (freeglut). One window at a time: the callbacks find what to draw in these variables.
 
 #ifdef BITMAP_HAVE_WINDOW
 
 static const cpu_bitmap *bitmap_window_image_;
-static int bitmap_window_width_, bitmap_window_height_;
+static int bitmap_window_width_, bitmap_window_height_, bitmap_window_drawn_;
 static unsigned bitmap_window_close_ms_; /* 0: stays until Esc or q */
-static int bitmap_window_drawn_;
 
-/* freeglut calls exit() on a fatal error (no display, no suitable visual).
- * Our error function jumps back instead, so the program can save a PNG; GLUT
- * is then in an unknown state and is never called again in this run. */
+/* freeglut calls exit() on a fatal error (no display, no suitable visual). Our error function jumps
+ * back instead, so the program can save a PNG; GLUT, in an unknown state then, is never called again. */
 static jmp_buf bitmap_glut_failed_;
-static int bitmap_glut_unusable_;
-static char bitmap_glut_program_name_[] = "bitmap";
-static char *bitmap_glut_argv_[] = {bitmap_glut_program_name_, NULL};
-static int bitmap_glut_argc_ = 1;
+static int bitmap_glut_unusable_, bitmap_glut_argc_ = 1;
+static char bitmap_glut_program_name_[] = "bitmap", *bitmap_glut_argv_[] = {bitmap_glut_program_name_, NULL};
 
 static inline void bitmap_glut_error_(const char *format, va_list arguments) {
     fprintf(stderr, "bitmap: GLUT: ");
@@ -154,14 +145,10 @@ static inline void bitmap_glut_error_(const char *format, va_list arguments) {
     longjmp(bitmap_glut_failed_, 1);
 }
 
-static inline void bitmap_close_timer_(int value) {
-    (void)value;
-    glutLeaveMainLoop();
-}
+static inline void bitmap_close_timer_(int value) { (void)value, glutLeaveMainLoop(); }
 
-/* Draws the image scaled to fit the window (keeping its shape), centred on
- * black. The close timer starts at the first draw, so the image is on the
- * screen for the whole EXAMPLES_WINDOW_SECONDS however slowly the window came. */
+/* Draws the image scaled to fit the window (keeping its shape), centred on black. The close timer
+ * starts at the first draw: the image is shown the whole EXAMPLES_WINDOW_SECONDS, however slow the window. */
 static inline void bitmap_draw_(void) {
     const cpu_bitmap *b = bitmap_window_image_;
     double zoom_x = (double)bitmap_window_width_ / b->width, zoom_y = (double)bitmap_window_height_ / b->height;
@@ -174,10 +161,9 @@ static inline void bitmap_draw_(void) {
     glPixelZoom((GLfloat)zoom, (GLfloat)zoom);
     glDrawPixels(b->width, b->height, GL_RGBA, GL_UNSIGNED_BYTE, b->pixels); /* first row at the bottom */
     glutSwapBuffers();
-    if (!bitmap_window_drawn_) {
-        bitmap_window_drawn_ = 1;
-        if (bitmap_window_close_ms_) glutTimerFunc(bitmap_window_close_ms_, bitmap_close_timer_, 0);
-    }
+    if (bitmap_window_close_ms_ && !bitmap_window_drawn_)
+        glutTimerFunc(bitmap_window_close_ms_, bitmap_close_timer_, 0);
+    bitmap_window_drawn_ = 1;
 }
 
 /* One window unit = one pixel, origin at the bottom-left corner. */
@@ -194,8 +180,7 @@ static inline void bitmap_reshape_(int width, int height) {
 }
 
 static inline void bitmap_keyboard_(unsigned char key, int x, int y) {
-    (void)x;
-    (void)y;
+    (void)x, (void)y;
     if (key == 27 || key == 'q' || key == 'Q') glutLeaveMainLoop();
 }
 
@@ -208,8 +193,8 @@ static inline int bitmap_open_window_(const cpu_bitmap *bitmap, const char *titl
     }
     glutInitErrorFunc(bitmap_glut_error_);
     glutInit(&bitmap_glut_argc_, bitmap_glut_argv_);
-    /* Closing the window (Esc, q, the close button) returns from glutMainLoop
-     * instead of exiting, and freeglut resets itself for the next window. */
+    /* Closing the window (Esc, q, the close button) returns from glutMainLoop instead of exiting,
+     * and freeglut resets itself for the next window. */
     glutSetOption(GLUT_ACTION_ON_WINDOW_CLOSE, GLUT_ACTION_GLUTMAINLOOP_RETURNS);
 
     /* The image's size, shrunk (same shape) to fit 90 % of the screen. */
@@ -228,8 +213,7 @@ static inline int bitmap_open_window_(const cpu_bitmap *bitmap, const char *titl
 
     glutInitDisplayMode(GLUT_RGBA | GLUT_DOUBLE);
     glutInitWindowSize(bitmap_window_width_, bitmap_window_height_);
-    /* Centred: left to itself, X puts the window at (-1, -1), one column and
-     * one row off the screen when no window manager moves it. */
+    /* Centred: left to itself, X puts it at (-1, -1), a column and a row off screen without a window manager. */
     if (screen_width > 0 && screen_height > 0)
         glutInitWindowPosition((screen_width - bitmap_window_width_) / 2, (screen_height - bitmap_window_height_) / 2);
     glutCreateWindow(title);
@@ -250,9 +234,8 @@ static inline int bitmap_open_window_(const cpu_bitmap *bitmap, const char *titl
 // ---------------------------------------------------------------------------
 // Showing: the window where there can be one, a PNG otherwise.
 
-/* Shows the bitmap in a window titled `title` and returns BITMAP_SHOWN when
- * the window has closed. Where no window can open, returns BITMAP_ERROR and,
- * if why_not is not NULL, sets *why_not to a short reason (never prints). */
+/* Shows the bitmap in a window titled `title`; BITMAP_SHOWN when the window has closed. Where none can
+ * open, BITMAP_ERROR and, if why_not is not NULL, a short reason in *why_not (it never prints). */
 static inline int bitmap_show(const cpu_bitmap *bitmap, const char *title, const char **why_not) {
     const char *reason = NULL;
     if (bitmap == NULL || bitmap->pixels == NULL) {
@@ -275,16 +258,15 @@ static inline int bitmap_show(const cpu_bitmap *bitmap, const char *title, const
     return reason ? BITMAP_ERROR : BITMAP_SHOWN;
 }
 
-/* The usual ending of a drawing example: shows the window or, with no_window
- * set or where no window can open, saves `fallback_png_path` and prints
- * "saved PATH (why)". BITMAP_SHOWN, BITMAP_SAVED or BITMAP_ERROR (the PNG
- * could not be written: a line on stderr says why). */
-static inline int bitmap_show_or_save(const cpu_bitmap *bitmap, const char *title, const char *fallback_png_path,
+/* The usual ending of a drawing example: the window or, with no_window set or where none can open,
+ * the PNG `fallback` saved and "saved PATH (why)" printed. BITMAP_SHOWN, BITMAP_SAVED or
+ * BITMAP_ERROR (the PNG could not be written: a line on stderr says why). */
+static inline int bitmap_show_or_save(const cpu_bitmap *bitmap, const char *title, const char *fallback,
                                       int no_window) {
     const char *why_not = "--no-window";
     if (!no_window && bitmap_show(bitmap, title, &why_not) == BITMAP_SHOWN) return BITMAP_SHOWN;
-    if (bitmap_save_png(bitmap, fallback_png_path) != 0) return BITMAP_ERROR;
-    printf("saved %s (%s)\n", fallback_png_path, why_not);
+    if (bitmap_save_png(bitmap, fallback) != 0) return BITMAP_ERROR;
+    printf("saved %s (%s)\n", fallback, why_not);
     fflush(stdout);
     return BITMAP_SAVED;
 }
