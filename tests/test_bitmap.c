@@ -196,14 +196,18 @@ static void test_save_refusals_touch_nothing(void) {
     remove("read_only.png");
 
     /* /dev/full: once the example deleted it (libpng removes its target on
-     * failure). Now it is refused, not a regular file, and a link to it too. */
+     * failure). Now it is refused, not a regular file, and a link to it too.
+     * Root tries a copy of the device here, so that a broken bitmap.h replaces
+     * the copy, not the machine's /dev/full (a container may forbid mknod). */
     struct stat before, after;
     CHECK(stat("/dev/full", &before) == 0 && S_ISCHR(before.st_mode));
-    CHECK(bitmap_save_png(&image, "/dev/full") == -1);
-    CHECK(symlink("/dev/full", "full.png") == 0 && bitmap_save_png(&image, "full.png") == -1);
+    const char *device = mknod("full", S_IFCHR | 0666, before.st_rdev) == 0 ? "full" : "/dev/full";
+    CHECK(bitmap_save_png(&image, device) == -1);
+    CHECK(symlink(device, "full.png") == 0 && bitmap_save_png(&image, "full.png") == -1);
     CHECK(S_ISLNK(mode_of("full.png")));
     remove("full.png");
-    CHECK(stat("/dev/full", &after) == 0 && S_ISCHR(after.st_mode) && after.st_rdev == before.st_rdev);
+    CHECK(stat(device, &after) == 0 && S_ISCHR(after.st_mode) && after.st_rdev == before.st_rdev);
+    if (device[0] != '/') remove(device);
     /* A link to a file: the rename would replace the link, not write the file it points to. */
     write_bytes("target.png", "keep me", 7);
     CHECK(symlink("target.png", "link.png") == 0 && bitmap_save_png(&image, "link.png") == -1);
