@@ -43,8 +43,7 @@ enum cli_accepts {
 #define CLI_MAX_KERNELS 32
 #define CLI_MAX_OWN_OPTIONS 4
 
-/* An option only one program takes, with its line for --help. A comma-separated value
- * names each item once, as --kernel's does: cli.h refuses "--part stride,stride". */
+/* An option only one program takes, with its line for --help; the program checks its value. */
 typedef struct {
     const char *name;  /* "--part"                                   */
     const char *value; /* what its value is called in --help: "P"  */
@@ -262,23 +261,6 @@ static inline void cli_exit_bad(const char *program, const char *format, ...) {
     exit(CLI_EXIT_ERROR);
 }
 
-/* The first item a comma-separated list names twice ("stride,size,stride":
- * stride), copied into item; 0 when each is named once. */
-static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
-    for (const char *start = list; *start;) {
-        const char *comma = strchr(start, ',');
-        size_t length = comma ? (size_t)(comma - start) : strlen(start);
-        for (const char *later = comma; length && later; later = strchr(later + 1, ','))
-            if (strncmp(later + 1, start, length) == 0 && (later[1 + length] == ',' || later[1 + length] == '\0')) {
-                snprintf(item, size, "%.*s", (int)length, start);
-                return 1;
-            }
-        if (!comma) break;
-        start = comma + 1;
-    }
-    return 0;
-}
-
 static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
     char names[512], item[128];
     int count = 0;
@@ -306,8 +288,6 @@ static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, uns
         if (index < 0 && wrong >= 0) index = count + wrong;
         cli_join_names_(names, sizeof names, spec->kernels);
         if (index < 0) return cli_fail_(spec, err, "unknown kernel '%s' (choose from %s, or all)", item, names);
-        if (*mask & (1u << index))
-            return cli_fail_(spec, err, "--kernel %s: %s is named twice: name it once", list, item);
         *mask |= 1u << index;
         if (!comma) return CLI_OK;
         start = comma + 1;
@@ -356,20 +336,6 @@ static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
     return row ? row->value != NULL : -1;
 }
 
-/* With --help on the line: the first word that is no option of this program (a typo the usage
- * would otherwise hide), or NULL. Values are skipped: "--kernel --bogus" names a kernel. */
-static inline const char *cli_unknown_beside_help_(const cli_spec *spec, int argc, char **argv) {
-    for (int i = 1; i < argc; ++i) {
-        char name[64];
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) continue;
-        const int has_value = cli_split_(argv[i], name) != NULL;
-        const int kind = cli_option_kind_(spec, name);
-        if (kind < 0) return argv[i];
-        if (kind == 1 && !has_value) ++i;
-    }
-    return NULL;
-}
-
 /* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
  * CLI_EXIT_ERROR: one line printed to err, exit 2. */
 static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE *out, FILE *err) {
@@ -387,14 +353,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
         if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
             return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (raise it in cli.h)");
-    /* --help wins wherever it stands, over any value; but a word that is no option of this
-     * program is still named, after the usage, and the exit is 2: "--bogus --help" is a typo. */
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc; ++i) /* --help wins wherever it stands, beside anything */
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            const char *unknown = cli_unknown_beside_help_(spec, argc, argv);
             cli_print_usage_(spec, out);
-            if (unknown)
-                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)", unknown);
             return CLI_EXIT_HELP;
         }
 
@@ -421,10 +382,7 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
             value = argv[++i];
         }
         if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one", name);
-        if (own >= 0) { /* the program checks the text itself, once each item is named once */
-            char item[64];
-            if (cli_list_repeat_(value, item, sizeof item))
-                return cli_fail_(spec, err, "%s %s: %s is named twice: name it once", name, value, item);
+        if (own >= 0) { /* the program checks the text itself */
             o->own_values[own] = value;
             continue;
         }
