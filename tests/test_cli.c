@@ -129,6 +129,8 @@ static void test_bad(void) {
     CHECK(PARSE(&spec, &o, "--kernel", "nope") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--kernel", "book,,fast") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--reps", "0") == CLI_EXIT_ERROR);
+    CHECK(PARSE(&spec, &o, "--reps", "100001") == CLI_EXIT_ERROR &&
+          PARSE(&spec, &o, "--device", "1024") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--block", "2048") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--block", "0") == CLI_EXIT_ERROR);
     CHECK(PARSE(&spec, &o, "--device", "-1") == CLI_EXIT_ERROR);
@@ -244,6 +246,10 @@ static void test_newcomer_part_two(void) {
     char text[4096];
     CHECK(PARSE(&spec, &o, "--kernel", "book,fast,book") == CLI_OK && o.kernel_mask == 3u);
     CHECK(PARSE(&spec, &o, "--kernel", "book,fast,cublas") == CLI_OK && o.kernel_mask == 7u);
+    CHECK(CAPTURE(&spec, text, "--kernel", "book,,fast") == CLI_EXIT_ERROR &&
+          strcmp(text, "demo: --kernel: empty or too long kernel name in 'book,,fast'\n") == 0);
+    CHECK(CAPTURE(&spec, text, "--check=1") == CLI_EXIT_ERROR &&
+          strcmp(text, "demo: unknown option '--check=1' (try --help)\n") == 0); /* a flag takes no value */
     CHECK(CAPTURE(&spec, text, "--kernel", "book", "--kernel", "book") == CLI_EXIT_ERROR &&
           strcmp(text, "demo: --kernel given twice: give it once\n") == 0);
     static const cli_own_option own[] = {
