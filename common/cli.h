@@ -1,15 +1,11 @@
-/* Command-line parsing shared by every example (plain C, no GPU needed).
- *
- * Each example describes which options it takes in a cli_spec; cli_parse()
- * fills a cli_options or explains in one line on stderr what is wrong.
- * Every check happens here, before any CUDA call, so bad input gets exit 2
- * even on a machine without a GPU. Header-only: every function is static inline. */
+/* Command-line parsing shared by every example (plain C, header-only, no GPU needed): an example says
+ * in a cli_spec which options it takes; cli_parse() fills a cli_options or says in one line on stderr
+ * what is wrong, before any CUDA call, so bad input gets exit 2 even on a machine without a GPU. */
 #ifndef COMMON_CLI_H
 #define COMMON_CLI_H
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +39,7 @@ enum cli_accepts {
 #define CLI_MAX_KERNELS 32
 #define CLI_MAX_OWN_OPTIONS 4
 
-/* An option only one program takes, with its line for --help. A comma-separated value
- * names each item once, as --kernel's does: cli.h refuses "--part stride,stride". */
+/* An option only one program takes, with its line for --help; the program checks its value. */
 typedef struct {
     const char *name;  /* "--part"                                   */
     const char *value; /* what its value is called in --help: "P"  */
@@ -176,12 +171,6 @@ static inline int cli_index_in_(const char *const *names, const char *name) {
     return -1;
 }
 
-static inline int cli_own_index_(const cli_own_option *options, const char *name) {
-    for (int i = 0; options && options[i].name; ++i)
-        if (strcmp(options[i].name, name) == 0) return i;
-    return -1;
-}
-
 static inline void cli_join_names_(char *buffer, size_t size, const char *const *names) {
     buffer[0] = '\0';
     for (int i = 0; names && names[i]; ++i) {
@@ -240,78 +229,36 @@ static inline void cli_print_usage_(const cli_spec *spec, FILE *out) {
     if (spec->extra_help) fprintf(out, "\n%s\n", spec->extra_help);
 }
 
-/* Prints "<program>: <message>" (a printf format and its values) and returns CLI_EXIT_ERROR. */
-static inline int cli_fail_(const cli_spec *spec, FILE *err, const char *format, ...) {
-    va_list values;
-    va_start(values, format);
-    fprintf(err, "%s: ", spec->program);
-    vfprintf(err, format, values);
-    va_end(values);
-    fprintf(err, "\n");
-    return CLI_EXIT_ERROR;
-}
+/* "<program>: <message>" (a printf format and its values) on err, and CLI_EXIT_ERROR; cli_exit_bad: on
+ * stderr, then exit 2 (what a program's own check of its options refuses). */
+#define cli_say_(err, program, ...)                                                                                    \
+    (fprintf(err, "%s: ", program), fprintf(err, __VA_ARGS__), fputc('\n', err), CLI_EXIT_ERROR)
+#define cli_fail_(spec, err, ...) cli_say_(err, (spec)->program, __VA_ARGS__)
+#define cli_exit_bad(program, ...) exit(cli_say_(stderr, program, __VA_ARGS__))
 
-/* The same on stderr, then exit 2: what a program's own check of its options refuses. */
-static inline void cli_exit_bad(const char *program, const char *format, ...) {
-    va_list values;
-    va_start(values, format);
-    fprintf(stderr, "%s: ", program);
-    vfprintf(stderr, format, values);
-    va_end(values);
-    fprintf(stderr, "\n");
-    exit(CLI_EXIT_ERROR);
-}
-
-/* The first item a comma-separated list names twice ("stride,size,stride":
- * stride), copied into item; 0 when each is named once. */
-static inline int cli_list_repeat_(const char *list, char *item, size_t size) {
-    for (const char *start = list; *start;) {
-        const char *comma = strchr(start, ',');
-        size_t length = comma ? (size_t)(comma - start) : strlen(start);
-        for (const char *later = comma; length && later; later = strchr(later + 1, ','))
-            if (strncmp(later + 1, start, length) == 0 && (later[1 + length] == ',' || later[1 + length] == '\0')) {
-                snprintf(item, size, "%.*s", (int)length, start);
-                return 1;
-            }
-        if (!comma) break;
-        start = comma + 1;
-    }
-    return 0;
-}
-
+/* --kernel's list: all (the mask cli_parse starts from), or names (a name twice runs once); a wrong kernel's
+ * bit follows the kernels'. */
 static inline int cli_parse_kernels_(const cli_spec *spec, const char *list, unsigned *mask, FILE *err) {
     char names[512], item[128];
     int count = 0;
     while (spec->kernels[count])
         ++count;
-    *mask = 0;
-    if (strcmp(list, "all") == 0) {
-        for (int i = 0; i < count; ++i)
-            *mask |= 1u << i;
-        return CLI_OK;
-    }
-
-    const char *start = list;
-    for (;;) {
-        const char *comma = strchr(start, ',');
-        size_t length = comma ? (size_t)(comma - start) : strlen(start);
+    cli_join_names_(names, sizeof names, spec->kernels);
+    for (const char *start = list; strcmp(list, "all") != 0; start += strcspn(start, ",") + 1) {
+        const size_t length = strcspn(start, ",");
         if (length == 0 || length >= sizeof item)
             return cli_fail_(spec, err, "--kernel: empty or too long kernel name in '%s'", list);
-        memcpy(item, start, length);
-        item[length] = '\0';
+        snprintf(item, sizeof item, "%.*s", (int)length, start);
         if (strcmp(item, "all") == 0)
             return cli_fail_(spec, err, "--kernel %s: 'all' stands alone (all, or a list of names without it)", list);
-        int index = cli_index_in_(spec->kernels, item);
-        int wrong = cli_index_in_(spec->wrong_kernels, item);
-        if (index < 0 && wrong >= 0) index = count + wrong;
-        cli_join_names_(names, sizeof names, spec->kernels);
-        if (index < 0) return cli_fail_(spec, err, "unknown kernel '%s' (choose from %s, or all)", item, names);
-        if (*mask & (1u << index))
-            return cli_fail_(spec, err, "--kernel %s: %s is named twice: name it once", list, item);
-        *mask |= 1u << index;
-        if (!comma) return CLI_OK;
-        start = comma + 1;
+        const int index = cli_index_in_(spec->kernels, item), wrong = cli_index_in_(spec->wrong_kernels, item);
+        if (index < 0 && wrong < 0)
+            return cli_fail_(spec, err, "unknown kernel '%s' (choose from %s, or all)", item, names);
+        if (start == list) *mask = 0; /* the first name: none selected yet */
+        *mask |= 1u << (index >= 0 ? index : count + wrong);
+        if (!start[length]) break;
     }
+    return CLI_OK;
 }
 
 static inline int cli_parse_int_option_(const cli_spec *spec, const char *option, const char *value, long long min,
@@ -333,47 +280,12 @@ static inline long long cli_own_number(const cli_spec *spec, const cli_options *
     return fallback;
 }
 
-/* "--name=value": copies "--name" into name[64] and returns "value". Any other word: copies the
- * word (its first 63 characters) and returns NULL. */
-static inline const char *cli_split_(const char *arg, char *name) {
-    const char *equals = strchr(arg, '=');
-    const int has_value = strncmp(arg, "--", 2) == 0 && equals && equals - arg < 64;
-    snprintf(name, 64, "%.*s", has_value ? (int)(equals - arg) : 63, arg);
-    return has_value ? equals + 1 : NULL;
-}
-
-/* NAME's row in cli_table_ (an option, without "=value") for this program, or NULL: none it takes. */
-static inline const cli_option_ *cli_row_(const cli_spec *spec, const char *name) {
-    for (const cli_option_ *row = cli_table_; row->name; ++row)
-        if ((spec->accepts & row->accepts) && strcmp(row->name, name) == 0) return row;
-    return NULL;
-}
-
-/* What NAME is to this program (its own first): -1 unknown, 0 a flag, which takes no value, 1 an option. */
-static inline int cli_option_kind_(const cli_spec *spec, const char *name) {
-    if (cli_own_index_(spec->own_options, name) >= 0) return 1;
-    const cli_option_ *row = cli_row_(spec, name);
-    return row ? row->value != NULL : -1;
-}
-
-/* With --help on the line: the first word that is no option of this program (a typo the usage
- * would otherwise hide), or NULL. Values are skipped: "--kernel --bogus" names a kernel. */
-static inline const char *cli_unknown_beside_help_(const cli_spec *spec, int argc, char **argv) {
-    for (int i = 1; i < argc; ++i) {
-        char name[64];
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) continue;
-        const int has_value = cli_split_(argv[i], name) != NULL;
-        const int kind = cli_option_kind_(spec, name);
-        if (kind < 0) return argv[i];
-        if (kind == 1 && !has_value) ++i;
-    }
-    return NULL;
-}
-
 /* Parses argv. CLI_OK: run. CLI_EXIT_HELP: usage printed to out, exit 0.
  * CLI_EXIT_ERROR: one line printed to err, exit 2. */
 static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_options *o, FILE *out, FILE *err) {
     long long number;
+    char names[256], seen[32][64]; /* --data's names; the options seen (each is given at most once) */
+    int seen_count = 0;
     memset(o, 0, sizeof *o);
     o->n = spec->default_n;
     o->rows = spec->default_rows;
@@ -387,56 +299,45 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
     for (int i = 0; spec->own_options && spec->own_options[i].name; ++i)
         if (i == CLI_MAX_OWN_OPTIONS) /* a mistake in the program, not on the command line */
             return cli_fail_(spec, err, "more own options than CLI_MAX_OWN_OPTIONS (raise it in cli.h)");
-    /* --help wins wherever it stands, over any value; but a word that is no option of this
-     * program is still named, after the usage, and the exit is 2: "--bogus --help" is a typo. */
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc; ++i) /* --help wins wherever it stands, beside anything */
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            const char *unknown = cli_unknown_beside_help_(spec, argc, argv);
             cli_print_usage_(spec, out);
-            if (unknown)
-                return cli_fail_(spec, err, "unknown option '%s' (the usage above lists the options)", unknown);
             return CLI_EXIT_HELP;
         }
 
-    char seen[32][64]; /* every option is given at most once */
-    int seen_count = 0;
     for (int i = 1; i < argc; ++i) {
-        const char *arg = argv[i];
-        char name[64];
-        const char *value = cli_split_(arg, name);               /* --flag, --name VALUE or --name=VALUE */
-        const int own = cli_own_index_(spec->own_options, name); /* the program's own names come first */
-        const int kind = cli_option_kind_(spec, name);
-        const cli_option_ *row = cli_row_(spec, name);
-        char *field = row ? (char *)o + row->field : NULL; /* what a row of cli_table_ fills */
-        if (kind < 0 || (kind == 0 && value)) return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
+        const char *arg = argv[i], *equals = strchr(arg, '=');
+        char name[64]; /* --flag, --name VALUE or --name=VALUE; any other word whole (63 characters) */
+        const char *value = strncmp(arg, "--", 2) == 0 && equals && equals - arg < 64 ? equals + 1 : NULL;
+        snprintf(name, sizeof name, "%.*s", value ? (int)(equals - arg) : 63, arg);
+        int own = -1; /* the program's own names come first */
+        for (int k = 0; own < 0 && spec->own_options && spec->own_options[k].name; ++k)
+            if (strcmp(spec->own_options[k].name, name) == 0) own = k;
+        const cli_option_ *row = cli_table_; /* NAME's row for this program, or the end's: none */
+        while (row->name && (!(spec->accepts & row->accepts) || strcmp(row->name, name) != 0))
+            ++row;
+        char *field = (char *)o + row->field; /* what a row of cli_table_ fills */
+        if (own < 0 && (!row->name || (!row->value && value)))
+            return cli_fail_(spec, err, "unknown option '%s' (try --help)", arg);
         for (int s = 0; s < seen_count; ++s)
             if (strcmp(seen[s], name) == 0) return cli_fail_(spec, err, "%s given twice: give it once", name);
         if (seen_count < 32) snprintf(seen[seen_count++], sizeof seen[0], "%s", name);
-        if (kind == 0) { /* a flag */
-            *(int *)field = 1;
-            continue;
+        if (own >= 0 || row->value) { /* an option: its value after '=', or the next word */
+            if (!value && i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)", name);
+            if (!value) value = argv[++i];
+            if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one", name);
         }
-        if (!value) {
-            if (i + 1 >= argc) return cli_fail_(spec, err, "%s needs a value (try --help)", name);
-            value = argv[++i];
-        }
-        if (value[0] == '\0') return cli_fail_(spec, err, "%s needs a value, got an empty one", name);
-        if (own >= 0) { /* the program checks the text itself, once each item is named once */
-            char item[64];
-            if (cli_list_repeat_(value, item, sizeof item))
-                return cli_fail_(spec, err, "%s %s: %s is named twice: name it once", name, value, item);
+        if (own >= 0) { /* the program checks the text itself */
             o->own_values[own] = value;
-            continue;
-        }
-        if (row->accepts & (CLI_N | CLI_ROWS_COLS)) {
-            int parsed = cli_parse_count(value, &number);
-            if (parsed == -2)
-                return cli_fail_(spec, err, "%s %s is too large: at most 2^50, far beyond any GPU's memory", name,
-                                 value);
-            if (parsed != 0)
-                return cli_fail_(spec, err, "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'", name,
-                                 value);
-            *(long long *)field = number;
+        } else if (!row->value) { /* a flag */
+            *(int *)field = 1;
+        } else if (row->accepts & (CLI_N | CLI_ROWS_COLS)) {
+            const int parsed = cli_parse_count(value, (long long *)field);
+            if (parsed)
+                return cli_fail_(spec, err,
+                                 parsed == -2 ? "%s %s is too large: at most 2^50, far beyond any GPU's memory"
+                                              : "%s needs a whole number >= 1 (like 1000, 1e8 or 2^26), got '%s'",
+                                 name, value);
             o->size_given |= row->field == offsetof(cli_options, n) ? 1 : 2;
         } else if (row->accepts == CLI_KERNEL) {
             if (cli_parse_kernels_(spec, value, &o->kernel_mask, err) != CLI_OK) return CLI_EXIT_ERROR;
@@ -458,11 +359,9 @@ static inline int cli_parse(const cli_spec *spec, int argc, char **argv, cli_opt
                                                     "limit; --help says what each kernel needs)");
             o->block = (int)number;
         } else if (row->accepts == CLI_DATA) {
-            int index = cli_index_in_(spec->data_kinds, value);
-            char names[256];
             cli_join_names_(names, sizeof names, spec->data_kinds);
-            if (index < 0) return cli_fail_(spec, err, "%s must be one of %s, got '%s'", name, names, value);
-            o->data_kind = index;
+            if ((o->data_kind = cli_index_in_(spec->data_kinds, value)) < 0)
+                return cli_fail_(spec, err, "%s must be one of %s, got '%s'", name, names, value);
         } else { /* --save, --save-diff */
             *(const char **)field = value;
         }
@@ -488,11 +387,10 @@ static inline void cli_run_on_cpu_runner_(const char *program, char **argv) {
         memcpy(path + length, "_cpu", 5);
         execv(path, argv);
     }
-    fprintf(stderr,
-            "%s: --cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
-            "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON\n",
-            program, program);
-    exit(2);
+    cli_exit_bad(program,
+                 "--cpu: the CPU runner's build of this program (%s_cpu, beside it) is missing: configure "
+                 "with Python 3 and -DEXAMPLES_CPU_RUNNER=ON",
+                 program);
 }
 
 /* The usual main() prologue: parse, and exit 0 or 2 when parsing says so. */
@@ -500,9 +398,8 @@ static inline void cli_parse_or_exit(const cli_spec *spec, int argc, char **argv
     for (int i = 1; i < argc && !ON_CPU_RUNNER; ++i)
         if (strcmp(argv[i], "--cpu") == 0 || strncmp(argv[i], "--cpu-order", 11) == 0)
             cli_run_on_cpu_runner_(spec->program, argv);
-    int status = cli_parse(spec, argc, argv, options, stdout, stderr);
-    if (status == CLI_EXIT_HELP) exit(0);
-    if (status != CLI_OK) exit(2);
+    const int status = cli_parse(spec, argc, argv, options, stdout, stderr);
+    if (status != CLI_OK) exit(status == CLI_EXIT_HELP ? 0 : CLI_EXIT_ERROR);
     cpu_runner_take_options(spec, options);
 }
 
