@@ -1,9 +1,6 @@
 #!/usr/bin/env python3
 """Draws the plots and the tables of the docs from the sweep CSVs (scripts/sweep.py), one per device.
 
-    python3 scripts/plot.py build/sweep.csv [MORE.csv ...] [--force]
-        your own run: its plots and RESULTS.md into build/plots/; nothing tracked is touched, files
-        already there replaced only with --force
     python3 scripts/plot.py --regenerate [--check]
         the repository's pages (between <!-- NAME:begin --> and <!-- NAME:end --> lines) and committed
         plots, from docs/results/DEVICE/ (sweep.csv, ctest.log, banks.txt, mutants.txt, examples.log);
@@ -15,8 +12,8 @@ NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], mutants[:CHAPTER],
 its command's words, paths cut to their last part, dashes dropped, joined by '-'). A picture's PNG holds a hash
 of its data and drawing code: one whose hash matches is kept, so regenerating leaves git clean. Every page and
 plot is also drawn in Chinese (PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms) in WenQuanYi Micro Hei
-($PLOT_CJK_FONT: another file of it), or skipped without it. Without matplotlib it runs again under the system's
-Python ($SYSTEM_PYTHON or /usr/bin/python3) where that has it; else tables are written, plots skipped, saying so.
+($PLOT_CJK_FONT: another file of it), or skipped without it. Without matplotlib, tables are written and plots
+skipped, saying so in one line (and how to install it).
 Exit 0: done; 1: --check found changes; 2: a bad command line or input (one line, nothing written);
 3: a page whose markers are not paired; 77: --bank-maps without matplotlib or the Chinese font.
 """
@@ -34,7 +31,6 @@ import os
 import re
 import statistics
 import struct
-import subprocess
 import sys
 import warnings
 
@@ -385,26 +381,26 @@ def image(device, example, type_name, language="en"):
     return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, suffix))
 
 
-def plot_jobs(device, languages=LANGUAGES):
+def plot_jobs(device):
     """(path, key, arguments of plot) of every plot of a device, in each language."""
     for (example, type_name), (results, ceilings) in groups(device).items():
         if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
             ceilings = [c for c in ceilings if c.get("l2") != "cold"]
-            for language in languages:
+            for language in LANGUAGES:
                 key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings,
                                    PICTURE_WORDS[language]], "plot")
                 path = image(device, example, type_name, language)
                 yield path, key, (device, example, type_name, results, ceilings, path, key, language)
 
 
-def draw(devices, check=False, languages=LANGUAGES):
+def draw(devices, check=False):
     """Every plot whose PNG does not hold its key, drawn. Returns (stale, drawn): those plots, and those drawn
     (none with check, without matplotlib, or, for the Chinese plots, without the font: a line says so)."""
-    stale = [job for device in devices for job in plot_jobs(device, languages) if png_source(job[0]) != job[1]]
+    stale = [job for device in devices for job in plot_jobs(device) if png_source(job[0]) != job[1]]
     plt = pyplot() if stale and not check else None
     if stale and not check and plt is None:
-        print("plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: apt-get install "
-              "python3-matplotlib)" % sys.executable, file=sys.stderr)
+        print("plot.py: no module named matplotlib for %s: plots skipped, tables written (bash scripts/install_deps.sh"
+              " or apt install python3-matplotlib, then /usr/bin/python3 scripts/plot.py)" % sys.executable, file=sys.stderr)
     font = cjk_font() if plt and any(job[2][-1] != "en" for job in stale) else None
     drawn = []
     for path, _, arguments in stale if plt else []:
@@ -499,8 +495,7 @@ def agrees(measured, predicted):
 
 def banks_agreement_body(devices, language="en"):
     """Per device and Nsight run, loads and stores as separate rows: how many have a prediction, how many the
-    SASS-level and the hardware count equal, the hardware count's largest deviation. Columns found by their
-    headers: a table without the SASS column (an older ncu) counts too."""
+    SASS-level and the hardware count equal, the hardware count's largest deviation."""
     lines = []
     for device in devices:
         rows = []
@@ -522,7 +517,7 @@ def banks_agreement_body(devices, language="en"):
                     if accesses == 0 or not model:
                         continue
                     hardware = int(value["wavefronts"]) / accesses
-                    sass = number(value.get("SASS per %s" % access, "–"))
+                    sass = number(value["SASS per %s" % access])
                     predicted += 1
                     sass_equal += bool(sass) and agrees(sass, model)
                     hardware_equal += agrees(hardware, model)
@@ -723,8 +718,8 @@ def bank_maps(folder, sources):
     plt = pyplot()
     font = plt and pictures and cjk_font()
     if not plt or pictures and not font:
-        print("plot.py: %s: nothing drawn" % (NO_CJK_FONT if plt else "--bank-maps draws pictures, and no Python here "
-              "has matplotlib (Debian: apt-get install python3-matplotlib)"), file=sys.stderr)
+        print("plot.py: %s: nothing drawn" % (NO_CJK_FONT if plt else "--bank-maps draws pictures, and %s has no "
+              "module named matplotlib (bash scripts/install_deps.sh or apt install python3-matplotlib)" % sys.executable), file=sys.stderr)
         return 77
     drawn = 0
     for (name, kernel, access, width, passes, lanes), language in ((p, l) for p in pictures for l in LANGUAGES):
@@ -762,23 +757,10 @@ def repository_pages():
     return sorted(os.path.relpath(path) for path in found if PLOT_MARKER.search(read_text(path)))
 
 
-def other_python_with_matplotlib():
-    """The system's Python ($SYSTEM_PYTHON, else /usr/bin/python3) when it is another and has matplotlib."""
-    other = os.environ.get("SYSTEM_PYTHON") or "/usr/bin/python3"
-    if os.environ.get("PLOT_PY_RERUN") or not os.access(other, os.X_OK) or \
-            os.path.realpath(other) == os.path.realpath(sys.executable):
-        return None
-    return other if subprocess.run([other, "-c", "import matplotlib"], capture_output=True).returncode == 0 else None
-
-
-def main(argv=None, rerun=False):
-    """RERUN: may run again under a Python that has matplotlib (as a script, not in a test's process)."""
-    argv = sys.argv[1:] if argv is None else argv
+def main(argv=None):
     parser = OneLineParser(prog="plot.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv", nargs="*", help="your sweep's CSVs, one per device (build/sweep.csv); with "
-                        "--bank-maps: --bank-model outputs (default: stdin)")
-    parser.add_argument("--force", action="store_true", help="replace what is already in build/plots")
-    jobs = parser.add_mutually_exclusive_group()
+    parser.add_argument("models", nargs="*", help="with --bank-maps: --bank-model outputs (default: stdin)")
+    jobs = parser.add_mutually_exclusive_group(required=True)
     jobs.add_argument("--regenerate", action="store_true", help="rewrite the repository's pages between their "
                       "markers and its committed plots, from every docs/results/*/sweep.csv")
     jobs.add_argument("--bank-maps", metavar="FOLDER", help="draw the bank pictures a program's --bank-model "
@@ -789,29 +771,17 @@ def main(argv=None, rerun=False):
     # Every option checked before anything is read or drawn.
     if args.check and not args.regenerate:
         parser.error("--check goes with --regenerate (it is about the repository's pages)")
-    if args.force and not args.csv or args.force and args.bank_maps:
-        parser.error("--force replaces your own run's files in build/plots; --regenerate and --bank-maps rewrite "
-                     "generated files by design")
-    if args.regenerate and args.csv:
-        parser.error("--regenerate rewrites every page from every device's docs/results/*/sweep.csv: give no CSV")
-    if not (args.csv or args.regenerate or args.bank_maps):
-        parser.error("give your sweep's CSV (scripts/sweep.py writes build/sweep.csv), or --regenerate, or "
-                     "--bank-maps FOLDER")
-    csvs = sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv"))) if args.regenerate else args.csv
-    for path in (path for path in csvs if path != "-" or not args.bank_maps):
+    if args.regenerate and args.models:
+        parser.error("--regenerate rewrites every page from every device's docs/results/*/sweep.csv: give no file")
+    csvs = sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv"))) if args.regenerate else args.models
+    for path in (path for path in csvs if path != "-"):
         if not os.path.isfile(path):
-            refuse("%s: %s" % (path, "a folder, not a CSV" if os.path.isdir(path) else "no such file"))
+            refuse("%s: %s" % (path, "a folder, not a file" if os.path.isdir(path) else "no such file"))
     if args.bank_maps and os.path.exists(args.bank_maps) and not os.path.isdir(args.bank_maps):
         refuse("--bank-maps %s: not a folder" % args.bank_maps)
-    if rerun and not args.check and pyplot() is None:  # the README's command, under a pyenv python3
-        other = other_python_with_matplotlib()
-        if other:
-            print("plot.py: %s has no matplotlib: running under %s, which has" % (sys.executable, other), flush=True)
-            os.execve(other, [other, os.path.abspath(__file__)] + argv, dict(os.environ, PLOT_PY_RERUN="1"))
     if args.bank_maps:
-        return bank_maps(args.bank_maps, args.csv)
-    devices = sorted((load(path) for path in csvs), key=lambda d: d["name"])  # the same pages in any order
-    return regenerate(devices, args.check) if args.regenerate else own_run(devices, args.force)
+        return bank_maps(args.bank_maps, args.models)
+    return regenerate(sorted((load(path) for path in csvs), key=lambda d: d["name"]), args.check)  # any order
 
 
 def regenerate(devices, check):
@@ -846,37 +816,9 @@ def regenerate(devices, check):
     return 0
 
 
-def own_run(devices, force):
-    """Your sweep's plots (a folder per device) and RESULTS.md into build/plots; replacing only with FORCE."""
-    out, taken = os.path.join(TOP, "build", "plots"), set()
-    for device in devices:  # 'NVIDIA H100 80GB HBM3' -> nvidia-h100-80gb-hbm3 (-2, -3 when taken)
-        base = re.sub(r"[^a-z0-9]+", "-", device["name"].lower()).strip("-") or "device"
-        folder = next(name for name in [base] + ["%s-%d" % (base, n) for n in range(2, len(devices) + 2)]
-                      if name not in taken)
-        taken.add(folder)
-        device["plots"] = os.path.join(out, folder)
-    page = os.path.join(out, "RESULTS.md")
-    there = [path for path in [page] + [job[0] for d in devices for job in plot_jobs(d, ["en"])]
-             if os.path.exists(path)]
-    if there and not force:
-        refuse("%s already there%s: --force replaces %s; nothing written" % (
-            os.path.relpath(there[0]), " (and %d more)" % (len(there) - 1) if len(there) > 1 else "",
-            "them" if len(there) > 1 else "it"))
-    for path in there:
-        os.remove(path)
-    os.makedirs(out, exist_ok=True)
-    _, drawn = draw(devices, languages=["en"])
-    text = "# Results\n\nFrom %s, by scripts/plot.py.\n\n%s\n\n%s\n" % (
-        ", ".join(link(d["csv"], page) for d in devices), summary_body(devices), body(devices, page, True).rstrip("\n"))
-    with open(page, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    print("plot.py: %d device(s): %s and %d plot(s)" % (len(devices), os.path.relpath(page), len(drawn)))
-    return 0
-
-
 if __name__ == "__main__":
     try:
-        sys.exit(main(rerun=True))
+        sys.exit(main())
     except OSError as e:  # a folder it cannot make, a file it cannot write: one line
         refuse("%s: %s" % (e.filename, e.strerror) if e.filename else str(e))
     except UnicodeDecodeError as e:  # --bank-maps reading a binary stdin, a binary banks.txt

@@ -5,8 +5,8 @@
 
 A row per line the programs print, its key=value fields the columns (known ones first). A run that
 fails without RESULT lines is an ERROR row and the sweep goes on; exit 1 if any row is not PASS, 77
-without a GPU. Then: scripts/plot.py build/sweep.csv. Every option is checked before the first run
-(one line, exit 2); an existing CSV is replaced only with --force.
+without a GPU. Then: copy it into docs/results/DEVICE/ and run scripts/plot.py --regenerate. Every
+option is checked before the first run (one line, exit 2); an existing CSV is replaced only with --force.
 """
 import csv
 import os
