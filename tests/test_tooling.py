@@ -488,8 +488,8 @@ class Mutants(InTemporaryFolder):
 
 
 class BankConflicts(InTemporaryFolder):
-    """bank_conflicts.sh with a stand-in ncu that prints a raw CSV page (with and without the SASS-level
-    metric), a stand-in program with a bank model, and without ncu."""
+    """bank_conflicts.sh with a stand-in ncu that prints a raw CSV page (or lacks the SASS-level metric), a
+    stand-in program with a bank model, and without ncu."""
     NCU = """#!/bin/sh
 if [ "$1" = --query-metrics ]; then %s; exit 0; fi
 echo "the program's own line"
@@ -534,16 +534,15 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
                           "differ (\u2717) in 1 row(s):\n- transpose_shared<float>, loads: predicted 32.00, "
                           "SASS-counted 30.52")
 
-    def test_table_without_sass_counts_compares_the_hardware_count(self):
-        self.assertPrints(self.fake(sass=False), 0, "| transpose_shared<float> | 32768 | 1048576 | 32.00 | 32.00 | "
-                          "1015808 |", "Every prediction equals the measured count (within 2 %).")
+    def test_an_ncu_without_sass_counts_is_77(self):
+        self.assertOneLine(self.fake(sass=False), 77, "has no SASS-level wavefront count (an old Nsight Compute)")
 
     def test_help_exits_0_bad_use_2_and_no_ncu_77(self):
         for option in ("--help", "-h"):
             done = self.run_script(os.environ["PATH"], option)
             self.assertEqual((done.returncode, done.stderr), (0, ""), option)
             self.assertTrue(done.stdout.startswith("bank_conflicts.sh PROGRAM [ARGS...]\n"), done.stdout)
-            self.assertHolds(done.stdout, ["Runs PROGRAM ARGS under Nsight Compute", "Exit 77 when ncu or a GPU is missing"])
+            self.assertHolds(done.stdout, ["Runs PROGRAM ARGS under Nsight Compute", "Exit 77 when ncu, its SASS count or a"])
         done = run(["sh", os.path.join(SCRIPTS, "bank_conflicts.sh")])
         self.assertEqual(done.returncode, 2)
         self.assertIn("--help says more", done.stderr)
@@ -767,7 +766,7 @@ class Size(unittest.TestCase):
     than the chapters' .cu files. Not there yet: a ratchet at today's count, lowered as lines go."""
     TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
              "exercises/test_zh.py"]
-    MOST = 5720
+    MOST = 5712
 
     def test_the_scripts_and_their_tests_grow_no_more(self):
         lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
