@@ -330,29 +330,28 @@ def pyplot():
     return plt
 
 
+@functools.lru_cache(maxsize=None)
 def cjk_font():
-    """The file of the Chinese pictures' font ($PLOT_CJK_FONT, else Debian's), read to be CJK_FONT; or None."""
-    from matplotlib import ft2font
+    """The file of the Chinese pictures' font ($PLOT_CJK_FONT, else Debian's), read to be CJK_FONT and added to
+    matplotlib's fonts (once a process); or None."""
+    from matplotlib import font_manager, ft2font
     path = os.environ.get("PLOT_CJK_FONT") or CJK_FONT_FILE
     try:
-        return path if ft2font.FT2Font(path).family_name == CJK_FONT else None
+        if ft2font.FT2Font(path).family_name != CJK_FONT:
+            return None
     except (OSError, RuntimeError, ValueError):  # no such file, or not a font
         return None
-
-
-@functools.lru_cache(maxsize=None)
-def add_font(font):
-    import matplotlib.font_manager
-    matplotlib.font_manager.fontManager.addfont(font)
+    font_manager.fontManager.addfont(path)
+    return path
 
 
 @contextlib.contextmanager
-def lettering(plt, language, font):
-    """Drawing in LANGUAGE: Chinese in FONT, which must hold every letter drawn (a missing one is an error)."""
+def lettering(plt, language):
+    """Drawing in LANGUAGE: Chinese in CJK_FONT (cjk_font adds it), which must hold every letter drawn (a missing
+    one is an error)."""
     if language == "en":
         yield
         return
-    add_font(font)
     with plt.rc_context({"font.family": [CJK_FONT]}), warnings.catch_warnings():
         warnings.filterwarnings("error", message=r"Glyph .* missing from")
         yield
@@ -406,7 +405,7 @@ def draw(devices, check=False):
     for path, _, arguments in stale if plt else []:
         if arguments[-1] == "en" or font:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            with lettering(plt, arguments[-1], font):
+            with lettering(plt, arguments[-1]):
                 plot(plt, *arguments)
             drawn.append(path)
     if plt and len(drawn) < len(stale):
@@ -453,13 +452,10 @@ def table(device, language="en"):
     return lines
 
 
-def link(path, page):
-    return os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")
-
-
 def body(devices, page, full):
     """Per device: its tests and headline table; FULL (the results page): its plots and bank tables too."""
     lines, language = [], language_of(page)
+    link = lambda path, page: os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")  # noqa: E731
     words, alt = PAGE_WORDS[language], PICTURE_WORDS[language]["title"]
     for device in devices:
         tests = words["tests"] % (link(device["ctest_path"], page), ctest_text(device["ctest"], language)) \
@@ -585,11 +581,6 @@ def tool_text(text, language):
     return "\n".join(lines)
 
 
-def run_slug(command):
-    """'compute-sanitizer --tool racecheck ch08_reduce/reduce --check' -> 'compute-sanitizer-tool-racecheck-reduce-check'."""
-    return "-".join(word.split("/")[-1].lstrip("-") for word in command.split())
-
-
 def marker_body(name, devices, path):
     """What goes between NAME's markers in the page at PATH, in its language."""
     kind, _, which = name.partition(":")
@@ -605,8 +596,9 @@ def marker_body(name, devices, path):
             banks_body(devices, which or None, language)
     if kind == "mutants":
         return mutants_body(devices, which or None, language)
-    runs = [(command, lines) for d in devices for command, lines in d["examples"].items() if run_slug(command) == which]
-    if not runs:  # run:SLUG, the first device's run of that command
+    slug = lambda command: "-".join(word.split("/")[-1].lstrip("-") for word in command.split())  # noqa: E731
+    runs = [(command, lines) for d in devices for command, lines in d["examples"].items() if slug(command) == which]
+    if not runs:  # run:SLUG (the module's docstring), the first device's run of that command
         return ""
     shown = re.sub(r"(?<![\w/])(ch\d\d_\w+/)", r"build/\1", runs[0][0])  # as typed from the top
     return "```\n$ %s\n%s\n```" % (shown, "\n".join(runs[0][1]))
@@ -727,7 +719,7 @@ def bank_maps(folder, sources):
         picture = (name, kernel, access if language == "en" else chinese_access(access), width, passes, lanes)
         key = drawing_key(list(picture) + [PICTURE_WORDS[language]], "draw_bank_map")
         if png_source(path) != key:
-            with lettering(plt, language, font):
+            with lettering(plt, language):
                 png = draw_bank_map(plt, *picture, key, language)
             os.makedirs(folder, exist_ok=True)
             with open(path, "wb") as stream:
@@ -748,13 +740,6 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message):
         print("%s: %s (--help lists the options)" % (self.prog, message), file=sys.stderr)
         sys.exit(2)
-
-
-def repository_pages():
-    """Every lesson and page of the checkout with a marker of plot.py's."""
-    found = glob.glob(os.path.join(TOP, "README*.md")) + glob.glob(os.path.join(TOP, "ch*", "README*.md")) + \
-        glob.glob(os.path.join(TOP, "docs", "*.md"))
-    return sorted(os.path.relpath(path) for path in found if PLOT_MARKER.search(read_text(path)))
 
 
 def main(argv=None):
@@ -786,7 +771,8 @@ def main(argv=None):
 
 def regenerate(devices, check):
     """The repository's pages and plots from every device's results; with CHECK, only what would change."""
-    pages = {path: read_text(path) for path in repository_pages()}
+    found = [p for pattern in ("README*.md", "ch*/README*.md", "docs/*.md") for p in glob.glob(os.path.join(TOP, pattern))]
+    pages = {os.path.relpath(p): read_text(p) for p in sorted(found) if PLOT_MARKER.search(read_text(p))}  # lessons
     markers = {path: PLOT_MARKER.findall(text) for path, text in pages.items()}
     unpaired = [path for path, names in markers.items() if any(between(pages[path], n, "") is None for n in names)]
     if unpaired:

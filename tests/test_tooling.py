@@ -577,10 +577,10 @@ class BankMaps(InTemporaryFolder):
     def test_the_same_picture_twice_is_the_same_bytes(self):
         """Nothing in a PNG changes from one drawing to the next (no date, no matplotlib version): a redrawn
         picture is the committed one, byte for byte, where matplotlib and the font are the same."""
-        plt, font = plot.pyplot(), plot.cjk_font()
+        plt, _ = plot.pyplot(), plot.cjk_font()  # the font added
         picture = plot.read_bank_model(io.StringIO(self.LINE % "demo" + "\n"), "test")[0]
         for language, access in (("en", picture[2]), ("zh-CN", plot.chinese_access(picture[2]))):
-            with plot.lettering(plt, language, font):
+            with plot.lettering(plt, language):
                 drawn = [plot.draw_bank_map(plt, *picture[:2], access, *picture[3:], "key", language) for _ in "12"]
             self.assertEqual(drawn[0], drawn[1], language)
 
@@ -766,7 +766,7 @@ class Size(unittest.TestCase):
     than the chapters' .cu files. Not there yet: a ratchet at today's count, lowered as lines go."""
     TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
              "exercises/test_zh.py"]
-    MOST = 5712
+    MOST = 5698
 
     def test_the_scripts_and_their_tests_grow_no_more(self):
         lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
