@@ -94,16 +94,13 @@ PAGE_WORDS = {
 # cells of the tables' header rows. Commands, kernel names and figures stay as the tools wrote them.
 TOOL_LINES_CHINESE = [
     (r"`(?P<command>.*)` under Nsight Compute:", "在 Nsight Compute 下运行 `{command}`："),
-    (r"Every prediction equals the (?P<count>SASS|measured) count \(within 2 %\)\.",
-     "每个预测都等于{count}（相差不超过 2 %）。"),
-    (r"Prediction and (?P<count>SASS|measured) count differ \(✗\) in (?P<rows>\d+) row\(s\):",
-     "有 {rows} 行的预测与{count}不同（✗）："),
-    (r"- (?P<kernel>.*), (?P<op>loads|stores): predicted (?P<model>\S+), "
-     r"(?P<count>SASS-counted|measured) (?P<value>\S+)", "- {kernel}，{op}：预测 {model}，{count} {value}"),
+    (r"Every prediction equals the SASS count \(within 2 %\)\.", "每个预测都等于 SASS 级计数（相差不超过 2 %）。"),
+    (r"Prediction and SASS count differ \(✗\) in (?P<rows>\d+) row\(s\):", "有 {rows} 行的预测与 SASS 级计数不同（✗）："),
+    (r"- (?P<kernel>.*), (?P<op>loads|stores): predicted (?P<model>\S+), SASS-counted (?P<value>\S+)",
+     "- {kernel}，{op}：预测 {model}，SASS 级计数 {value}"),
     (r"mutants: (?P<planted>\d+) planted, (?P<missed>\d+) not caught", "植入的错误：共 {planted} 个，{missed} 个未被发现"),
 ]
-TOOL_WORDS_CHINESE = {"SASS": " SASS 级计数", "SASS-counted": "SASS 级计数", "measured": "硬件计数", "loads": "读",
-                      "stores": "写"}
+TOOL_WORDS_CHINESE = {"loads": "读", "stores": "写"}
 HEADER_CHINESE = {"kernel": "核函数", "shared loads": "读指令数", "shared stores": "写指令数", "wavefronts": "硬件计数",
                   "per load": "每条读指令", "per store": "每条写指令", "SASS per load": "SASS 级每条读指令",
                   "SASS per store": "SASS 级每条写指令", "predicted": "预测", "conflicts (ld)": "冲突（读）",
