@@ -210,9 +210,7 @@ def ctest_text(ctest, language="en"):
 
 def read_text(path):
     """A text file, "" where there is none."""
-    if not os.path.exists(path):
-        return ""
-    with open(path, encoding="utf-8") as stream:
+    with open(path, encoding="utf-8") if os.path.exists(path) else io.StringIO() as stream:
         return stream.read()
 
 
@@ -373,8 +371,7 @@ def png_source(path):
 
 def image(device, example, type_name, language="en"):
     """A plot's file: EXAMPLE_TYPE.png, the Chinese one EXAMPLE_TYPE.zh-CN.png."""
-    suffix = "" if language == "en" else "." + language
-    return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, suffix))
+    return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, "" if language == "en" else "." + language))
 
 
 def plot_jobs(device):
