@@ -90,7 +90,12 @@ def grade_predict(ex, text, build, lang, told=None):
         if numbers[label] is not None and why:  # right or wrong, once predicted: why the kernel takes its figure
             print("       %s" % say(lang, why))
         if not ok and numbers[label] is not None:
-            reason = misconception(ex, numbers, label)
+            # The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
+            # agrees with most of the learner's numbers; none when no known wrong answer gives it.
+            at = [p[0] for p in ex.predicts].index(label)
+            giving = [w for w in ex.wrongs if w.answers and close(numbers[label], w.answers[at], ex.predicts[at][2])]
+            reason = giving and max(giving, key=lambda w: sum(close(numbers[p[0]], a, p[2]) for p, a in zip(
+                ex.predicts, w.answers))).why
             if reason:
                 if told is not None:
                     told.add(reason)
@@ -105,15 +110,6 @@ def grade_predict(ex, text, build, lang, told=None):
 def close(number, truth, access):
     """A bank model's passes exactly; bytes per FLOP (no access) to 2 %: 0.031 is 1/32, 0.03 is not."""
     return number is not None and abs(number - float(truth)) <= (0 if access else 0.02) * float(truth)
-
-
-def misconception(ex, numbers, label):
-    """The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
-    agrees with most of the learner's numbers; None when no known wrong answer gives it."""
-    at = [p[0] for p in ex.predicts].index(label)
-    agree = lambda w: sum(close(numbers[p[0]], a, p[2]) for p, a in zip(ex.predicts, w.answers))
-    giving = [w for w in ex.wrongs if w.answers and close(numbers[label], w.answers[at], ex.predicts[at][2])]
-    return max(giving, key=agree).why if giving else None
 
 
 def main(argv):

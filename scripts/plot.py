@@ -548,13 +548,6 @@ def summary_body(devices, language="en"):
     return "\n".join(lines)
 
 
-def mutants_body(devices, chapter=None, language="en"):
-    """Every device's mutant table; with CHAPTER, that chapter's rows only."""
-    keep = lambda line: not chapter or line.startswith(("| chapter", "| ---", "| %s |" % chapter))
-    return "\n".join("**%s**\n\n%s\n" % (d["name"], tool_text("\n".join(filter(keep, d["mutants"].split("\n"))),
-                                                                language)) for d in devices if d["mutants"])
-
-
 def tool_text(text, language):
     """A tool's file (banks.txt, mutants.txt) on a page in LANGUAGE: its fixed words in Chinese there."""
     if language == "en":
@@ -588,8 +581,10 @@ def marker_body(name, devices, path):
     if kind == "banks":
         return banks_agreement_body(devices, language) if which == "agreement" else \
             banks_body(devices, which or None, language)
-    if kind == "mutants":
-        return mutants_body(devices, which or None, language)
+    if kind == "mutants":  # every device's mutant table; mutants:CHAPTER, that chapter's rows only
+        keep = lambda line: not which or line.startswith(("| chapter", "| ---", "| %s |" % which))  # noqa: E731
+        return "\n".join("**%s**\n\n%s\n" % (d["name"], tool_text("\n".join(filter(keep, d["mutants"].split("\n"))),
+                                                                    language)) for d in devices if d["mutants"])
     slug = lambda command: "-".join(word.split("/")[-1].lstrip("-") for word in command.split())  # noqa: E731
     runs = [(command, lines) for d in devices for command, lines in d["examples"].items() if slug(command) == which]
     if not runs:  # run:SLUG (the module's docstring), the first device's run of that command
