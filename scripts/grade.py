@@ -271,7 +271,15 @@ def learners_file(ex, a):
 def predicted(ex, build, lang):
     """(answer, why or None) of each prediction, in order: its line's passes in the chapter's --bank-model, or (a
     kernel alone) the bytes the kernel's threads load from global memory per FLOP in the exercise's run."""
-    rows = bank_model_rows(ex, build, lang) if any(access for _, _, access in ex.predicts) else {}
+    rows = {}  # (kernel, access): its row in the chapter's --bank-model (results.bank_model_row), the first line of each
+    if any(access for _, _, access in ex.predicts):
+        program = os.path.join(build, os.path.dirname(ex.source), ex.program)
+        output, code = run_program([program, "--bank-model"]) if os.path.exists(program) else ("", 127)
+        if code != 0:
+            raise SpecError(say(lang, "%s --bank-model exited %d: build the chapter first | %s --bank-model 的退出码为 %d："
+                                      "请先构建这一章" % (program, code, program, code)))
+        for row in filter(None, map(bank_model_row, output.split("\n"))):
+            rows.setdefault((row["kernel"], row["access"]), row)
     loads = global_loads(ex, build, lang, ex.runs[0])[0] if not all(access for _, _, access in ex.predicts) else {}
     truths = []
     for _, kernel, access in ex.predicts:
@@ -312,19 +320,6 @@ def global_loads(ex, build, lang, args):
             launches[kernel, f["code"], f["bytes"]] = launches.get((kernel, f["code"], f["bytes"]), 0) + 1
     return {kernel: (total / max(n for (k, _, _), n in launches.items() if k == kernel), flops[0])
             for kernel, total in loaded.items()}, records(output, "RESULT")
-
-
-def bank_model_rows(ex, build, lang):
-    """{(kernel, access): row} of the chapter's --bank-model (results.bank_model_row), the first line of each."""
-    program = os.path.join(build, os.path.dirname(ex.source), ex.program)
-    output, code = run_program([program, "--bank-model"]) if os.path.exists(program) else ("", 127)
-    if code != 0:
-        raise SpecError(say(lang, "%s --bank-model exited %d: build the chapter first | %s --bank-model 的退出码为 %d："
-                                  "请先构建这一章" % (program, code, program, code)))
-    rows = {}
-    for row in filter(None, map(bank_model_row, output.split("\n"))):
-        rows.setdefault((row["kernel"], row["access"]), row)
-    return rows
 
 
 def bank_why(row):

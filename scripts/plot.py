@@ -465,18 +465,6 @@ def body(devices, page, full):
     return "\n".join(lines)
 
 
-def banks_body(devices, program=None, language="en"):
-    """Every device's bank tables; with PROGRAM, its sections (each opens quoting its command) only."""
-    lines = []
-    for device in devices:
-        sections = re.split(r"\n(?=`)", device["banks"] or "")
-        chosen = [s for s in sections if not program or re.match(r"`\S*/%s[ `]" % re.escape(program), s)]
-        if chosen:
-            lines.append(PAGE_WORDS[language]["banks_on"] % device["name"] + "\n\n%s\n" %
-                         tool_text("\n".join(chosen), language))
-    return "\n".join(lines)
-
-
 def agrees(measured, predicted):
     """A measured count of passes equals the prediction: within 2 % and half the last printed digit (the one
     tolerance of bank_conflicts.sh's ✗ marks and of banks:agreement)."""
@@ -578,9 +566,13 @@ def marker_body(name, devices, path):
         return body([dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices], path, False)
     if kind == "results":  # the results page, in either language, gets the full sections
         return body(devices, path, os.path.basename(path).startswith("RESULTS"))
-    if kind == "banks":
-        return banks_agreement_body(devices, language) if which == "agreement" else \
-            banks_body(devices, which or None, language)
+    if kind == "banks" and which == "agreement":
+        return banks_agreement_body(devices, language)
+    if kind == "banks":  # every device's bank tables; banks:PROGRAM, its sections (each opens quoting its command)
+        chosen = [(d, [s for s in re.split(r"\n(?=`)", d["banks"] or "") if not which or re.match(
+            r"`\S*/%s[ `]" % re.escape(which), s)]) for d in devices]
+        return "\n".join(PAGE_WORDS[language]["banks_on"] % d["name"] + "\n\n%s\n" % tool_text("\n".join(sections), language)
+                         for d, sections in chosen if sections)
     if kind == "mutants":  # every device's mutant table; mutants:CHAPTER, that chapter's rows only
         keep = lambda line: not which or line.startswith(("| chapter", "| ---", "| %s |" % which))  # noqa: E731
         return "\n".join("**%s**\n\n%s\n" % (d["name"], tool_text("\n".join(filter(keep, d["mutants"].split("\n"))),
