@@ -407,11 +407,6 @@ def draw(devices, check=False):
     return [job[0] for job in stale], drawn
 
 
-def language_of(page):
-    """The language of a page: zh-CN for PAGE.zh-CN.md, else en."""
-    return CHINESE if page.endswith(".%s.md" % CHINESE) else "en"
-
-
 def size_label(row):
     """8192² for a square matrix, 2^26 for a power of two, 1e8 for a power of ten, else n itself."""
     sides = row.get("size", "").split("x")
@@ -446,9 +441,9 @@ def table(device, language="en"):
     return lines
 
 
-def body(devices, page, full):
+def body(devices, page, language, full):
     """Per device: its tests and headline table; FULL (the results page): its plots and bank tables too."""
-    lines, language = [], language_of(page)
+    lines = []
     link = lambda path, page: os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")  # noqa: E731
     words, alt = PAGE_WORDS[language], PICTURE_WORDS[language]["title"]
     for device in devices:
@@ -559,13 +554,13 @@ def tool_text(text, language):
 def marker_body(name, devices, path):
     """What goes between NAME's markers in the page at PATH, in its language."""
     kind, _, which = name.partition(":")
-    language = language_of(path)
+    language = CHINESE if path.endswith(".%s.md" % CHINESE) else "en"  # PAGE.zh-CN.md is Chinese
     if kind == "results" and which == "summary":
         return summary_body(devices, language)
     if kind == "results" and which:
-        return body([dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices], path, False)
+        return body([dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices], path, language, False)
     if kind == "results":  # the results page, in either language, gets the full sections
-        return body(devices, path, os.path.basename(path).startswith("RESULTS"))
+        return body(devices, path, language, os.path.basename(path).startswith("RESULTS"))
     if kind == "banks" and which == "agreement":
         return banks_agreement_body(devices, language)
     if kind == "banks":  # every device's bank tables; banks:PROGRAM, its sections (each opens quoting its command)

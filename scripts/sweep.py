@@ -53,17 +53,6 @@ def parse_output(text, device, asked):
     return rows, device
 
 
-def run(binary, arguments):
-    """Exit code and stdout of one run; a hung run is ended after 120 s and becomes an ERROR row."""
-    try:
-        done = subprocess.run([binary] + arguments, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return -1, ""
-    if done.returncode:
-        sys.stderr.write(done.stderr[-2000:])
-    return done.returncode, done.stdout
-
-
 def asked(example, type_name, n):
     """The fields of a run's rows that its command line decides: n counts elements."""
     if example == "transpose":
@@ -154,7 +143,12 @@ def main(argv=None):
             ["--n", str(n)] == arguments[i:i + 2] for n in HEADLINE[fields["example"]] for i in range(len(arguments)))
         outputs = []
         for _ in range(HEADLINE_RUNS if headline else 1):
-            code, output = run(binary, arguments)
+            try:  # a hung run is ended after 120 s and becomes an ERROR row
+                done = subprocess.run([binary] + arguments, capture_output=True, text=True, timeout=120)
+                code, output = done.returncode, done.stdout
+                sys.stderr.write(done.stderr[-2000:] if code else "")
+            except subprocess.TimeoutExpired:
+                code, output = -1, ""
             if code == 77:
                 print("sweep: no CUDA device: nothing measured", file=sys.stderr)
                 return 77
