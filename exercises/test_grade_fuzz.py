@@ -6,9 +6,8 @@ LIMIT_S and must end in a verdict (exit 0 or 1, its last line PASS or FAIL) or i
 no traceback, no hang, no other exit code.
     python3 exercises/test_grade_fuzz.py BUILD        (ctest: exercise_grader_fuzz, label exercise)
 
-Its size: one file of each kind per text (the GBK one for the stubs alone: their comments are Chinese already),
-91 gradings of 0.1 to 3 s of CPU, two at a time (34 s of CPU; ctest's TIMEOUT 600). A second cut per text found
-nothing the first did not: what matters is that every exercise meets each kind of damage."""
+Its size: a file of each kind per text (GBK: the stubs alone, their comments Chinese already), 91 gradings of 0.1 to 3 s
+of CPU, two at a time (34 s; TIMEOUT 600); a second cut per text found nothing new: each exercise meets each damage."""
 import concurrent.futures
 import os
 import random

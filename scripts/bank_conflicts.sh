@@ -10,16 +10,15 @@
 #              busy filling lines for global loads (arbitration), not only bank conflicts;
 #   SASS       what Nsight Compute computes from each instruction's addresses
 #              (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_*): bank conflicts only;
-#              shown where this ncu has the metric;
 #   predicted  the program's own bank model (PROGRAM ARGS --bank-model): each instruction's passes
 #              from the addresses its lanes touched when the CPU runner ran the same kernels.
-# A row whose prediction differs from the SASS count (or, without it, from the measured
-# count) by more than 2 % is marked ✗ and listed under the table. "conflicts" is ncu's own
-# count: wavefronts beyond the ideal (1 per 128 bytes), so 2 passes for 32 doubles count 0.
+# A row whose prediction differs from the SASS count by more than 2 % is marked ✗ and
+# listed under the table. "conflicts" is ncu's own count: wavefronts beyond the ideal
+# (1 per 128 bytes), so 2 passes for 32 doubles count 0.
 #   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096
-# Give the program options that launch each kernel once (--check). Needs ncu, a GPU and
-# leave to read its counters. Exit 77 when ncu or a GPU is missing, 2 on bad use,
-# otherwise ncu's (or the program's) exit code.
+# Give the program options that launch each kernel once (--check). Needs ncu (one with the
+# SASS count), a GPU and leave to read its counters. Exit 77 when ncu, its SASS count or a
+# GPU is missing, 2 on bad use, otherwise ncu's (or the program's) exit code.
 set -u
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then # this header, without its comment marks
     sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"
@@ -34,14 +33,15 @@ if [ -z "$ncu" ] || ! nvidia-smi -L >/dev/null 2>&1; then
     echo "bank_conflicts.sh: needs Nsight Compute (ncu) and a GPU (ncu: ${ncu:-not found}): nothing measured" >&2
     exit 77
 fi
-sass=0 # the SASS-level counts, where this ncu knows them
-"$ncu" --query-metrics 2>/dev/null | grep -q "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld" && sass=1
+if ! "$ncu" --query-metrics 2>/dev/null | grep -q "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld"; then
+    echo "bank_conflicts.sh: this ncu ($ncu) has no SASS-level wavefront count (an old Nsight Compute): nothing measured" >&2
+    exit 77
+fi
 metrics=""
 for op in ld st; do
-    metrics="$metrics,smsp__sass_inst_executed_op_shared_$op.sum"
-    metrics="$metrics,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$op.sum"
+    metrics="$metrics,smsp__sass_inst_executed_op_shared_$op.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$op.sum"
     metrics="$metrics,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_$op.sum"
-    [ "$sass" = 1 ] && metrics="$metrics,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_$op.sum"
+    metrics="$metrics,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_$op.sum"
 done
 raw=$(mktemp)
 model=$(mktemp)
@@ -89,27 +89,21 @@ disagreements = []
 def cells(name, sums, op):
     instructions = sums["smsp__sass_inst_executed_op_shared_%s.sum" % op]
     measured = sums["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % op]
-    sass_metric = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % op
-    counted = sums.get(sass_metric)
+    counted = sums["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % op]
     model = predicted.get((name, op))
     prediction = "\u2013"
     if model and model[1] and instructions:
         value = model[0] / model[1]
-        reference = (counted if counted is not None else measured) / instructions
         prediction = "%.2f" % value
-        if not agrees(reference, value):
+        if not agrees(counted / instructions, value):
             prediction += " \u2717"
-            disagreements.append("%s, %s: predicted %.2f, %s %.2f" % (name, "loads" if op == "ld" else "stores",
-                                 value, "SASS-counted" if counted is not None else "measured", reference))
+            disagreements.append("%s, %s: predicted %.2f, SASS-counted %.2f" % (name, "loads" if op == "ld" else
+                                 "stores", value, counted / instructions))
     elif instructions and not model and not any(name.startswith(p) for p, _ in library):
         prediction = "none"
-    out = ["%d" % instructions, "%d" % measured, per(measured, instructions)]
-    if "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in metrics:
-        out.append(per(counted, instructions))
-    return out + [prediction, "%d" % sums["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum" % op]]
-sass = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in metrics
-half = ["wavefronts", "per %s", "SASS per %s", "predicted", "conflicts (%s)"] if sass else \
-       ["wavefronts", "per %s", "predicted", "conflicts (%s)"]
+    return ["%d" % instructions, "%d" % measured, per(measured, instructions), per(counted, instructions), prediction,
+            "%d" % sums["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum" % op]]
+half = ["wavefronts", "per %s", "SASS per %s", "predicted", "conflicts (%s)"]
 names = ["shared loads"] + [h.replace("%s", "load" if "per" in h else "ld") for h in half] + \
         ["shared stores"] + [h.replace("%s", "store" if "per" in h else "st") for h in half]
 print("| kernel | " + " | ".join(names) + " |")
@@ -119,10 +113,9 @@ for name, sums in totals.items():
 if predicted:
     print()
     if disagreements:
-        print("Prediction and %s count differ (\u2717) in %d row(s):" % ("SASS" if sass else "measured",
-                                                                      len(disagreements)))
+        print("Prediction and SASS count differ (\u2717) in %d row(s):" % len(disagreements))
         for line in disagreements:
             print("- " + line)
     else:
-        print("Every prediction equals the %s count (within 2 %%)." % ("SASS" if sass else "measured"))
+        print("Every prediction equals the SASS count (within 2 %).")
 ' "${metrics#,}" "$model" "$(dirname "$0")"

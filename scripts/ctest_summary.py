@@ -44,22 +44,6 @@ def labels_of(listing):
                                     if p.get("name") == "LABELS"), []) for test in json.loads(listing).get("tests", [])}
 
 
-def read_labels(path):
-    """labels_of the file PATH; {} when there is no such file."""
-    try:
-        with open(path) as stream:
-            return labels_of(stream.read())
-    except (TypeError, OSError, ValueError):
-        return {}
-
-
-def reason_of(output):
-    """A skipped test's own reason: the last line it printed, without a trailing 'skipped'."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    reason = lines[-1] if lines else "no reason given"
-    return re.sub(r"^skipped: |: skipped$", "", reason)
-
-
 def summary(tests, labels, left_out=()):
     """The closing lines, the last one 'tests: N passed, N failed, N skipped'; LEFT_OUT: the tests the
     command did not select (label mutants unless asked), named so that nobody reads them as run."""
@@ -70,10 +54,11 @@ def summary(tests, labels, left_out=()):
     said = [output for _, output in skipped if NO_GPU.search(output)]
     no_gpu = [name for name, output in skipped if said and (NO_GPU.search(output) or
                                                             GPU_LABELS & set(labels.get(name, [])))]
-    groups = {}  # every other skip, by its reason
+    groups = {}  # every other skip, by its own reason: the last line it printed, without a trailing 'skipped'
     for name, output in skipped:
+        said_last = [line.strip() for line in output.splitlines() if line.strip()][-1:] or ["no reason given"]
         if name not in no_gpu:
-            groups.setdefault(reason_of(output), []).append(name)
+            groups.setdefault(re.sub(r"^skipped: |: skipped$", "", said_last[0]), []).append(name)
 
     def labelled(names):
         seen = sorted({label for name in names for label in labels.get(name, [])})
@@ -115,7 +100,11 @@ def main(arguments):
     except (OSError, ElementTree.ParseError) as problem:
         print("tests: no summary: %s: %s" % (arguments[0], problem), file=sys.stderr)
         return 2
-    labels = read_labels(arguments[1] if len(arguments) > 1 else None)
+    try:  # labels_of TESTS.json; {} without one
+        with open(arguments[1]) as stream:
+            labels = labels_of(stream.read())
+    except (IndexError, OSError, ValueError):
+        labels = {}
     ran = {name for name, _, _ in tests}
     for line in summary(tests, labels, sorted(name for name in labels if name not in ran)):
         print(line)

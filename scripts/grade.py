@@ -90,7 +90,12 @@ def grade_predict(ex, text, build, lang, told=None):
         if numbers[label] is not None and why:  # right or wrong, once predicted: why the kernel takes its figure
             print("       %s" % say(lang, why))
         if not ok and numbers[label] is not None:
-            reason = misconception(ex, numbers, label)
+            # The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
+            # agrees with most of the learner's numbers; none when no known wrong answer gives it.
+            at = [p[0] for p in ex.predicts].index(label)
+            giving = [w for w in ex.wrongs if w.answers and close(numbers[label], w.answers[at], ex.predicts[at][2])]
+            reason = giving and max(giving, key=lambda w: sum(close(numbers[p[0]], a, p[2]) for p, a in zip(
+                ex.predicts, w.answers))).why
             if reason:
                 if told is not None:
                     told.add(reason)
@@ -105,15 +110,6 @@ def grade_predict(ex, text, build, lang, told=None):
 def close(number, truth, access):
     """A bank model's passes exactly; bytes per FLOP (no access) to 2 %: 0.031 is 1/32, 0.03 is not."""
     return number is not None and abs(number - float(truth)) <= (0 if access else 0.02) * float(truth)
-
-
-def misconception(ex, numbers, label):
-    """The why of the known wrong answer (the spec's) that gives the learner's number for label, the one that
-    agrees with most of the learner's numbers; None when no known wrong answer gives it."""
-    at = [p[0] for p in ex.predicts].index(label)
-    agree = lambda w: sum(close(numbers[p[0]], a, p[2]) for p, a in zip(ex.predicts, w.answers))
-    giving = [w for w in ex.wrongs if w.answers and close(numbers[label], w.answers[at], ex.predicts[at][2])]
-    return max(giving, key=agree).why if giving else None
 
 
 def main(argv):
@@ -275,7 +271,15 @@ def learners_file(ex, a):
 def predicted(ex, build, lang):
     """(answer, why or None) of each prediction, in order: its line's passes in the chapter's --bank-model, or (a
     kernel alone) the bytes the kernel's threads load from global memory per FLOP in the exercise's run."""
-    rows = bank_model_rows(ex, build, lang) if any(access for _, _, access in ex.predicts) else {}
+    rows = {}  # (kernel, access): its row in the chapter's --bank-model (results.bank_model_row), the first line of each
+    if any(access for _, _, access in ex.predicts):
+        program = os.path.join(build, os.path.dirname(ex.source), ex.program)
+        output, code = run_program([program, "--bank-model"]) if os.path.exists(program) else ("", 127)
+        if code != 0:
+            raise SpecError(say(lang, "%s --bank-model exited %d: build the chapter first | %s --bank-model 的退出码为 %d："
+                                      "请先构建这一章" % (program, code, program, code)))
+        for row in filter(None, map(bank_model_row, output.split("\n"))):
+            rows.setdefault((row["kernel"], row["access"]), row)
     loads = global_loads(ex, build, lang, ex.runs[0])[0] if not all(access for _, _, access in ex.predicts) else {}
     truths = []
     for _, kernel, access in ex.predicts:
@@ -316,19 +320,6 @@ def global_loads(ex, build, lang, args):
             launches[kernel, f["code"], f["bytes"]] = launches.get((kernel, f["code"], f["bytes"]), 0) + 1
     return {kernel: (total / max(n for (k, _, _), n in launches.items() if k == kernel), flops[0])
             for kernel, total in loaded.items()}, records(output, "RESULT")
-
-
-def bank_model_rows(ex, build, lang):
-    """{(kernel, access): row} of the chapter's --bank-model (results.bank_model_row), the first line of each."""
-    program = os.path.join(build, os.path.dirname(ex.source), ex.program)
-    output, code = run_program([program, "--bank-model"]) if os.path.exists(program) else ("", 127)
-    if code != 0:
-        raise SpecError(say(lang, "%s --bank-model exited %d: build the chapter first | %s --bank-model 的退出码为 %d："
-                                  "请先构建这一章" % (program, code, program, code)))
-    rows = {}
-    for row in filter(None, map(bank_model_row, output.split("\n"))):
-        rows.setdefault((row["kernel"], row["access"]), row)
-    return rows
 
 
 def bank_why(row):

@@ -112,10 +112,10 @@ if [ ${#required[@]} -gt 0 ]; then
 fi
 
 # matplotlib: CMake runs the tooling's tests with the python3 first on PATH, or with the system's when only that
-# one has matplotlib (a pyenv or a virtual environment first on PATH); plot.py does the same.
+# one has matplotlib (a pyenv or a virtual environment first on PATH); run plot.py with that one.
 if [ -n "$path_python" ] && ! imports_matplotlib "$path_python" && imports_matplotlib "$system_python"; then
-    say "the python3 first on PATH ($path_python) has no matplotlib: the plot tests and plot.py use" \
-        "$system_python, which has the distribution's"
+    say "the python3 first on PATH ($path_python) has no matplotlib: the plot tests use $system_python," \
+        "which has the distribution's; run plot.py with it"
 fi
 
 # The CUDA compiler: the machine's toolkit; else NVIDIA's own wheels from PyPI (nvcc, NVVM, the runtime, its

@@ -1,9 +1,6 @@
 #!/usr/bin/env python3
 """Draws the plots and the tables of the docs from the sweep CSVs (scripts/sweep.py), one per device.
 
-    python3 scripts/plot.py build/sweep.csv [MORE.csv ...] [--force]
-        your own run: its plots and RESULTS.md into build/plots/; nothing tracked is touched, files
-        already there replaced only with --force
     python3 scripts/plot.py --regenerate [--check]
         the repository's pages (between <!-- NAME:begin --> and <!-- NAME:end --> lines) and committed
         plots, from docs/results/DEVICE/ (sweep.csv, ctest.log, banks.txt, mutants.txt, examples.log);
@@ -15,8 +12,8 @@ NAME: results[:summary|:EXAMPLE], banks[:PROGRAM|:agreement], mutants[:CHAPTER],
 its command's words, paths cut to their last part, dashes dropped, joined by '-'). A picture's PNG holds a hash
 of its data and drawing code: one whose hash matches is kept, so regenerating leaves git clean. Every page and
 plot is also drawn in Chinese (PAGE.zh-CN.md, EXAMPLE_TYPE.zh-CN.png: Fan's terms) in WenQuanYi Micro Hei
-($PLOT_CJK_FONT: another file of it), or skipped without it. Without matplotlib it runs again under the system's
-Python ($SYSTEM_PYTHON or /usr/bin/python3) where that has it; else tables are written, plots skipped, saying so.
+($PLOT_CJK_FONT: another file of it), or skipped without it. Without matplotlib, tables are written and plots
+skipped, saying so in one line (and how to install it).
 Exit 0: done; 1: --check found changes; 2: a bad command line or input (one line, nothing written);
 3: a page whose markers are not paired; 77: --bank-maps without matplotlib or the Chinese font.
 """
@@ -34,7 +31,6 @@ import os
 import re
 import statistics
 import struct
-import subprocess
 import sys
 import warnings
 
@@ -98,16 +94,13 @@ PAGE_WORDS = {
 # cells of the tables' header rows. Commands, kernel names and figures stay as the tools wrote them.
 TOOL_LINES_CHINESE = [
     (r"`(?P<command>.*)` under Nsight Compute:", "在 Nsight Compute 下运行 `{command}`："),
-    (r"Every prediction equals the (?P<count>SASS|measured) count \(within 2 %\)\.",
-     "每个预测都等于{count}（相差不超过 2 %）。"),
-    (r"Prediction and (?P<count>SASS|measured) count differ \(✗\) in (?P<rows>\d+) row\(s\):",
-     "有 {rows} 行的预测与{count}不同（✗）："),
-    (r"- (?P<kernel>.*), (?P<op>loads|stores): predicted (?P<model>\S+), "
-     r"(?P<count>SASS-counted|measured) (?P<value>\S+)", "- {kernel}，{op}：预测 {model}，{count} {value}"),
+    (r"Every prediction equals the SASS count \(within 2 %\)\.", "每个预测都等于 SASS 级计数（相差不超过 2 %）。"),
+    (r"Prediction and SASS count differ \(✗\) in (?P<rows>\d+) row\(s\):", "有 {rows} 行的预测与 SASS 级计数不同（✗）："),
+    (r"- (?P<kernel>.*), (?P<op>loads|stores): predicted (?P<model>\S+), SASS-counted (?P<value>\S+)",
+     "- {kernel}，{op}：预测 {model}，SASS 级计数 {value}"),
     (r"mutants: (?P<planted>\d+) planted, (?P<missed>\d+) not caught", "植入的错误：共 {planted} 个，{missed} 个未被发现"),
 ]
-TOOL_WORDS_CHINESE = {"SASS": " SASS 级计数", "SASS-counted": "SASS 级计数", "measured": "硬件计数", "loads": "读",
-                      "stores": "写"}
+TOOL_WORDS_CHINESE = {"loads": "读", "stores": "写"}
 HEADER_CHINESE = {"kernel": "核函数", "shared loads": "读指令数", "shared stores": "写指令数", "wavefronts": "硬件计数",
                   "per load": "每条读指令", "per store": "每条写指令", "SASS per load": "SASS 级每条读指令",
                   "SASS per store": "SASS 级每条写指令", "predicted": "预测", "conflicts (ld)": "冲突（读）",
@@ -217,9 +210,7 @@ def ctest_text(ctest, language="en"):
 
 def read_text(path):
     """A text file, "" where there is none."""
-    if not os.path.exists(path):
-        return ""
-    with open(path, encoding="utf-8") as stream:
+    with open(path, encoding="utf-8") if os.path.exists(path) else io.StringIO() as stream:
         return stream.read()
 
 
@@ -334,29 +325,28 @@ def pyplot():
     return plt
 
 
+@functools.lru_cache(maxsize=None)
 def cjk_font():
-    """The file of the Chinese pictures' font ($PLOT_CJK_FONT, else Debian's), read to be CJK_FONT; or None."""
-    from matplotlib import ft2font
+    """The file of the Chinese pictures' font ($PLOT_CJK_FONT, else Debian's), read to be CJK_FONT and added to
+    matplotlib's fonts (once a process); or None."""
+    from matplotlib import font_manager, ft2font
     path = os.environ.get("PLOT_CJK_FONT") or CJK_FONT_FILE
     try:
-        return path if ft2font.FT2Font(path).family_name == CJK_FONT else None
+        if ft2font.FT2Font(path).family_name != CJK_FONT:
+            return None
     except (OSError, RuntimeError, ValueError):  # no such file, or not a font
         return None
-
-
-@functools.lru_cache(maxsize=None)
-def add_font(font):
-    import matplotlib.font_manager
-    matplotlib.font_manager.fontManager.addfont(font)
+    font_manager.fontManager.addfont(path)
+    return path
 
 
 @contextlib.contextmanager
-def lettering(plt, language, font):
-    """Drawing in LANGUAGE: Chinese in FONT, which must hold every letter drawn (a missing one is an error)."""
+def lettering(plt, language):
+    """Drawing in LANGUAGE: Chinese in CJK_FONT (cjk_font adds it), which must hold every letter drawn (a missing
+    one is an error)."""
     if language == "en":
         yield
         return
-    add_font(font)
     with plt.rc_context({"font.family": [CJK_FONT]}), warnings.catch_warnings():
         warnings.filterwarnings("error", message=r"Glyph .* missing from")
         yield
@@ -381,46 +371,40 @@ def png_source(path):
 
 def image(device, example, type_name, language="en"):
     """A plot's file: EXAMPLE_TYPE.png, the Chinese one EXAMPLE_TYPE.zh-CN.png."""
-    suffix = "" if language == "en" else "." + language
-    return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, suffix))
+    return os.path.join(device["plots"], "%s_%s%s.png" % (example, type_name, "" if language == "en" else "." + language))
 
 
-def plot_jobs(device, languages=LANGUAGES):
+def plot_jobs(device):
     """(path, key, arguments of plot) of every plot of a device, in each language."""
     for (example, type_name), (results, ceilings) in groups(device).items():
         if len({r["n"] for r in results}) > 1:  # the ceilings of the cold runs repeat the warm ones
             ceilings = [c for c in ceilings if c.get("l2") != "cold"]
-            for language in languages:
+            for language in LANGUAGES:
                 key = drawing_key([device["name"], device["l2_mb"], example, type_name, results, ceilings,
                                    PICTURE_WORDS[language]], "plot")
                 path = image(device, example, type_name, language)
                 yield path, key, (device, example, type_name, results, ceilings, path, key, language)
 
 
-def draw(devices, check=False, languages=LANGUAGES):
+def draw(devices, check=False):
     """Every plot whose PNG does not hold its key, drawn. Returns (stale, drawn): those plots, and those drawn
     (none with check, without matplotlib, or, for the Chinese plots, without the font: a line says so)."""
-    stale = [job for device in devices for job in plot_jobs(device, languages) if png_source(job[0]) != job[1]]
+    stale = [job for device in devices for job in plot_jobs(device) if png_source(job[0]) != job[1]]
     plt = pyplot() if stale and not check else None
     if stale and not check and plt is None:
-        print("plot.py: matplotlib is not installed for %s: plots skipped, tables written (Debian: apt-get install "
-              "python3-matplotlib)" % sys.executable, file=sys.stderr)
+        print("plot.py: no module named matplotlib for %s: plots skipped, tables written (bash scripts/install_deps.sh"
+              " or apt install python3-matplotlib, then /usr/bin/python3 scripts/plot.py)" % sys.executable, file=sys.stderr)
     font = cjk_font() if plt and any(job[2][-1] != "en" for job in stale) else None
     drawn = []
     for path, _, arguments in stale if plt else []:
         if arguments[-1] == "en" or font:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-            with lettering(plt, arguments[-1], font):
+            with lettering(plt, arguments[-1]):
                 plot(plt, *arguments)
             drawn.append(path)
     if plt and len(drawn) < len(stale):
         print("plot.py: %s: %d Chinese plot(s) not drawn" % (NO_CJK_FONT, len(stale) - len(drawn)), file=sys.stderr)
     return [job[0] for job in stale], drawn
-
-
-def language_of(page):
-    """The language of a page: zh-CN for PAGE.zh-CN.md, else en."""
-    return CHINESE if page.endswith(".%s.md" % CHINESE) else "en"
 
 
 def size_label(row):
@@ -457,13 +441,10 @@ def table(device, language="en"):
     return lines
 
 
-def link(path, page):
-    return os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")
-
-
-def body(devices, page, full):
+def body(devices, page, language, full):
     """Per device: its tests and headline table; FULL (the results page): its plots and bank tables too."""
-    lines, language = [], language_of(page)
+    lines = []
+    link = lambda path, page: os.path.relpath(path, os.path.dirname(os.path.abspath(page)) or ".")  # noqa: E731
     words, alt = PAGE_WORDS[language], PICTURE_WORDS[language]["title"]
     for device in devices:
         tests = words["tests"] % (link(device["ctest_path"], page), ctest_text(device["ctest"], language)) \
@@ -479,18 +460,6 @@ def body(devices, page, full):
     return "\n".join(lines)
 
 
-def banks_body(devices, program=None, language="en"):
-    """Every device's bank tables; with PROGRAM, its sections (each opens quoting its command) only."""
-    lines = []
-    for device in devices:
-        sections = re.split(r"\n(?=`)", device["banks"] or "")
-        chosen = [s for s in sections if not program or re.match(r"`\S*/%s[ `]" % re.escape(program), s)]
-        if chosen:
-            lines.append(PAGE_WORDS[language]["banks_on"] % device["name"] + "\n\n%s\n" %
-                         tool_text("\n".join(chosen), language))
-    return "\n".join(lines)
-
-
 def agrees(measured, predicted):
     """A measured count of passes equals the prediction: within 2 % and half the last printed digit (the one
     tolerance of bank_conflicts.sh's ✗ marks and of banks:agreement)."""
@@ -499,8 +468,7 @@ def agrees(measured, predicted):
 
 def banks_agreement_body(devices, language="en"):
     """Per device and Nsight run, loads and stores as separate rows: how many have a prediction, how many the
-    SASS-level and the hardware count equal, the hardware count's largest deviation. Columns found by their
-    headers: a table without the SASS column (an older ncu) counts too."""
+    SASS-level and the hardware count equal, the hardware count's largest deviation."""
     lines = []
     for device in devices:
         rows = []
@@ -522,7 +490,7 @@ def banks_agreement_body(devices, language="en"):
                     if accesses == 0 or not model:
                         continue
                     hardware = int(value["wavefronts"]) / accesses
-                    sass = number(value.get("SASS per %s" % access, "–"))
+                    sass = number(value["SASS per %s" % access])
                     predicted += 1
                     sass_equal += bool(sass) and agrees(sass, model)
                     hardware_equal += agrees(hardware, model)
@@ -563,13 +531,6 @@ def summary_body(devices, language="en"):
     return "\n".join(lines)
 
 
-def mutants_body(devices, chapter=None, language="en"):
-    """Every device's mutant table; with CHAPTER, that chapter's rows only."""
-    keep = lambda line: not chapter or line.startswith(("| chapter", "| ---", "| %s |" % chapter))
-    return "\n".join("**%s**\n\n%s\n" % (d["name"], tool_text("\n".join(filter(keep, d["mutants"].split("\n"))),
-                                                                language)) for d in devices if d["mutants"])
-
-
 def tool_text(text, language):
     """A tool's file (banks.txt, mutants.txt) on a page in LANGUAGE: its fixed words in Chinese there."""
     if language == "en":
@@ -590,28 +551,30 @@ def tool_text(text, language):
     return "\n".join(lines)
 
 
-def run_slug(command):
-    """'compute-sanitizer --tool racecheck ch08_reduce/reduce --check' -> 'compute-sanitizer-tool-racecheck-reduce-check'."""
-    return "-".join(word.split("/")[-1].lstrip("-") for word in command.split())
-
-
 def marker_body(name, devices, path):
     """What goes between NAME's markers in the page at PATH, in its language."""
     kind, _, which = name.partition(":")
-    language = language_of(path)
+    language = CHINESE if path.endswith(".%s.md" % CHINESE) else "en"  # PAGE.zh-CN.md is Chinese
     if kind == "results" and which == "summary":
         return summary_body(devices, language)
     if kind == "results" and which:
-        return body([dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices], path, False)
+        return body([dict(d, rows=[r for r in d["rows"] if r["example"] == which]) for d in devices], path, language, False)
     if kind == "results":  # the results page, in either language, gets the full sections
-        return body(devices, path, os.path.basename(path).startswith("RESULTS"))
-    if kind == "banks":
-        return banks_agreement_body(devices, language) if which == "agreement" else \
-            banks_body(devices, which or None, language)
-    if kind == "mutants":
-        return mutants_body(devices, which or None, language)
-    runs = [(command, lines) for d in devices for command, lines in d["examples"].items() if run_slug(command) == which]
-    if not runs:  # run:SLUG, the first device's run of that command
+        return body(devices, path, language, os.path.basename(path).startswith("RESULTS"))
+    if kind == "banks" and which == "agreement":
+        return banks_agreement_body(devices, language)
+    if kind == "banks":  # every device's bank tables; banks:PROGRAM, its sections (each opens quoting its command)
+        chosen = [(d, [s for s in re.split(r"\n(?=`)", d["banks"] or "") if not which or re.match(
+            r"`\S*/%s[ `]" % re.escape(which), s)]) for d in devices]
+        return "\n".join(PAGE_WORDS[language]["banks_on"] % d["name"] + "\n\n%s\n" % tool_text("\n".join(sections), language)
+                         for d, sections in chosen if sections)
+    if kind == "mutants":  # every device's mutant table; mutants:CHAPTER, that chapter's rows only
+        keep = lambda line: not which or line.startswith(("| chapter", "| ---", "| %s |" % which))  # noqa: E731
+        return "\n".join("**%s**\n\n%s\n" % (d["name"], tool_text("\n".join(filter(keep, d["mutants"].split("\n"))),
+                                                                    language)) for d in devices if d["mutants"])
+    slug = lambda command: "-".join(word.split("/")[-1].lstrip("-") for word in command.split())  # noqa: E731
+    runs = [(command, lines) for d in devices for command, lines in d["examples"].items() if slug(command) == which]
+    if not runs:  # run:SLUG (the module's docstring), the first device's run of that command
         return ""
     shown = re.sub(r"(?<![\w/])(ch\d\d_\w+/)", r"build/\1", runs[0][0])  # as typed from the top
     return "```\n$ %s\n%s\n```" % (shown, "\n".join(runs[0][1]))
@@ -723,8 +686,8 @@ def bank_maps(folder, sources):
     plt = pyplot()
     font = plt and pictures and cjk_font()
     if not plt or pictures and not font:
-        print("plot.py: %s: nothing drawn" % (NO_CJK_FONT if plt else "--bank-maps draws pictures, and no Python here "
-              "has matplotlib (Debian: apt-get install python3-matplotlib)"), file=sys.stderr)
+        print("plot.py: %s: nothing drawn" % (NO_CJK_FONT if plt else "--bank-maps draws pictures, and %s has no "
+              "module named matplotlib (bash scripts/install_deps.sh or apt install python3-matplotlib)" % sys.executable), file=sys.stderr)
         return 77
     drawn = 0
     for (name, kernel, access, width, passes, lanes), language in ((p, l) for p in pictures for l in LANGUAGES):
@@ -732,7 +695,7 @@ def bank_maps(folder, sources):
         picture = (name, kernel, access if language == "en" else chinese_access(access), width, passes, lanes)
         key = drawing_key(list(picture) + [PICTURE_WORDS[language]], "draw_bank_map")
         if png_source(path) != key:
-            with lettering(plt, language, font):
+            with lettering(plt, language):
                 png = draw_bank_map(plt, *picture, key, language)
             os.makedirs(folder, exist_ok=True)
             with open(path, "wb") as stream:
@@ -755,30 +718,10 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def repository_pages():
-    """Every lesson and page of the checkout with a marker of plot.py's."""
-    found = glob.glob(os.path.join(TOP, "README*.md")) + glob.glob(os.path.join(TOP, "ch*", "README*.md")) + \
-        glob.glob(os.path.join(TOP, "docs", "*.md"))
-    return sorted(os.path.relpath(path) for path in found if PLOT_MARKER.search(read_text(path)))
-
-
-def other_python_with_matplotlib():
-    """The system's Python ($SYSTEM_PYTHON, else /usr/bin/python3) when it is another and has matplotlib."""
-    other = os.environ.get("SYSTEM_PYTHON") or "/usr/bin/python3"
-    if os.environ.get("PLOT_PY_RERUN") or not os.access(other, os.X_OK) or \
-            os.path.realpath(other) == os.path.realpath(sys.executable):
-        return None
-    return other if subprocess.run([other, "-c", "import matplotlib"], capture_output=True).returncode == 0 else None
-
-
-def main(argv=None, rerun=False):
-    """RERUN: may run again under a Python that has matplotlib (as a script, not in a test's process)."""
-    argv = sys.argv[1:] if argv is None else argv
+def main(argv=None):
     parser = OneLineParser(prog="plot.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("csv", nargs="*", help="your sweep's CSVs, one per device (build/sweep.csv); with "
-                        "--bank-maps: --bank-model outputs (default: stdin)")
-    parser.add_argument("--force", action="store_true", help="replace what is already in build/plots")
-    jobs = parser.add_mutually_exclusive_group()
+    parser.add_argument("models", nargs="*", help="with --bank-maps: --bank-model outputs (default: stdin)")
+    jobs = parser.add_mutually_exclusive_group(required=True)
     jobs.add_argument("--regenerate", action="store_true", help="rewrite the repository's pages between their "
                       "markers and its committed plots, from every docs/results/*/sweep.csv")
     jobs.add_argument("--bank-maps", metavar="FOLDER", help="draw the bank pictures a program's --bank-model "
@@ -789,34 +732,23 @@ def main(argv=None, rerun=False):
     # Every option checked before anything is read or drawn.
     if args.check and not args.regenerate:
         parser.error("--check goes with --regenerate (it is about the repository's pages)")
-    if args.force and not args.csv or args.force and args.bank_maps:
-        parser.error("--force replaces your own run's files in build/plots; --regenerate and --bank-maps rewrite "
-                     "generated files by design")
-    if args.regenerate and args.csv:
-        parser.error("--regenerate rewrites every page from every device's docs/results/*/sweep.csv: give no CSV")
-    if not (args.csv or args.regenerate or args.bank_maps):
-        parser.error("give your sweep's CSV (scripts/sweep.py writes build/sweep.csv), or --regenerate, or "
-                     "--bank-maps FOLDER")
-    csvs = sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv"))) if args.regenerate else args.csv
-    for path in (path for path in csvs if path != "-" or not args.bank_maps):
+    if args.regenerate and args.models:
+        parser.error("--regenerate rewrites every page from every device's docs/results/*/sweep.csv: give no file")
+    csvs = sorted(glob.glob(os.path.join(TOP, "docs", "results", "*", "sweep.csv"))) if args.regenerate else args.models
+    for path in (path for path in csvs if path != "-"):
         if not os.path.isfile(path):
-            refuse("%s: %s" % (path, "a folder, not a CSV" if os.path.isdir(path) else "no such file"))
+            refuse("%s: %s" % (path, "a folder, not a file" if os.path.isdir(path) else "no such file"))
     if args.bank_maps and os.path.exists(args.bank_maps) and not os.path.isdir(args.bank_maps):
         refuse("--bank-maps %s: not a folder" % args.bank_maps)
-    if rerun and not args.check and pyplot() is None:  # the README's command, under a pyenv python3
-        other = other_python_with_matplotlib()
-        if other:
-            print("plot.py: %s has no matplotlib: running under %s, which has" % (sys.executable, other), flush=True)
-            os.execve(other, [other, os.path.abspath(__file__)] + argv, dict(os.environ, PLOT_PY_RERUN="1"))
     if args.bank_maps:
-        return bank_maps(args.bank_maps, args.csv)
-    devices = sorted((load(path) for path in csvs), key=lambda d: d["name"])  # the same pages in any order
-    return regenerate(devices, args.check) if args.regenerate else own_run(devices, args.force)
+        return bank_maps(args.bank_maps, args.models)
+    return regenerate(sorted((load(path) for path in csvs), key=lambda d: d["name"]), args.check)  # any order
 
 
 def regenerate(devices, check):
     """The repository's pages and plots from every device's results; with CHECK, only what would change."""
-    pages = {path: read_text(path) for path in repository_pages()}
+    found = [p for pattern in ("README*.md", "ch*/README*.md", "docs/*.md") for p in glob.glob(os.path.join(TOP, pattern))]
+    pages = {os.path.relpath(p): read_text(p) for p in sorted(found) if PLOT_MARKER.search(read_text(p))}  # lessons
     markers = {path: PLOT_MARKER.findall(text) for path, text in pages.items()}
     unpaired = [path for path, names in markers.items() if any(between(pages[path], n, "") is None for n in names)]
     if unpaired:
@@ -846,37 +778,9 @@ def regenerate(devices, check):
     return 0
 
 
-def own_run(devices, force):
-    """Your sweep's plots (a folder per device) and RESULTS.md into build/plots; replacing only with FORCE."""
-    out, taken = os.path.join(TOP, "build", "plots"), set()
-    for device in devices:  # 'NVIDIA H100 80GB HBM3' -> nvidia-h100-80gb-hbm3 (-2, -3 when taken)
-        base = re.sub(r"[^a-z0-9]+", "-", device["name"].lower()).strip("-") or "device"
-        folder = next(name for name in [base] + ["%s-%d" % (base, n) for n in range(2, len(devices) + 2)]
-                      if name not in taken)
-        taken.add(folder)
-        device["plots"] = os.path.join(out, folder)
-    page = os.path.join(out, "RESULTS.md")
-    there = [path for path in [page] + [job[0] for d in devices for job in plot_jobs(d, ["en"])]
-             if os.path.exists(path)]
-    if there and not force:
-        refuse("%s already there%s: --force replaces %s; nothing written" % (
-            os.path.relpath(there[0]), " (and %d more)" % (len(there) - 1) if len(there) > 1 else "",
-            "them" if len(there) > 1 else "it"))
-    for path in there:
-        os.remove(path)
-    os.makedirs(out, exist_ok=True)
-    _, drawn = draw(devices, languages=["en"])
-    text = "# Results\n\nFrom %s, by scripts/plot.py.\n\n%s\n\n%s\n" % (
-        ", ".join(link(d["csv"], page) for d in devices), summary_body(devices), body(devices, page, True).rstrip("\n"))
-    with open(page, "w", encoding="utf-8") as stream:
-        stream.write(text)
-    print("plot.py: %d device(s): %s and %d plot(s)" % (len(devices), os.path.relpath(page), len(drawn)))
-    return 0
-
-
 if __name__ == "__main__":
     try:
-        sys.exit(main(rerun=True))
+        sys.exit(main())
     except OSError as e:  # a folder it cannot make, a file it cannot write: one line
         refuse("%s: %s" % (e.filename, e.strerror) if e.filename else str(e))
     except UnicodeDecodeError as e:  # --bank-maps reading a binary stdin, a binary banks.txt

@@ -30,26 +30,14 @@ LINE = re.compile(r"^(?P<key>[\w ]+): (?P<script>\S+): (?P<total>.+?) in all on 
 refuse = functools.partial(one_line, program="readme_figures.py")
 
 
-def tests_of(build, ctest):
-    """{test name: [labels]} of every test BUILD holds."""
-    done = subprocess.run([ctest, "--test-dir", build, "--show-only=json-v1"], capture_output=True, text=True)
-    if done.returncode != 0:
-        refuse("%s --show-only failed in %s: %s" % (ctest, build, done.stderr.strip()))
-    return ctest_summary.labels_of(done.stdout)
-
-
-def books_skip_line():
-    """What a books_* test prints when the books' sources are not given (CI): tests/books/run_book.sh's line."""
-    done = subprocess.run(["sh", os.path.join(TOP, "tests", "books", "run_book.sh"), "--sources=", "--program",
-                           "x.cu", "--work", os.devnull], capture_output=True, text=True)
-    return done.stdout.strip()
-
-
 def without_gpu(tests):
     """The closing lines of a run without a GPU (no driver, as on CI) where every host test passes; the
-    books' programs (label books) are skipped there too, for want of the books' sources."""
+    books' programs (label books) are skipped there too, for want of the books' sources, saying what
+    tests/books/run_book.sh says then."""
     said = "x: no CUDA device was found: %s. Nothing was run." % NO_DRIVER
-    books = books_skip_line() if any("books" in labels for labels in tests.values()) else ""
+    books = subprocess.run(["sh", os.path.join(TOP, "tests", "books", "run_book.sh"), "--sources=", "--program", "x.cu",
+                            "--work", os.devnull], capture_output=True, text=True).stdout.strip() \
+        if any("books" in labels for labels in tests.values()) else ""
     left_out = sorted(name for name, labels in tests.items() if "mutants" in labels)  # as scripts/env.sh selects
     run = [(name, "skipped", said) if ctest_summary.GPU_LABELS & set(labels) else
            (name, "skipped", books) if "books" in labels else (name, "passed", "")
@@ -92,7 +80,10 @@ def main(argv=None):
             refuse("%s: no such page" % page)
     if not os.path.isfile(os.path.join(args.build, "CTestTestfile.cmake")):
         refuse("%s: not a configured build folder (no CTestTestfile.cmake)" % args.build)
-    tests = tests_of(args.build, args.ctest)
+    done = subprocess.run([args.ctest, "--test-dir", args.build, "--show-only=json-v1"], capture_output=True, text=True)
+    if done.returncode != 0:
+        refuse("%s --show-only failed in %s: %s" % (args.ctest, args.build, done.stderr.strip()))
+    tests = ctest_summary.labels_of(done.stdout)  # {test name: [labels]} of every test the build holds
     left_out = [p for p in PROGRAMS if p + "_help" not in tests]
     if left_out:
         print("readme_figures.py: this build has no %s: the README's counts are for a build of every chapter: "

@@ -28,15 +28,6 @@ MARKER = re.compile(r"^<!-- sass:(\w+):(\w+):([\w-]+):begin -->\n(.*?)^<!-- sass
 ARCH = "sm_90"
 
 
-def nvcc_version(build):
-    found = re.match(r"\d+\.\d+", cached(build, "CMAKE_CUDA_COMPILER_VERSION") or "")
-    if not found:  # older caches keep it elsewhere: ask the compiler the cache names
-        compiler = cached(build, "CMAKE_CUDA_COMPILER") or cuda_tool("nvcc")
-        out = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout if compiler else ""
-        found = re.search(r"(?<=release )\d+\.\d+", out)
-    return found.group(0) if found else "unknown"
-
-
 CAPTION = {"en": "`cuobjdump -sass` of `{kernel}`, {arch}, nvcc {version}: its {ops} instructions, in program order",
            "zh-CN": "`{kernel}` 的 `cuobjdump -sass`，{arch}，nvcc {version}：其中的 {ops} 指令，按程序中的顺序"}
 RECORDED = re.compile(r"[,，] ?nvcc (\d+\.\d+)[:：]")  # the nvcc a caption names, in either language
@@ -78,7 +69,12 @@ def main(argv=None):
         print("sass_excerpts: no cuobjdump (%s): nothing compared" % args.cuobjdump, file=sys.stderr)
         return 77
     os.environ["PATH"] = os.path.dirname(os.path.abspath(args.cuobjdump)) + os.pathsep + os.environ["PATH"]
-    version = nvcc_version(args.build)
+    found = re.match(r"\d+\.\d+", cached(args.build, "CMAKE_CUDA_COMPILER_VERSION") or "")  # the build's nvcc
+    if not found:  # older caches keep it elsewhere: ask the compiler the cache names
+        compiler = cached(args.build, "CMAKE_CUDA_COMPILER") or cuda_tool("nvcc")
+        out = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout if compiler else ""
+        found = re.search(r"(?<=release )\d+\.\d+", out)
+    version = found.group(0) if found else "unknown"
     differ, unknown, written = [], 0, 0
     for page in args.pages:
         text = open(page, encoding="utf-8").read()

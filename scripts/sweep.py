@@ -5,8 +5,8 @@
 
 A row per line the programs print, its key=value fields the columns (known ones first). A run that
 fails without RESULT lines is an ERROR row and the sweep goes on; exit 1 if any row is not PASS, 77
-without a GPU. Then: scripts/plot.py build/sweep.csv. Every option is checked before the first run
-(one line, exit 2); an existing CSV is replaced only with --force.
+without a GPU. Then: copy it into docs/results/DEVICE/ and run scripts/plot.py --regenerate. Every
+option is checked before the first run (one line, exit 2); an existing CSV is replaced only with --force.
 """
 import csv
 import os
@@ -51,17 +51,6 @@ def parse_output(text, device, asked):
         device = {"device": match["name"], "l2_mb": match["l2"] or ""}
     rows = [{**device, **asked, **row} for row in records(text)]
     return rows, device
-
-
-def run(binary, arguments):
-    """Exit code and stdout of one run; a hung run is ended after 120 s and becomes an ERROR row."""
-    try:
-        done = subprocess.run([binary] + arguments, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        return -1, ""
-    if done.returncode:
-        sys.stderr.write(done.stderr[-2000:])
-    return done.returncode, done.stdout
 
 
 def asked(example, type_name, n):
@@ -154,7 +143,12 @@ def main(argv=None):
             ["--n", str(n)] == arguments[i:i + 2] for n in HEADLINE[fields["example"]] for i in range(len(arguments)))
         outputs = []
         for _ in range(HEADLINE_RUNS if headline else 1):
-            code, output = run(binary, arguments)
+            try:  # a hung run is ended after 120 s and becomes an ERROR row
+                done = subprocess.run([binary] + arguments, capture_output=True, text=True, timeout=120)
+                code, output = done.returncode, done.stdout
+                sys.stderr.write(done.stderr[-2000:] if code else "")
+            except subprocess.TimeoutExpired:
+                code, output = -1, ""
             if code == 77:
                 print("sweep: no CUDA device: nothing measured", file=sys.stderr)
                 return 77

@@ -88,8 +88,7 @@ def grade_gpu(ex, function_text, shown, build):
         theirs, _ = wavefronts(reference, first, kernel) if mine else (None, None)
         if mine and theirs:
             for op in sorted(mine):
-                worse = mine[op] > theirs.get(op, mine[op]) * 1.02
-                if worse:
+                if mine[op] > theirs.get(op, mine[op]) * 1.02:  # worse than the chapter's
                     runs[0].add("banks", ("Nsight Compute: %.2f passes per shared %s, the chapter's %.2f" % (
                         mine[op], "load" if op == "ld" else "store", theirs[op]),
                         "Nsight Compute：每条共享内存%s指令 %.2f 次内存事务，本章的函数只要 %.2f 次" % (

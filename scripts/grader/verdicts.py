@@ -112,25 +112,20 @@ FINDINGS = {
 }
 
 
-def finding_text(finding):
-    """A FINDING line's fields as (English, Chinese): what happened, then where."""
-    _, en, zh, *where = FINDINGS[finding["kind"]]
-    values = dict(finding, lane=int(finding["other_thread"]) % 32, warp=int(finding["thread"]) // 32,
-                  kernel=finding.get("kernel", "?"))
-    count = int(finding["count"])
-    en += "\n      " + "".join(part[0] for part in where).format(**values) + " (%d times in this launch)" % count * (count > 1)
-    zh += "\n      " + "".join(part[1] for part in where).format(**values) + "（本次启动中共 %d 次）" % count * (count > 1)
-    return en, zh
-
-
 def read_output(run, output, code):
     """The run's verdicts: the runner's FINDING lines, the failing RESULT lines, then the exit code."""
     run.code = code
     lines = output.split("\n")
     waiting = None  # a deadlock's threads, a line each: under one heading
     for finding in records(output, "FINDING"):
-        if finding["kind"] in FINDINGS:
-            text = finding_text(finding)
+        if finding["kind"] in FINDINGS:  # its fields as (English, Chinese): what happened, then where
+            _, en, zh, *where = FINDINGS[finding["kind"]]
+            values = dict(finding, lane=int(finding["other_thread"]) % 32, warp=int(finding["thread"]) // 32,
+                          kernel=finding.get("kernel", "?"))
+            count = int(finding["count"])
+            at_en, at_zh = ("".join(part[i] for part in where).format(**values) for i in (0, 1))
+            times = (" (%d times in this launch)" % count, "（本次启动中共 %d 次）" % count) if count > 1 else ("", "")
+            text = (en + "\n      " + at_en + times[0], zh + "\n      " + at_zh + times[1])
             if finding["kind"] == "deadlock_waiting" and waiting in run.details:
                 run.details.remove(waiting)
                 text = tuple(above + more[more.index("\n"):] for above, more in zip(waiting, text))
