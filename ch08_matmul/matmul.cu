@@ -776,7 +776,7 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
         row->flops = flops;
         if (row->bytes > 0) row_note(row, "%.3g B/FLOP", (row->bytes - c_bytes) / flops);
         return exact_row(
-            row, (long long)M * N, d_c, c_bytes, o->check_only ? 0 : o->reps, [] {},
+            row, d_c, c_bytes, o->check_only ? 0 : o->reps, [] {},
             [&] { launch(k, d_a, d_b, d_c, M, N, K, cublas); },
             [&](result_row *checked, const char *which) { return check_output(k, checked, which); });
     };

@@ -601,7 +601,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
         row_note(row, "value: elements right");
         row->bytes = bytes_moved((double)n, (double)n, sizeof(real)); /* each element read once, written once */
         return exact_row(
-            row, n, d_out, bytes, o->check_only ? 0 : o->reps, [&] { l2_flush(&flusher); },
+            row, d_out, bytes, o->check_only ? 0 : o->reps, [&] { l2_flush(&flusher); },
             [&] { launch(k, d_in, d_out, rows, cols, &grids, cublas); },
             [&](result_row *checked, const char *which) { return check_output(k, checked, which); });
     };

@@ -1,8 +1,7 @@
-/* The ceilings a chapter's kernels are measured against, in the same run, each over at least
- * 256 MiB (far over any L2 today, so they measure DRAM), the median of `reps`, in GB/s:
+/* The ceilings a chapter's kernels are measured against, in the same run, each over at least 256 MiB (far over any
+ * L2 today, so they measure DRAM), the median of `reps`, in GB/s:
  *   gpu_memcpy_gbps: a device-to-device cudaMemcpy, for kernels that read and write (copy, transpose);
- *   gpu_read_gbps:   a kernel that only reads, for kernels that only read (reduce): with nothing
- *                    written back, its ceiling is higher than a copy's;
+ *   gpu_read_gbps:   a kernel that only reads, for kernels that only read (reduce): higher than a copy's;
  *   gpu_read2_gbps:  the same reading two arrays side by side, a[i] and b[i] (dot).
  * And the cold-L2 mode (--cold-l2): l2_flusher. */
 #ifndef COMMON_CEILING_CUH
@@ -11,29 +10,23 @@
 #include "book.h"
 #include "report.h" /* bytes_moved, gigabytes_per_second */
 
-/* Reads every 16-byte vector of `arrays` arrays (1: a; 2: a and b side by
- * side, as the dot does) once, grid-stride, a grid that fills the GPU, and
- * keeps a sum, written only when it equals a value no input gives, so the
- * compiler cannot drop the loads and nothing is written in practice. */
+/* Reads every 16-byte vector of `arrays` arrays (1: a; 2: a and b side by side, as the dot does) once, grid-stride,
+ * a grid that fills the GPU, and keeps a sum, written only when it equals a value no input gives, so the compiler
+ * cannot drop the loads and nothing is written in practice. */
 template <int arrays>
 static __global__ void read_only_kernel(const float4 *__restrict__ a, const float4 *__restrict__ b, long long vectors,
                                         float *sink) {
+    auto lanes = [](float4 v) { return (v.x + v.y) + (v.z + v.w); };
     float sum = 0;
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < vectors;
          i += (long long)gridDim.x * blockDim.x) {
-        float4 x = a[i];
-        if (arrays == 2) {
-            float4 y = b[i];
-            sum += ((x.x + x.y) + (x.z + x.w)) + ((y.x + y.y) + (y.z + y.w));
-        } else {
-            sum += (x.x + x.y) + (x.z + x.w);
-        }
+        const float4 x = a[i], y = arrays == 2 ? b[i] : x;
+        sum += arrays == 2 ? lanes(x) + lanes(y) : lanes(x);
     }
     if (sum == -1.0f) *sink = sum; /* the input is all zeros: never true */
 }
 
-/* `arrays` arrays of `bytes_each` (together at least 256 MiB), read once per run, in GB/s of all
- * the bytes read. */
+/* `arrays` arrays of `bytes_each` (together at least 256 MiB), read once per run, in GB/s of all the bytes read. */
 static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int reps) {
     const double minimum = 256.0 * (1 << 20) / arrays;
     size_t each = (size_t)(bytes_each > minimum ? bytes_each : minimum);
@@ -68,9 +61,8 @@ static inline double gpu_read_arrays_gbps_(int arrays, double bytes_each, int re
 static inline double gpu_read_gbps(double bytes, int reps) { return gpu_read_arrays_gbps_(1, bytes, reps); }
 static inline double gpu_read2_gbps(double bytes_each, int reps) { return gpu_read_arrays_gbps_(2, bytes_each, reps); }
 
-/* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each
- * timed run, evicts whatever the last run left in the L2, so a size that fits
- * in it is measured from DRAM. Use as the setup of time_median_ms:
+/* Cold L2 (--cold-l2): a buffer twice the L2's size, written over before each timed run, evicts whatever the last
+ * run left in the L2, so a size that fits in it is measured from DRAM. Use as the setup of time_median_ms:
  *   l2_flusher flusher = l2_flusher_create(o.cold_l2);
  *   ms = time_median_ms(reps, [&] { l2_flush(&flusher); }, [&] { kernel<<<...>>>(...); });
  *   l2_flusher_free(&flusher);

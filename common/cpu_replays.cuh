@@ -1,9 +1,8 @@
-/* The CPU replays of the chapters' sums (ch05_dot, ch08_reduce). Floating-point addition is not
- * associative: a kernel's result is known to the bit only by repeating its own order of additions.
- * These host twins repeat each kernel's grid-stride loop, halving tree, warp_sum, block_sum and
- * last block, and the chapters compare bit for bit, which sees one dropped or duplicated element
- * wherever it changes a rounding. The device code they repeat is written in each chapter, above its
- * divider (the lesson); each twin says which. */
+/* The CPU replays of the chapters' sums (ch05_dot, ch08_reduce). Floating-point addition is not associative: a
+ * kernel's result is known to the bit only by repeating its own order of additions. These host twins repeat each
+ * kernel's grid-stride loop, halving tree, warp_sum, block_sum and last block (written in each chapter, above its
+ * divider), and the chapters compare bit for bit, which sees one dropped or duplicated element wherever it changes
+ * a rounding. */
 #ifndef COMMON_CPU_REPLAYS_CUH
 #define COMMON_CPU_REPLAYS_CUH
 
@@ -12,8 +11,8 @@
 #include "book.h"   /* HANDLE_ERROR, host_alloc */
 #include "report.h" /* result_row, row_note_first_wrong */
 
-/* Twin of the books' halving tree over shared memory (written out in each chapter): count is a
- * power of two; values is overwritten as s_cache is on the GPU; returns the total, values[0]. */
+/* Twin of the books' halving tree over shared memory: count is a power of two; values is overwritten as s_cache is
+ * on the GPU; returns the total, values[0]. */
 template <typename real> static inline __host__ real halving_tree_on_cpu(real *values, int count) {
     for (int half = count / 2; half > 0; half /= 2)
         for (int t = 0; t < half; ++t)
@@ -21,17 +20,16 @@ template <typename real> static inline __host__ real halving_tree_on_cpu(real *v
     return values[0];
 }
 
-/* Twin of warp_sum: the shuffles down by 16, 8, 4, 2, 1 leave lane 0 with the
- * halving tree of the 32 lanes' values (lane l adds lane l + offset). */
+/* Twin of warp_sum: the shuffles down by 16, 8, 4, 2, 1 leave lane 0 with the halving tree of the 32 lanes' values
+ * (lane l adds lane l + offset). */
 template <typename real> static inline __host__ real warp_sum_on_cpu(const real *lanes) {
     real values[32];
-    for (int lane = 0; lane < 32; ++lane)
-        values[lane] = lanes[lane];
+    memcpy(values, lanes, sizeof values);
     return halving_tree_on_cpu(values, 32);
 }
 
-/* Twin of block_sum over `threads` values (a multiple of 32): each warp's
- * warp_sum, then warp 0's warp_sum over the warp sums, padded with zeros. */
+/* Twin of block_sum over `threads` values (a multiple of 32): each warp's warp_sum, then warp 0's over the warp sums,
+ * padded with zeros. */
 template <typename real> static inline __host__ real block_sum_on_cpu(const real *values, int threads) {
     real warp_sums[32];
     for (int warp = 0; warp < 32; ++warp)
@@ -39,50 +37,29 @@ template <typename real> static inline __host__ real block_sum_on_cpu(const real
     return warp_sum_on_cpu(warp_sums);
 }
 
-/* Which tree a block sums its threads' values with: the books' halving tree in
- * shared memory, or block_sum's shuffles. The two orders give different bits. */
+/* Which tree a block sums its threads' values with: the books' halving tree in shared memory, or block_sum's
+ * shuffles. The two orders give different bits. */
 enum block_tree { WITH_HALVING_TREE, WITH_BLOCK_SUM };
 
 template <typename real> static inline __host__ real block_tree_on_cpu(real *values, int threads, block_tree tree) {
     return tree == WITH_BLOCK_SUM ? block_sum_on_cpu(values, threads) : halving_tree_on_cpu(values, threads);
 }
 
-/* Twin of sum_my_partials, in every thread of the block at once. */
-template <typename real>
-static inline __host__ void sum_my_partials_on_cpu(const real *partials, long long count, int threads, real *shares) {
-    for (int t = 0; t < threads; ++t) {
-        shares[t] = 0;
-        for (long long i = t; i < count; i += threads)
-            shares[t] += partials[i];
-    }
-}
-
-/* Twin of the last block's step (store_partial_and_check_last, then
- * sum_my_partials and the block's tree): the total of `count` partials as the
- * last block of `threads` threads (at most 1024) adds them. */
-template <typename real>
-static inline __host__ real last_block_on_cpu(const real *partials, long long count, int threads, block_tree tree) {
-    real shares[1024];
-    sum_my_partials_on_cpu(partials, count, threads, shares);
-    return block_tree_on_cpu(shares, threads, tree);
-}
-
 /* Twins of sum_of_lanes: the lanes of one 16-byte vector, pairwise. */
 static inline __host__ float sum_of_lanes_on_cpu(const float *v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 static inline __host__ double sum_of_lanes_on_cpu(const double *v) { return v[0] + v[1]; }
 
-/* nvcc fuses `sum += a[i] * b[i]` into one fused multiply-add (its default -fmad=true), one
- * rounding; the twins call std::fma, the same rounding. Billions of them at 2^31 elements: on
- * x86-64 the loop below is compiled with and without the FMA instruction, and the CPU picks at
- * load time, far faster than the library's fma(). Only explicit std::fma may fuse there. */
+/* nvcc fuses `sum += a[i] * b[i]` into one fused multiply-add (its default -fmad=true); the twins call std::fma, the
+ * same rounding. On x86-64 the loop below is built with and without the FMA instruction, the CPU picking at load
+ * time: far faster than the library's fma() at 2^31 elements. Only explicit std::fma may fuse there. */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CPU_FMA_CLONES __attribute__((target_clones("fma", "default")))
 #else
 #define CPU_FMA_CLONES
 #endif
 
-/* Twin of a grid-stride loop over `items` (elements, or vectors), all `threads` at once, add being
- * the loop's body. The CPU walks the items front to back, which keeps each thread's own order. */
+/* Twin of a grid-stride loop over `items` (elements, or vectors), all `threads` at once, add being the loop's body.
+ * The CPU walks the items front to back, which keeps each thread's own order. */
 template <typename real, typename loop_body>
 CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long threads, loop_body add, real *sums) {
     for (long long t = 0; t < threads; ++t)
@@ -94,9 +71,24 @@ CPU_FMA_CLONES static void grid_stride_sums_on_cpu(long long items, long long th
     }
 }
 
-/* How many of a kernel's `count` partials differ, in any bit, from the host
- * twin's; the row notes how many and the first. The checks compare the partials,
- * not only the total: a partial holds far fewer elements, so it shows one
+/* Twin of sum_my_partials, in every thread of the block at once: a grid-stride loop over the partials. */
+template <typename real>
+static inline __host__ void sum_my_partials_on_cpu(const real *partials, long long count, int threads, real *shares) {
+    grid_stride_sums_on_cpu(
+        count, threads, [&](real share, long long i) { return share + partials[i]; }, shares);
+}
+
+/* Twin of the last block's step (store_partial_and_check_last, then sum_my_partials and the block's tree): the total
+ * of `count` partials as the last block of `threads` threads (at most 1024) adds them. */
+template <typename real>
+static inline __host__ real last_block_on_cpu(const real *partials, long long count, int threads, block_tree tree) {
+    real shares[1024];
+    sum_my_partials_on_cpu(partials, count, threads, shares);
+    return block_tree_on_cpu(shares, threads, tree);
+}
+
+/* How many of a kernel's `count` partials differ, in any bit, from the host twin's; the row notes how many and the
+ * first. The checks compare the partials, not only the total: a partial holds far fewer elements, so it shows one
  * dropped or duplicated element that the total is too large to show. */
 template <typename real>
 static inline __host__ long long compare_partials(result_row *row, const real *partials, const real *host_partials,

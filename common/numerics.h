@@ -1,11 +1,8 @@
-/* Closed forms, reference sums and error bounds the examples check against
- * (plain C, header-only, unit tested without a GPU). */
+/* Closed forms, reference sums and error bounds the examples check against (plain C, header-only, unit tested). */
 #ifndef COMMON_NUMERICS_H
 #define COMMON_NUMERICS_H
 
 #include <math.h>
-#include <stdint.h>
-#include <string.h>
 
 #include "element_type.h"
 
@@ -14,44 +11,31 @@ static inline double unit_roundoff(element_type type) {
     return type == ELEMENT_DOUBLE ? ldexp(1.0, -53) : ldexp(1.0, -24);
 }
 
-/* Rounding-error bound for a sum of non-negative terms, relative to the sum:
- * if every term passes through at most `chain` additions in a row, the computed
- * sum is within chain * u of the exact one (Higham, Accuracy and Stability of
- * Numerical Algorithms, 2nd ed., section 4.2). `extra` covers rounding that
- * happens before the sum (inputs, products); one u each. */
+/* Rounding-error bound for a sum of non-negative terms, relative to the sum: if every term passes through at most
+ * `chain` additions in a row, the computed sum is within chain * u of the exact one (Higham, Accuracy and Stability
+ * of Numerical Algorithms, 2nd ed., section 4.2). `extra`: one u each for rounding before it (inputs, products). */
 static inline double sum_error_bound(element_type type, long long chain, int extra) {
     return (double)(chain + extra) * unit_roundoff(type);
 }
 
-/* Sums that are exact in every order. A double v > 0 is m 2^e with m odd:
- * lowest_bit_exponent returns e. If every term is a non-negative multiple of
- * 2^grain (the smallest e among them), every partial sum, in any order, is a
- * multiple of 2^grain no larger than the sum; if the sum is below
- * 2^(bits + grain), every partial sum is representable in a type with `bits`
- * significand bits (24 float, 53 double) and no addition rounds at all. */
+/* Sums that are exact in every order. A double v > 0 is m 2^e with m odd: lowest_bit_exponent returns e. If every
+ * term is a non-negative multiple of 2^grain (the smallest e among them), every partial sum, in any order, is a
+ * multiple of 2^grain no larger than the sum; if the sum is below 2^(bits + grain), every partial sum is
+ * representable in a type with `bits` significand bits (24 float, 53 double) and no addition rounds at all. */
 static inline int lowest_bit_exponent(double v) {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    int biased = (int)(bits >> 52 & 0x7ff);
-    uint64_t significand = bits & ((1ull << 52) - 1);
-    if (biased)
-        significand |= 1ull << 52;
-    else
-        biased = 1; /* subnormal */
-    return biased - 1075 + __builtin_ctzll(significand);
+    int exponent;
+    const double fraction = frexp(fabs(v), &exponent); /* in [1/2, 1), of 53 bits at most */
+    return exponent - 53 + __builtin_ctzll((unsigned long long)ldexp(fraction, 53));
 }
 
-/* 1 when every order of adding the terms is exact (above); sum_at_most is the
- * exact sum or an upper bound of it. */
+/* 1 when every order of adding the terms is exact (above); sum_at_most is the exact sum or an upper bound of it. */
 static inline int every_order_exact(long double sum_at_most, int grain, int bits) {
     return sum_at_most < ldexpl(1, bits + grain);
 }
 
-/* `count` non-negative terms added in double in any order (atomics), where
- * not every order is exact: each of the count - 1 additions rounds by at most
- * half an ulp of the largest partial sum, which is at most the exact sum S
- * plus the rounding so far: (count - 1) x half-ulp(S (1 + count u)), relative
- * to S; plus 2 u for S itself (a compensated sum). 0 when S = 0. */
+/* `count` non-negative terms added in double in any order (atomics), where not every order is exact: each of the
+ * count - 1 additions rounds by at most half an ulp of the largest partial sum, at most the exact sum S plus the
+ * rounding so far: (count - 1) x half-ulp(S (1 + count u)), relative to S; plus 2 u for S itself. 0 when S = 0. */
 static inline double any_order_bound(long double sum, long long count) {
     if (sum == 0) return 0;
     int exponent;
@@ -61,31 +45,22 @@ static inline double any_order_bound(long double sum, long long count) {
 }
 
 /* ceil(log2(x)) for x >= 1: the depth of a halving tree over x values. */
-static inline int ceil_log2(long long x) {
-    int depth = 0;
-    while ((1LL << depth) < x)
-        ++depth;
-    return depth;
-}
+static inline int ceil_log2(long long x) { return x <= 1 ? 0 : 64 - __builtin_clzll((unsigned long long)(x - 1)); }
 
-/* ch05_dot, book data a[i] = i, b[i] = 2i: sum of 2 i^2 for i < n,
- * = 2 (n-1) n (2n-1) / 6, evaluated in long double (64-bit significand): an
- * exact integer below n = 2^21, within 2^-64 relative beyond, far below any
- * float or double rounding it is compared with. */
+/* ch05_dot, book data a[i] = i, b[i] = 2i: sum of 2 i^2 for i < n, = 2 (n-1) n (2n-1) / 6, in long double (64-bit
+ * significand): exact below n = 2^21, within 2^-64 relative beyond, far below the rounding it is compared with. */
 static inline long double dot_book_closed_form(long long n) {
     long double m = (long double)n;
     return 2.0L * (m - 1) * m * (2 * m - 1) / 6.0L;
 }
 
-/* ch05_dot, periodic data a[i] = i mod P, b[i] = (P-1) - (i mod P), P = 4093:
- * every input and product is an exact float, and the exact dot is
- * (n / P) * S(P) + S(n mod P) with S(m) = sum of k (P-1-k) for k < m. */
+/* ch05_dot, periodic data a[i] = i mod P, b[i] = (P-1) - (i mod P), P = 4093: every input and product is an exact
+ * float, and the exact dot is (n / P) * S(P) + S(n mod P) with S(m) = sum of k (P-1-k) for k < m
+ * = (P-1) m(m-1)/2 - (m-1) m (2m-1)/6, exact in 64 bits. */
 #define DOT_PERIOD 4093
 
-/* S(m) = sum_{k<m} k (P-1-k) = (P-1) m(m-1)/2 - (m-1) m (2m-1)/6, exact in 64 bits. */
 static inline long long dot_periodic_partial_(long long m) {
-    long long p = DOT_PERIOD;
-    return (p - 1) * (m * (m - 1) / 2) - (m - 1) * m * (2 * m - 1) / 6;
+    return (DOT_PERIOD - 1) * (m * (m - 1) / 2) - (m - 1) * m * (2 * m - 1) / 6;
 }
 
 static inline long double dot_periodic_closed_form(long long n) {
@@ -99,11 +74,8 @@ typedef struct {
 } kahan_sum;
 
 static inline void kahan_add(kahan_sum *k, double x) {
-    double t = k->sum + x;
-    if (fabs(k->sum) >= fabs(x))
-        k->compensation += (k->sum - t) + x;
-    else
-        k->compensation += (x - t) + k->sum;
+    const double t = k->sum + x;
+    k->compensation += fabs(k->sum) >= fabs(x) ? (k->sum - t) + x : (x - t) + k->sum;
     k->sum = t;
 }
 

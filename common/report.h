@@ -1,10 +1,7 @@
-/* Measurement arithmetic and the output every example prints (plain C, header-only,
- * unit tested). One aligned table line per kernel when done; at the end one RESULT line
- * per kernel, e.g. RESULT example=reduce kernel=static type=double n=100000000 value=...
- * expected=... rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501 gbps=1597
- * pct_ceiling=57 ceiling=read l2=warm scope=whole status=PASS. scope=partials: the time
- * covers only a kernel leaving per-block partials (not comparable with a whole answer);
- * bytes is what GB/s counts; ceiling names what pct_ceiling is of (memcpy or read). */
+/* Measurement arithmetic and the output every example prints (plain C, header-only, unit tested): one aligned
+ * table line per kernel when done, then one RESULT line per kernel, e.g. RESULT example=reduce kernel=static
+ * type=double n=100000000 value=... expected=... rel_err=0 tolerance=1.1e-15 bytes=800000000 ms=0.501 gbps=1597
+ * pct_ceiling=57 ceiling=read l2=warm scope=whole status=PASS (each field: result_row). */
 #ifndef COMMON_REPORT_H
 #define COMMON_REPORT_H
 
@@ -14,11 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// ---------------------------------------------------------------------------
-// Arithmetic.
+// ----- Arithmetic -----
 
-/* The one place bytes are counted: every element read once plus every
- * element written once, element_bytes each. */
+/* The one place bytes are counted: every element read once plus every element written once, element_bytes each. */
 static inline double bytes_moved(double elements_read, double elements_written, size_t element_bytes) {
     return (elements_read + elements_written) * (double)element_bytes;
 }
@@ -39,8 +34,7 @@ static inline double relative_error(double value, double expected) {
     return expected != 0 ? difference / fabs(expected) : difference;
 }
 
-// ---------------------------------------------------------------------------
-// Rows, the table and the RESULT lines.
+// ----- Rows, the table and the RESULT lines -----
 
 typedef struct {
     const char *kernel;
@@ -54,8 +48,7 @@ typedef struct {
     int timed;                                  /* ms / gbps / pct_ceiling meaningful    */
     double ms, gbps, gflops, pct_ceiling;
     const char *ceiling; /* "memcpy", "read", "read2" or "fp32_peak": what pct_ceiling is a percentage of */
-    int partials_only;   /* the time covers the kernel alone, which leaves per-block
-                            partial sums for the CPU to add (the books' kernels) */
+    int partials_only;   /* scope=partials: the time covers a kernel leaving per-block partials for the CPU */
     int pass;
     char note[320]; /* optional short words for the table: the row owns them (row_note) */
 } result_row;
@@ -70,8 +63,7 @@ static inline result_row result_row_for(const char *kernel, const char *type, lo
     return row;
 }
 
-/* Fills the check: value against expected, within a relative tolerance
- * (0 means bit for bit). A NaN or infinite value never passes. */
+/* Fills the check: value against expected, within a relative tolerance (0: bit for bit); NaN or infinity fails. */
 static inline void row_check(result_row *row, double value, double expected, double tolerance) {
     row->has_value = 1;
     row->value = value;
@@ -96,10 +88,9 @@ static inline void row_note(result_row *row, const char *format, ...) {
     va_end(arguments);
 }
 
-/* Notes an output's first wrong element, in the one form scripts/grade.py shows a learner
- * (which element, what it holds, what it should): "first wrong partial[17]: got 3.5, expected 3.25".
- * All the digits a value needs: 9 for a float, 17 for the rest (a double, or an integer of up to 17
- * digits printed whole), so that two values one bit apart never print alike. */
+/* Notes an output's first wrong element, in the one form scripts/grade.py shows a learner (which element, what it
+ * holds, what it should): "first wrong partial[17]: got 3.5, expected 3.25". All the digits a value needs (9 for a
+ * float, 17 for the rest: a double, or an integer of up to 17 digits whole): two values a bit apart print apart. */
 static inline void row_note_first_wrong(result_row *row, double got, double expected, const char *element, ...) {
     char name[64];
     va_list arguments;
@@ -110,8 +101,7 @@ static inline void row_note_first_wrong(result_row *row, double got, double expe
     row_note(row, "first wrong %s: got %.*g, expected %.*g", name, digits, got, digits, expected);
 }
 
-/* Fills the timing: ms for `row->bytes`, as GB/s and as a percentage of the
- * ceiling named `ceiling` measured at ceiling_gbps in the same run. */
+/* Fills the timing: ms for `row->bytes`, as GB/s and as a percentage of the ceiling this run measured. */
 static inline void row_time(result_row *row, double ms, const char *ceiling, double ceiling_gbps) {
     row->timed = 1;
     row->ms = ms;
@@ -128,18 +118,15 @@ static inline void row_time_flops(result_row *row, double ms, const char *peak, 
     row->pct_ceiling = percent_of(row->gflops, peak_gflops);
 }
 
-/* Prints the bandwidth ceiling this run measured, for people and scripts:
- *   ceiling memcpy (cudaMemcpy device to device, >= 256 MiB): 2990.1 GB/s
- *   CEILING example=dot name=memcpy gbps=2990.1 */
+/* Prints the bandwidth ceiling this run measured, for people and scripts: "ceiling NAME (DESCRIPTION): X GB/s",
+ * then "CEILING example=EXAMPLE name=NAME gbps=X". */
 static inline void report_ceiling(FILE *out, const char *example, const char *name, const char *description,
                                   double gbps) {
     fprintf(out, "ceiling %s (%s): %.1f GB/s\nCEILING example=%s name=%s gbps=%.1f\n\n", name, description, gbps,
             example, name, gbps);
 }
 
-/* The same for a compute peak, in GFLOP/s (a row that counts FLOPs is a share of it):
- *   peak fp32_peak (132 SMs x 128 FP32 lanes x 2 FLOPs x 1.98 GHz): 66908.2 GFLOP/s
- *   CEILING example=matmul name=fp32_peak gflops=66908.2 */
+/* The same for a compute peak, in GFLOP/s (a row that counts FLOPs is a share of it): "peak ...", gflops=X. */
 static inline void report_peak(FILE *out, const char *example, const char *name, const char *description,
                                double gflops) {
     fprintf(out, "peak %s (%s): %.1f GFLOP/s\nCEILING example=%s name=%s gflops=%.1f\n\n", name, description, gflops,
@@ -148,8 +135,8 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 
 #define REPORT_MAX_ROWS 64
 
-/* On the CPU runner (cpu_runner/cuda_on_cpu.h) a race or a barrier error it found fails the run (exit 1)
- * whatever the values: the report counts them, so that no row says PASS over a finding. */
+/* On the CPU runner a race or a barrier error it found fails the run (exit 1) whatever the values: the report counts
+ * them, so that no row says PASS over a finding. */
 #ifndef REPORT_RUNNER_FINDINGS
 #ifdef CUDA_CPU_RUNNER
 #define REPORT_RUNNER_FINDINGS() cuda_cpu_findings_total()
@@ -166,8 +153,7 @@ static inline void report_peak(FILE *out, const char *example, const char *name,
 static long report_findings_blamed_; /* the runner's findings a row of this run failed for already */
 #define REPORT_EXIT_SKIPPED 77       /* CTest's skip: no kernel asked for can run here */
 
-/* After every cuBLAS call (with <cublas_v2.h> and book.h): file:line, the call and cuBLAS's reason, exit 3,
- * as book.h's HANDLE_ERROR does for the runtime's calls. */
+/* After every cuBLAS call (with <cublas_v2.h> and book.h), as HANDLE_ERROR: file:line, the call, the reason, exit 3. */
 #define HANDLE_CUBLAS(call)                                                                                            \
     do {                                                                                                               \
         const cublasStatus_t handle_cublas_status_ = (call);                                                           \
@@ -178,9 +164,8 @@ static long report_findings_blamed_; /* the runner's findings a row of this run 
         }                                                                                                              \
     } while (0)
 
-/* A chapter's exit code from its book program's verdict and its progression's report_end(): 1 when either
- * failed; 77 when the progression ran nothing (the CPU runner skipped every kernel asked for: a library's)
- * and the book's program passed; else 0. */
+/* A chapter's exit code from its book program's verdict and its progression's report_end(): 1 when either failed;
+ * 77 when the book's passed and the progression ran nothing (the CPU runner skipped a library's kernels); else 0. */
 static inline int report_exit_code(int book_failed, int progression_status) {
     if (progression_status == REPORT_EXIT_SKIPPED && !book_failed) return REPORT_EXIT_SKIPPED;
     return progression_status || book_failed ? 1 : 0;
@@ -200,24 +185,25 @@ typedef struct {
 static inline void report_begin(report *r, const char *example, FILE *out) {
     r->example = example;
     r->out = out;
-    r->cold_l2 = 0;
-    r->count = 0;
-    r->not_run = 0;
+    r->cold_l2 = r->count = r->not_run = 0;
     r->findings_before = REPORT_RUNNER_FINDINGS() > report_findings_blamed_;
     report_findings_blamed_ = REPORT_RUNNER_FINDINGS();
     fprintf(out, "%-18s %-6s %12s %18s %18s %9s %9s %9s %9s %8s  %s\n", "kernel", "type", "n", "value", "expected",
             "rel_err", "tolerance", "ms", "GB/s", "%ceil", "status");
 }
 
-/* x with a printf format, or "-" when the field is not meaningful. */
-static inline const char *report_field_(char *buffer, size_t size, const char *format, int meaningful, double x) {
-    snprintf(buffer, size, meaningful && !isnan(x) ? format : "-", x);
+/* x with a printf format, or "-" when the field is not meaningful; in 8 buffers in turn: one printf takes 8. */
+static inline const char *report_field_(const char *format, int meaningful, double x) {
+    static char buffers[8][32];
+    static unsigned next;
+    char *buffer = buffers[next++ % 8];
+    snprintf(buffer, sizeof buffers[0], meaningful && !isnan(x) ? format : "-", x);
     return buffer;
 }
 
-/* Prints the row as a table line and keeps it for report_end(). A row fails, its note says so, when the CPU
- * runner found a race or a barrier error since the last row; every row, when it found one before the table
- * began (a chapter may launch every kernel first, then check: which row's kernel it was is not known). */
+/* Prints the row as a table line and keeps it for report_end(). A row fails, its note says so, when the CPU runner
+ * found a race or a barrier error since the last row; every row, when it found one before the table began (a chapter
+ * may launch every kernel first, then check: which row's kernel it was is not known). */
 static inline void report_add(report *r, const result_row *checked) {
     result_row copy = *checked, *row = &copy;
     const long findings = REPORT_RUNNER_FINDINGS();
@@ -226,44 +212,32 @@ static inline void report_add(report *r, const result_row *checked) {
         row->pass = 0;
         report_findings_blamed_ = findings;
     }
-    char value[32], expected[32], rel_err[32], tolerance[32], ms[32], gbps[32], pct[32];
-    fprintf(
-        r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s%s\n", row->kernel, row->type ? row->type : "-",
-        row->n, report_field_(value, sizeof value, "%.10g", row->has_value, row->value),
-        report_field_(expected, sizeof expected, "%.10g", row->has_value, row->expected),
-        report_field_(rel_err, sizeof rel_err, "%.2e", row->has_value, row->rel_err),
-        report_field_(tolerance, sizeof tolerance, "%.2e", row->has_value, row->tolerance),
-        report_field_(ms, sizeof ms, "%.4f", row->timed, row->ms),
-        report_field_(gbps, sizeof gbps, "%.1f", row->timed, row->gbps),
-        report_field_(pct, sizeof pct, "%.1f", row->timed, row->pct_ceiling), row->pass ? "PASS" : "FAIL",
-        row->partials_only ? "  (kernel only: the CPU adds the partials)" : "", row->note[0] ? "  " : "", row->note);
+    fprintf(r->out, "%-18s %-6s %12lld %18s %18s %9s %9s %9s %9s %8s  %s%s%s%s\n", row->kernel,
+            row->type ? row->type : "-", row->n, report_field_("%.10g", row->has_value, row->value),
+            report_field_("%.10g", row->has_value, row->expected), report_field_("%.2e", row->has_value, row->rel_err),
+            report_field_("%.2e", row->has_value, row->tolerance), report_field_("%.4f", row->timed, row->ms),
+            report_field_("%.1f", row->timed, row->gbps), report_field_("%.1f", row->timed, row->pct_ceiling),
+            row->pass ? "PASS" : "FAIL", row->partials_only ? "  (kernel only: the CPU adds the partials)" : "",
+            row->note[0] ? "  " : "", row->note);
     fflush(r->out);
     if (r->count < REPORT_MAX_ROWS) r->rows[r->count++] = *row;
 }
 
-/* Writes one RESULT line for the row; l2 says whether timed runs started with
- * a flushed L2 (cold) or with whatever the last run left there (warm). */
+/* Writes one RESULT line for the row; l2: timed runs began with a flushed L2 (cold) or as the last left it (warm). */
 static inline void report_write_result_line(FILE *out, const char *example, const result_row *row, int cold_l2) {
-    char buffer[32];
-    fprintf(out, "RESULT example=%s kernel=%s type=%s n=%lld", example, row->kernel, row->type ? row->type : "-",
-            row->n);
-    if (row->size) fprintf(out, " size=%s", row->size);
-    fprintf(out, " value=%s", report_field_(buffer, sizeof buffer, "%.17g", row->has_value, row->value));
-    fprintf(out, " expected=%s", report_field_(buffer, sizeof buffer, "%.17g", row->has_value, row->expected));
-    fprintf(out, " rel_err=%s", report_field_(buffer, sizeof buffer, "%.3g", row->has_value, row->rel_err));
-    fprintf(out, " tolerance=%s", report_field_(buffer, sizeof buffer, "%.3g", row->has_value, row->tolerance));
-    fprintf(out, " bytes=%s", report_field_(buffer, sizeof buffer, "%.0f", row->bytes > 0, row->bytes));
-    if (row->flops > 0) {
-        fprintf(out, " flops=%.0f", row->flops);
-        fprintf(out, " gflops=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->gflops));
-    }
-    fprintf(out, " ms=%s", report_field_(buffer, sizeof buffer, "%.5f", row->timed, row->ms));
-    fprintf(out, " gbps=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->gbps));
-    fprintf(out, " pct_ceiling=%s", report_field_(buffer, sizeof buffer, "%.1f", row->timed, row->pct_ceiling));
-    fprintf(out, " ceiling=%s", row->timed && row->ceiling ? row->ceiling : "-");
-    fprintf(out, " l2=%s", row->timed ? (cold_l2 ? "cold" : "warm") : "-");
-    fprintf(out, " scope=%s", row->partials_only ? "partials" : "whole");
-    fprintf(out, " status=%s\n", row->pass ? "PASS" : "FAIL");
+    fprintf(out, "RESULT example=%s kernel=%s type=%s n=%lld%s%s", example, row->kernel, row->type ? row->type : "-",
+            row->n, row->size ? " size=" : "", row->size ? row->size : "");
+    fprintf(out, " value=%s expected=%s rel_err=%s tolerance=%s bytes=%s",
+            report_field_("%.17g", row->has_value, row->value), report_field_("%.17g", row->has_value, row->expected),
+            report_field_("%.3g", row->has_value, row->rel_err), report_field_("%.3g", row->has_value, row->tolerance),
+            report_field_("%.0f", row->bytes > 0, row->bytes));
+    if (row->flops > 0)
+        fprintf(out, " flops=%.0f gflops=%s", row->flops, report_field_("%.1f", row->timed, row->gflops));
+    fprintf(out, " ms=%s gbps=%s pct_ceiling=%s ceiling=%s l2=%s scope=%s status=%s\n",
+            report_field_("%.5f", row->timed, row->ms), report_field_("%.1f", row->timed, row->gbps),
+            report_field_("%.1f", row->timed, row->pct_ceiling), row->timed && row->ceiling ? row->ceiling : "-",
+            row->timed ? (cold_l2 ? "cold" : "warm") : "-", row->partials_only ? "partials" : "whole",
+            row->pass ? "PASS" : "FAIL");
 }
 
 /* A kernel asked for that cannot run here, said in place of its row: on the CPU runner (a library's kernels,
@@ -305,25 +279,21 @@ static inline int report_end(report *r) {
 /* A row whose output is checked element by element (transpose, matmul): `launch` on the poisoned output, its
  * check, then (reps > 0) the median of reps timed launches after the warm-ups, each after `flush` (the cold
  * L2), the output poisoned before the last, which is checked as the first. check(row, which) counts the wrong
- * elements, noting them; value: the elements right in the worse launch. Returns the ms, or 0. */
+ * elements, noting them; value: the row's n elements less those wrong in the worse launch. Returns the ms, or 0. */
 template <typename Flush, typename Launch, typename Check>
-static inline double exact_row(result_row *row, long long n, void *out, size_t bytes, int reps, Flush flush,
-                               Launch launch, Check check) {
+static inline double exact_row(result_row *row, void *out, size_t bytes, int reps, Flush flush, Launch launch,
+                               Check check) {
     gpu_poison(out, bytes);
     launch();
-    long long wrong = check(row, ""), timed_wrong = 0;
+    const long long wrong = check(row, "");
     int setups = 0;
-    const double ms = reps < 1 ? 0
-                               : time_median_ms(
-                                     reps,
-                                     [&] {
-                                         if (++setups == TIME_WARMUP_RUNS + reps)
-                                             gpu_poison(out, bytes); /* before the last launch */
-                                         flush();                    /* after the poison: a cold L2 stays cold */
-                                     },
-                                     launch);
-    if (reps > 0) timed_wrong = check(row, " in the last timed launch");
-    row_check(row, (double)(n - (wrong > timed_wrong ? wrong : timed_wrong)), (double)n, 0.0);
+    auto setup = [&] {
+        if (++setups == TIME_WARMUP_RUNS + reps) gpu_poison(out, bytes); /* before the last launch */
+        flush();                                                         /* after the poison: a cold L2 stays cold */
+    };
+    const double ms = reps < 1 ? 0 : time_median_ms(reps, setup, launch);
+    const long long timed_wrong = reps < 1 ? 0 : check(row, " in the last timed launch");
+    row_check(row, (double)(row->n - (wrong > timed_wrong ? wrong : timed_wrong)), (double)row->n, 0.0);
     return ms;
 }
 #endif
