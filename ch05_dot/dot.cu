@@ -444,8 +444,6 @@ static double check_bound(element_type type, int kernel, long long n, int blocks
 static double cublas_tolerance(long long n, long double exact, element_type type);
 template <typename real>
 static void check_cublas_probe(result_row *row, const dot_run<real> *r, const real *a, const real *b);
-static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks);
-static void explain_barrier(int kernel, int same_bits, double limit);
 
 // ----- options -----
 static const cli_own_option own_options[] = {
@@ -549,6 +547,34 @@ static void demonstrate_deadlock(result_row *row, const real *a, const real *b, 
     }
     row_note(row, "a.a = %.10g, the CPU's %.10g", (double)results[1], (double)norm);
     report_add(rep, row);
+}
+
+/* Bytes the GB/s figure counts: the 2n inputs, plus the partials (one_launch's and fast's read back by the last
+ * block) and results each kernel writes. The ticket's atomics are not counted. */
+static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks) {
+    const double written = kernel == KERNEL_ONE_LAUNCH         ? 2.0 * blocks + 1
+                           : kernel == KERNEL_FAST             ? 2.0 * fast_blocks + 1
+                           : kernel == KERNEL_CUBLAS           ? 1
+                           : kernel == KERNEL_BARRIER_DEADLOCK ? 2
+                                                               : blocks;
+    return 2.0 * (double)n * (double)size + written * size;
+}
+
+/* What barrier_in_if and the tutorial's kernels showed, after their rows, in short: the lesson says more. */
+static void explain_barrier(int kernel, int same_bits, double limit) {
+    if (kernel != KERNEL_BARRIER_IN_IF)
+        printf("  %s: finished within the %.1f s limit, %s.\n", kernel_name(kernel), limit,
+               same_bits ? "with the same bits as the book's order" : "but NOT with the bits of the book's order");
+    printf("  %s: %s.\n", kernel_name(kernel),
+           !same_bits ? "NOT the book's order on this GPU: the undefined behaviour at work"
+           : kernel == KERNEL_BARRIER_IN_IF
+               ? "the book's bits, with __syncthreads() inside if (cacheIndex < i). It happens to work here: a "
+                 "barrier never waits for threads that have exited (--kernel barrier_deadlock: not always)"
+           : kernel == KERNEL_BARRIER_FIRST_WARP
+               ? "only the first warp reaches the barrier inside the if; the others exit, and a barrier does not wait "
+                 "for threads that have exited"
+               : "both barriers are barrier 0, which counts warps, not lines: no hang, but synccheck reports the "
+                 "other warps' threads as divergent");
 }
 
 /* Every selected kernel, checked, then timed (CUDA events around the launch only): every launch checked, the
@@ -780,8 +806,7 @@ template <typename real> static void launch(int kernel, const dot_run<real> *r) 
 }
 
 // ----- CPU replays -----
-// Each kernel's order of additions, from cpu_replays.cuh: one fma
-// per product (as nvcc compiles `temp += a[tid] * b[tid]`), the tree, the partials.
+// Each kernel's additions in order (cpu_replays.cuh): one fma per `temp += a[tid] * b[tid]`, the tree, the partials.
 
 /* book and one_launch, and the wrong kernels that keep the book's order. */
 template <typename real>
@@ -827,9 +852,8 @@ static real dot_fast_cpu(const real *a, const real *b, long long n, int blocks, 
 }
 
 // ----- checks -----
-// A deterministic kernel is compared bit for bit with the CPU's repeat of its
-// order: one dropped or duplicated element shows wherever it changes a rounding,
-// which no tolerance can promise. The closed form stays beside it as the truth.
+// A deterministic kernel is compared bit for bit with the CPU's repeat of its order: one dropped or duplicated
+// element shows wherever it changes a rounding, which no tolerance can promise. The closed form stays as the truth.
 
 /* The repeat's bound against it, (chain + 3) u (Higham 4.2): chain, the longest chain of additions of a
  * product; 3, the rounding of a[i], b[i] and the product (all terms are >= 0). */
@@ -902,32 +926,4 @@ static void check_cublas_probe(result_row *row, const dot_run<real> *r, const re
     HANDLE_ERROR(cudaMemcpy(r->dev_b, b, bytes, cudaMemcpyHostToDevice));
     row->pass = row->pass && probe == (real)(2 * ones);
     row_note(row, "probe: %.0f, 2 x its %lld ones%s", (double)probe, ones, probe == (real)(2 * ones) ? "" : " !");
-}
-
-/* Bytes the GB/s figure counts: the 2n inputs, plus the partials (one_launch's and fast's read back by the last
- * block) and results each kernel writes. The ticket's atomics are not counted. */
-static double bytes_counted(int kernel, long long n, size_t size, int blocks, int fast_blocks) {
-    const double written = kernel == KERNEL_ONE_LAUNCH         ? 2.0 * blocks + 1
-                           : kernel == KERNEL_FAST             ? 2.0 * fast_blocks + 1
-                           : kernel == KERNEL_CUBLAS           ? 1
-                           : kernel == KERNEL_BARRIER_DEADLOCK ? 2
-                                                               : blocks;
-    return 2.0 * (double)n * (double)size + written * size;
-}
-
-/* What barrier_in_if and the tutorial's kernels showed, after their rows, in short: the lesson says more. */
-static void explain_barrier(int kernel, int same_bits, double limit) {
-    if (kernel != KERNEL_BARRIER_IN_IF)
-        printf("  %s: finished within the %.1f s limit, %s.\n", kernel_name(kernel), limit,
-               same_bits ? "with the same bits as the book's order" : "but NOT with the bits of the book's order");
-    printf("  %s: %s.\n", kernel_name(kernel),
-           !same_bits ? "NOT the book's order on this GPU: the undefined behaviour at work"
-           : kernel == KERNEL_BARRIER_IN_IF
-               ? "the book's bits, with __syncthreads() inside if (cacheIndex < i). It happens to work here: a "
-                 "barrier never waits for threads that have exited (--kernel barrier_deadlock: not always)"
-           : kernel == KERNEL_BARRIER_FIRST_WARP
-               ? "only the first warp reaches the barrier inside the if; the others exit, and a barrier does not wait "
-                 "for threads that have exited"
-               : "both barriers are barrier 0, which counts warps, not lines: no hang, but synccheck reports the "
-                 "other warps' threads as divergent");
 }

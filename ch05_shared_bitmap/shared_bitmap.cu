@@ -138,7 +138,6 @@ int main(int argc, char **argv) {
 // ===== Harness: below this line, not needed to follow the lesson =====
 
 // ----- options -----
-
 static void parse_options(int argc, char **argv, cli_options *o) {
     cli_spec spec = {}; /* no --n, --kernel, --type: the book's image is fixed */
     spec.program = "shared_bitmap";
@@ -174,7 +173,6 @@ static void parse_options(int argc, char **argv, cli_options *o) {
 // none: main launches the kernel directly
 
 // ----- CPU replays -----
-
 /* Pixel (x, y) shows the value its mirrored partner, (15 - x % 16, 15 - y % 16) in its tile, computes. */
 static void shared_bitmap_cpu(cpu_bitmap *image) {
     const double pi = 3.14159265358979323846;

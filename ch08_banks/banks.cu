@@ -380,7 +380,6 @@ static const carve_case carve_cases[] = {
 static const carve_case carve_misaligned_case = {127, 64, 256, 0}; /* stops with a CUDA error: exit 3 */
 
 // ----- options -----
-
 typedef struct {
     unsigned parts;        /* bit i: part_names[i] selected */
     int stride, shared_kb; /* -1: every stride of the part, the capacity part's list of sizes */
@@ -419,8 +418,7 @@ static const cli_own_option bank_options_spec[] = {
 
 static bank_options chosen = {CORRECT_PARTS, -1, -1}; /* set by parse_options, read by the run */
 
-/* --bank-model: the lesson's pictures, the Guide's example at strides 1, 2 and 32 (its passes) and three
- * bank_read loads. */
+/* --bank-model: the lesson's pictures, the Guide's example at strides 1, 2, 32 (its passes), three bank_read loads. */
 static const bank_picture banks_pictures[] = {
     {"guide_stride_read", "s_words[s * threadIdx.x]", "banks_int_stride_1", 1},
     {"guide_stride_read", "s_words[s * threadIdx.x]", "banks_int_stride_2", 2},
@@ -468,7 +466,6 @@ static void options_against_device(const cli_options *o, const struct cudaDevice
 }
 
 // ----- the run -----
-
 static void launch(int element_bytes, int stride, int blocks, unsigned *sums, int rounds);
 static int check_sums(const unsigned *sums, int threads, int element_bytes, int stride, int rounds);
 static void check_history(report *rep);
@@ -500,12 +497,6 @@ static void *poisoned(size_t bytes) {
     HANDLE_ERROR(cudaMalloc(&pointer, bytes));
     gpu_poison(pointer, bytes);
     return pointer;
-}
-
-/* Part stride reads at strides 0 to 33; size at the conflict-free ones, the powers of two, 17, 33. */
-static int stride_selected(int part, int s) {
-    if (chosen.stride >= 0) return s == chosen.stride;
-    return part == PART_STRIDE || s <= 4 || s == 8 || s == 16 || s == 17 || s == 32 || s == 33;
 }
 
 static void run_bank_reads(int part, const cli_options *o, const struct cudaDeviceProp *device, report *rep) {
@@ -540,7 +531,9 @@ static void run_bank_reads(int part, const cli_options *o, const struct cudaDevi
     report_begin(rep, "banks", stdout);
     for (int e = 0; elements[e]; ++e)
         for (int stride = 0; stride <= MAX_STRIDE; ++stride) {
-            if (!stride_selected(part, stride)) continue;
+            /* Part stride reads at strides 0 to 33; size at the conflict-free ones, the powers of two, 17, 33. */
+            const int s = stride, in_size = s <= 4 || s == 8 || s == 16 || s == 17 || s == 32 || s == 33;
+            if (chosen.stride >= 0 ? s != chosen.stride : part == PART_SIZE && !in_size) continue;
             const int bytes = elements[e], passes = predicted_passes(bytes, stride, BANK_BYTES);
             const double ms = measure(bytes, stride);
             result_row row = result_row_for(name_of("stride_%d", stride), element_names[bytes], warp_loads);
@@ -736,7 +729,6 @@ static void launch(int element_bytes, int stride, int blocks, unsigned *sums, in
 }
 
 // ----- CPU replays -----
-
 /* What lane `lane` of every warp sums in bank_read, in its order: each element (fold) as an
  * unsigned integer, little endian; a double, its two 4-byte words. */
 static unsigned lane_sum_cpu(int element_bytes, int stride, int lane, int rounds) {
@@ -754,7 +746,6 @@ static unsigned lane_sum_cpu(int element_bytes, int stride, int lane, int rounds
 }
 
 // ----- checks -----
-
 static int check_sums(const unsigned *sums, int threads, int element_bytes, int stride, int rounds) {
     unsigned lane_sums[WARP];
     int wrong = 0;

@@ -596,7 +596,6 @@ int main(int argc, char **argv) {
 // ===== Harness: below this line, not needed to follow the lesson =====
 
 // ----- options -----
-
 enum kernel {
     KERNEL_NAIVE,
     KERNEL_SHARED,
@@ -657,7 +656,6 @@ static void describe_and_check_size(int M, int N, int K) {
 }
 
 // ----- the run -----
-
 /* The bytes a kernel's blocks load from global memory (or L2), C stored once added (cuBLAS's: not counted, 0). */
 static double bytes_loaded(int kernel, long long M, long long N, long long K) {
     if (kernel == KERNEL_CUBLAS) return 0;
@@ -824,7 +822,6 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
 }
 
 // ----- the launch switch -----
-
 /* cuBLAS is column-major: our row-major C = A B is its C^T = B^T A^T, with B^T (N x K, leading dimension N)
  * first. The default math mode: FP32, no TF32 tensor cores. */
 static void sgemm(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C) {
@@ -874,7 +871,6 @@ static void launch(int kernel, const float *A, const float *B, float *C, int M, 
 }
 
 // ----- CPU replays -----
-
 /* Element i: a hash of (seed, i) as a multiple of 1/1024 in [-1, 1): products and sums round, so the order
  * of the additions shows in the bits, and a misplaced element in the value. */
 static void fill_matrix(float *m, long long n, unsigned int seed) {
@@ -902,7 +898,6 @@ static void cpu_row(const float *A, const float *B, int N, int K, long long r, f
 }
 
 // ----- checks -----
-
 #define FULL_CHECK_FMAS (1LL << 28) /* up to this many multiply-adds the CPU computes every row */
 
 /* The rows the CPU computes: all, or 48 when that is too many: the 16 row positions of a 16 x 16 tile twice,

@@ -838,15 +838,6 @@ static void launch_squares(int version, const int *d_x, int *d_total, int n) {
 // ----- CPU replays -----
 // Each deterministic kernel's order of additions, so its partials can be compared bit for bit.
 
-/* Non-negative; ramp values are multiples of 2^-10: their sums are exact in double up to n ~ 2^42. */
-template <typename real> static void fill_input_cpu(real *x, long long n, int data, unsigned long long seed) {
-    unsigned long long state = seed;
-    for (long long i = 0; i < n; ++i)
-        x[i] = data == DATA_CONST  ? (real)BOOK_VALUE
-               : data == DATA_RAMP ? (real)(1.0 + (double)(i % RAMP_PERIOD) / RAMP_PERIOD)
-                                   : (real)random_unit(&state);
-}
-
 /* The exact sum of non-negative terms, and the largest 2^grain dividing every term. */
 typedef struct {
     long double sum; /* compensated in double: exact when the grain test holds, else within 2 u_double */
@@ -915,7 +906,11 @@ static const cpu_reference<real> *reference_of(const cli_options *o, const struc
     sizes_of_run<real>(o, device, 1);
     ref = &made;
     ref->x = (real *)host_alloc("reduce", (size_t)o->n * sizeof(real), "the input");
-    fill_input_cpu(ref->x, o->n, o->data_kind, o->seed); /* the book: every h_x[n] = 1.23 */
+    unsigned long long state = o->seed;
+    for (long long i = 0; i < o->n; ++i) /* >= 0; ramp: multiples of 2^-10, sums exact in double to n ~ 2^42 */
+        ref->x[i] = o->data_kind == DATA_CONST  ? (real)BOOK_VALUE
+                    : o->data_kind == DATA_RAMP ? (real)(1.0 + (double)(i % RAMP_PERIOD) / RAMP_PERIOD)
+                                                : (real)random_unit(&state);
     ref->data = exact_sum_cpu(ref->x, o->n);
     if (o->data_kind == DATA_CONST) ref->data.sum = (long double)o->n * ref->x[0]; /* n x 1.23 as stored */
     if (o->kernel_mask & TREE_KERNELS)

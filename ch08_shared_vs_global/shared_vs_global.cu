@@ -404,7 +404,6 @@ static long long check_sums(result_row *row, const unsigned *dev_sums, long long
 static void check_claims(const figures *f, const struct cudaDeviceProp *device);
 
 // ----- options -----
-
 static const cli_own_option own_options[] = {
     {"--dram-mib", "M",
      "MiB of latency_dram's chain and bandwidth_dram's buffer\n"
@@ -435,7 +434,6 @@ static void parse_options(int argc, char **argv, cli_options *o) {
 }
 
 // ----- the run -----
-
 /* "16 KiB", "4 MiB", "12.5 MiB", "1 GiB". */
 static const char *size_text(char *buffer, size_t size, double bytes) {
     const int shift = bytes >= (double)(1 << 30) ? 30 : bytes >= (double)(1 << 20) ? 20 : 10;
@@ -446,8 +444,7 @@ static const char *size_text(char *buffer, size_t size, double bytes) {
 /* A set-up kernel's grid: at most one that fills every SM once; a grid-stride loop does the rest. */
 static int setup_blocks(long long n, int most) { return (int)((n + 255) / 256 < most ? (n + 255) / 256 : most); }
 
-/* A walk launched twice, then (unless --check) timed, each launch going on where the last
- * stopped. Returns how many ran, for the CPU to repeat them all; *ms: the median launch. */
+/* Two launches, then (unless --check) the timed ones, each going on where the last stopped: how many ran; *ms. */
 static long long walks(int m, const plan *p, launch_args *a, double *ms) {
     launch(m, a);
     launch(m, a);
@@ -457,8 +454,7 @@ static long long walks(int m, const plan *p, launch_args *a, double *ms) {
     return p->check ? 2 : 2 + TIME_WARMUP_RUNS + p->reps;
 }
 
-/* value: the line (or x) the GPU ended on; expected: the CPU's. `problem`:
- * NULL, or what else is wrong (the row fails and says it). */
+/* value: the line (or x) the GPU ended on; expected: the CPU's; problem: NULL, or why the row fails. */
 static void add_latency_row(report *rep, figures *f, int m, const char *type, long long steps, double value,
                             double expected, const char *problem, long long cycles, double ms) {
     result_row row = result_row_for(measurement_names[m], type, steps);
@@ -478,8 +474,7 @@ static void add_latency_row(report *rep, figures *f, int m, const char *type, lo
     report_add(rep, &row);
 }
 
-/* latency_shared, _l1, _l2, _dram: the chain built on the CPU, walked on the
- * GPU; the last walk must end where the CPU's walk of as many steps ends. */
+/* latency_shared, _l1, _l2, _dram: the GPU's walks must end where the CPU's walk of as many steps ends. */
 static void measure_latency(int m, const plan *p, report *rep, figures *f) {
     const size_t chain_bytes[] = {SHARED_CHAIN_BYTES, L1_CHAIN_BYTES, p->l2_chain_bytes, p->dram_bytes};
     const long long most_steps[] = {SHARED_STEPS, L1_STEPS, L2_STEPS, DRAM_STEPS};
@@ -530,8 +525,7 @@ static void measure_latency(int m, const plan *p, report *rep, figures *f) {
     free(next_line);
 }
 
-/* latency_register: every launch starts again from FMA_START and writes its x
- * to a slot of its own, and every x, the timed launches' too, must be the CPU's. */
+/* latency_register: each launch from FMA_START, its x in a slot of its own; every x must be the CPU's. */
 static void measure_latency_register(const plan *p, report *rep, figures *f) {
     launch_args a = {};
     a.steps = p->check ? CHECK_STEPS : REGISTER_STEPS;
@@ -709,7 +703,6 @@ static int run_progression(const cli_options *o, const struct cudaDeviceProp *de
 }
 
 // ----- the launch switch -----
-
 static void launch(int m, launch_args *a) {
     const unsigned *offsets = (const unsigned *)a->chain;
     const unsigned long long *nodes = (const unsigned long long *)a->chain;
@@ -731,7 +724,6 @@ static void launch(int m, launch_args *a) {
 }
 
 // ----- CPU replays -----
-
 static unsigned chase_cpu(const unsigned *next_line, unsigned line, long long steps) {
     for (long long k = 0; k < steps; ++k)
         line = next_line[line];
@@ -762,8 +754,7 @@ static void read_shared_cpu(int rounds, unsigned *expected) {
     }
 }
 
-/* read_l2 and read_dram: vector i goes to thread i mod period (read_l2: 256,
- * the same in every block; read_dram: the grid's threads), `passes` times. */
+/* read_l2, read_dram: vector i to thread i mod period (256, every block alike; or the grid's), `passes` times. */
 static void read_global_cpu(long long vectors, long long period, int passes, unsigned *expected) {
     memset(expected, 0, (size_t)period * sizeof(unsigned));
     for (long long i = 0, thread = 0; i < vectors; ++i) {
@@ -773,9 +764,7 @@ static void read_global_cpu(long long vectors, long long period, int passes, uns
 }
 
 // ----- checks -----
-
-/* NULL when the walk from line 0 comes back to it after exactly `lines`
- * steps: one cycle through every line, as build_chain promises. */
+/* NULL when the walk from line 0 is back after exactly `lines` steps: one cycle, as build_chain promises. */
 static const char *check_one_cycle(const unsigned *next_line, unsigned lines) {
     unsigned k = 1;
     for (unsigned line = next_line[0]; line != 0 && k <= lines; line = next_line[line])
@@ -863,4 +852,3 @@ static void check_claims(const figures *f, const struct cudaDeviceProp *device) 
                "    the host, not to its global memory\n",
                (double)device->totalGlobalMem / (1 << 30), f->gbps[BANDWIDTH_DRAM]);
 }
-#undef MASK
