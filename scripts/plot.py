@@ -129,16 +129,15 @@ NO_CJK_FONT = "no %s for the Chinese pictures (Debian and Ubuntu: apt-get instal
     "scripts/install_deps.sh does)" % CJK_FONT
 
 
-def reject(path, line, problem):
-    """Stops with one line naming the file, the line and the problem (exit 2), before any writing."""
-    print("%s:%d: %s" % (path, line, problem), file=sys.stderr)
-    sys.exit(2)
-
-
 def refuse(message, program="plot.py"):
     """A command line or an input that cannot be used: one line, exit 2, nothing written."""
     print("%s: %s" % (program, message), file=sys.stderr)
     sys.exit(2)
+
+
+def reject(path, line, problem):
+    """A bad line of an input: refuse's line, naming the file and the line."""
+    refuse(problem, "%s:%d" % (path, line))
 
 
 def problem(row, first):
@@ -679,10 +678,9 @@ def bank_maps(folder, sources):
     twice = sorted({name for name in names if names.count(name) > 1})
     untranslated = sorted({p[2] for p in pictures if chinese_access(p[2]) is None})
     if twice or untranslated:
-        print("plot.py: " + ("picture names given twice: %s" % ", ".join(twice) if twice else "no Chinese for the "
-              "access%s '%s': add a rule to ACCESS_CHINESE in scripts/plot.py" % (
-                  "es" if len(untranslated) > 1 else "", "', '".join(untranslated))) + "; nothing drawn", file=sys.stderr)
-        return 2
+        refuse(("picture names given twice: %s" % ", ".join(twice) if twice else "no Chinese for the access%s '%s': add "
+                "a rule to ACCESS_CHINESE in scripts/plot.py" % ("es" if len(untranslated) > 1 else "",
+                                                                 "', '".join(untranslated))) + "; nothing drawn")
     plt = pyplot()
     font = plt and pictures and cjk_font()
     if not plt or pictures and not font:
