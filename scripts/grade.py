@@ -39,9 +39,7 @@ def grade_cpu(ex, function_text, shown, build):
     """The runs on the CPU runner; the first failing run stops the grading (one screen)."""
     program, complaint = build_cpu(ex, function_text, shown, build)
     if not program:
-        run = Run([])
-        run.add("compile", first_error(complaint))
-        return [run], []
+        return [Run([]).add("compile", first_error(complaint))], []
     runs, table, accesses = [], [], {}
     for args in ex.runs:
         counted = os.path.join(os.path.dirname(program), "accesses.%d.txt" % os.getpid())
@@ -133,10 +131,9 @@ def main(argv):
             return check_specs()
         if a.tests:  # for exercises/CMakeLists.txt: one test per variant, with its expected verdict
             for ex in all_exercises():
-                print("%s %d solution PASS" % (ex.program, ex.number))
-                print("%s %d stub %s" % (ex.program, ex.number, ",".join(ex.stub_kinds)))
-                for wrong in ex.wrongs:
-                    print("%s %d wrong:%s %s" % (ex.program, ex.number, wrong.name, ",".join(wrong.kinds)))
+                for variant, kinds in [("solution", ["PASS"]), ("stub", ex.stub_kinds)] + [
+                        ("wrong:" + wrong.name, wrong.kinds) for wrong in ex.wrongs]:
+                    print("%s %d %s %s" % (ex.program, ex.number, variant, ",".join(kinds)))
             return 0
         if a.readme:
             print(readme_table(a.readme))

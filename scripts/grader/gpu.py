@@ -67,12 +67,9 @@ def timed_ms(program, args, kernel):
 def grade_gpu(ex, function_text, shown, build):
     """The runs on the GPU, then the sanitizers, Nsight Compute against the chapter's function, the timing."""
     program, complaint = build_gpu(ex, function_text, shown, build)
-    notes = []
     if not program:
-        run = Run([])
-        run.add("compile", first_error(complaint))
-        return [run], notes
-    runs = []
+        return [Run([]).add("compile", first_error(complaint))], []
+    runs, notes = [], []
     for args in ex.runs:
         args = [a for i, a in enumerate(args) if a != "--cpu-order" and (i == 0 or args[i - 1] != "--cpu-order")]
         output, code = run_program([program, "--check"] + args)

@@ -23,7 +23,7 @@ class Run:
     """One run's verdict: kinds found, and the lines that show them."""
 
     def __init__(self, args):
-        self.args, self.kinds, self.details, self.code, self.first_wrong = args, [], [], 0, False
+        self.args, self.kinds, self.details, self.first_wrong = args, [], [], False
         self.crash_named = False  # a runner's finding said where it crashed
 
     def add(self, kind, detail=None):
@@ -31,6 +31,7 @@ class Run:
             self.kinds.append(kind)
         if detail and detail not in self.details:
             self.details.append(detail)
+        return self
 
 
 # report.h's row_note_first_wrong: "first wrong partial[17]: got 3.5, expected 3.25"
@@ -114,7 +115,6 @@ FINDINGS = {
 
 def read_output(run, output, code):
     """The run's verdicts: the runner's FINDING lines, the failing RESULT lines, then the exit code."""
-    run.code = code
     lines = output.split("\n")
     waiting = None  # a deadlock's threads, a line each: under one heading
     for finding in records(output, "FINDING"):
@@ -160,7 +160,7 @@ def read_output(run, output, code):
 # findings are the verdict; with the second the row's own check passed, so its value is not wrong.
 FINDINGS_NOTE, FINDINGS_ONLY = "the CPU runner's findings above", "its check passed, but the CPU runner's findings above fail it"
 # What the chapters' row notes say (and a count's name, "value: elements right"), in Chinese: --lang zh shows
-# no English sentence (exercises/test_grade.py's zh test finds one a chapter adds).
+# no English sentence (exercises/test_zh.py finds one a chapter adds).
 NOTE_ZH = [
     (r"(\d+) partials differ from the CPU's", r"\1 个部分和与 CPU 重算的不同"),
     (r"= its order on the CPU, every partial too; exact ([^,]+), off (\S+) (<=|>) bound (\S+)",
