@@ -95,8 +95,14 @@ export BUILD OUT
 # The last two runs are a side experiment: the same kernels on a grid so small (4 and 8 blocks)
 # that no SM runs two blocks, so no block's global loads fill the L1 while another reads shared
 # memory: does the hardware count then equal the addresses' (SASS) count?
-bank_runs() {
-    cat <<'LIST'
+if [ "${EVIDENCE_BANKS:-1}" != 0 ]; then
+    : >"$OUT/banks.txt"
+    while read -r program args; do
+        [ -x "$BUILD/$program" ] || continue
+        [ -s "$OUT/banks.txt" ] && echo >>"$OUT/banks.txt"
+        # shellcheck disable=SC2086 # the options, word by word
+        phase banks 120 bash scripts/bank_conflicts.sh "$BUILD/$program" $args >>"$OUT/banks.txt"
+    done <<'LIST'
 ch08_transpose/transpose --check --n 4096
 ch08_transpose/transpose --check --n 4096 --type double
 ch08_banks/banks --check --part stride,size
@@ -112,15 +118,6 @@ ch08_shared_vs_global/shared_vs_global --check
 ch08_transpose/transpose --check --n 64
 ch08_reduce/reduce --check --n 1024 --data random --kernel static,strided_index
 LIST
-}
-if [ "${EVIDENCE_BANKS:-1}" != 0 ]; then
-    : >"$OUT/banks.txt"
-    while read -r program args; do
-        [ -x "$BUILD/$program" ] || continue
-        [ -s "$OUT/banks.txt" ] && echo >>"$OUT/banks.txt"
-        # shellcheck disable=SC2086 # the options, word by word
-        phase banks 120 bash scripts/bank_conflicts.sh "$BUILD/$program" $args >>"$OUT/banks.txt"
-    done < <(bank_runs)
 fi
 [ "${EVIDENCE_MUTANTS:-1}" != 0 ] && phase mutants "${EVIDENCE_MUTANTS_S:-240}" bash scripts/mutants.sh >"$OUT/mutants.txt" 2>&1
 

@@ -58,34 +58,31 @@ missing_packages() {
     done
 }
 
-# How to become root: 0 root, "sudo -n" without a password, else nothing (never a prompt).
-as_root=""
+# How to become root: as root, env; "sudo -n" without a password; else nothing (never a prompt).
+as_root=()
 if [ "$(id -u)" -eq 0 ]; then
-    as_root=env
+    as_root=(env)
 elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-    as_root="sudo -n"
+    as_root=(sudo -n)
 fi
+apt_install() { "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "$@" >/dev/null 2>&1; }
 
 if command -v dpkg-query >/dev/null && command -v apt-get >/dev/null; then
     mapfile -t missing < <(missing_packages)
     if [ ${#missing[@]} -eq 0 ]; then
         say "Debian packages already installed"
-    elif [ -z "$as_root" ]; then
+    elif [ ${#as_root[@]} -eq 0 ]; then
         warn "not root, and sudo is missing or asks for a password: not installing ${missing[*]}; going on without them"
     else
         say "installing ${missing[*]}"
-        # shellcheck disable=SC2086 # as_root is a command and its option
-        $as_root apt-get update -qq >/dev/null 2>&1 ||
+        "${as_root[@]}" apt-get update -qq >/dev/null 2>&1 ||
             warn "apt-get update failed (no package mirror reachable?): trying the package lists already here"
-        # shellcheck disable=SC2086
-        if ! $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            "${missing[@]}" >/dev/null 2>&1; then
+        if ! apt_install "${missing[@]}"; then
             # One by one: a package this release lacks must not cost the others.
             failed=()
             for package in "${missing[@]}"; do
-                # shellcheck disable=SC2086
-                $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-                    "$package" >/dev/null 2>&1 || failed+=("$package")
+                apt_install "$package" || failed+=("$package")
             done
             warn "apt-get install failed for ${failed[*]}; going on without them"
         fi
