@@ -1,10 +1,9 @@
 #!/bin/sh
 # bank_conflicts.sh PROGRAM [ARGS...]
 #
-# Runs PROGRAM ARGS under Nsight Compute (ncu) and prints, as a markdown table, the
-# shared-memory traffic of every kernel it launches (summed over its launches): shared
-# load and store instructions (warp-wide) and the wavefronts (passes through the 32 banks)
-# they took, per instruction, three ways:
+# Runs PROGRAM ARGS under Nsight Compute (ncu) and prints, as a markdown table, the shared-memory traffic of every
+# kernel it launches (summed over its launches): shared load and store instructions (warp-wide) and the wavefronts
+# (passes through the 32 banks) they took, per instruction, three ways:
 #   measured   the L1's hardware counter (l1tex__data_pipe_lsu_wavefronts_mem_shared_*): every
 #              cycle the shared-memory pipe spent, also waiting for the banks while the L1 was
 #              busy filling lines for global loads (arbitration), not only bank conflicts;
@@ -12,13 +11,12 @@
 #              (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_*): bank conflicts only;
 #   predicted  the program's own bank model (PROGRAM ARGS --bank-model): each instruction's passes
 #              from the addresses its lanes touched when the CPU runner ran the same kernels.
-# A row whose prediction differs from the SASS count by more than 2 % is marked ✗ and
-# listed under the table. "conflicts" is ncu's own count: wavefronts beyond the ideal
-# (1 per 128 bytes), so 2 passes for 32 doubles count 0.
+# A row whose prediction differs from the SASS count by more than 2 % is marked ✗ and listed under the table.
+# "conflicts" is ncu's own count: wavefronts beyond the ideal (1 per 128 bytes), so 2 passes for 32 doubles count 0.
 #   scripts/bank_conflicts.sh build/ch08_transpose/transpose --check --n 4096
-# Give the program options that launch each kernel once (--check). Needs ncu (one with the
-# SASS count), a GPU and leave to read its counters. Exit 77 when ncu, its SASS count or a
-# GPU is missing, 2 on bad use, otherwise ncu's (or the program's) exit code.
+# Give the program options that launch each kernel once (--check). Needs ncu (one with the SASS count), a GPU and
+# leave to read its counters. Exit 77 when ncu, its SASS count or a GPU is missing, 2 on bad use, otherwise ncu's (or
+# the program's) exit code.
 set -u
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then # this header, without its comment marks
     sed -n '2,/^set -u/{/^set -u/d;s/^# \{0,1\}//;p}' "$0"
