@@ -59,13 +59,6 @@ def timings_block(path):
     return "```\n%s\n```" % "\n".join([lines[0]] + [timed[key] for key in TIMED])
 
 
-def replace(text, name, body, page):
-    new = between(text, name, body)
-    if new is None:
-        refuse("%s: no pair of lines <!-- %s:begin --> and <!-- %s:end -->" % (page, name, name))
-    return new
-
-
 def main(argv=None):
     parser = OneLineParser(prog="readme_figures.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("build", help="a configured build folder (build)")
@@ -92,9 +85,10 @@ def main(argv=None):
     timings, counts = timings_block(args.timings), "```\n%s\n```" % "\n".join(without_gpu(tests))
     differ = []
     for page in pages:
-        text = open(page, encoding="utf-8").read()
-        new = replace(text, "tests:without-gpu", counts, page)
-        new = replace(new, "timings", timings, page)
+        text = new = open(page, encoding="utf-8").read()
+        for name, body in (("tests:without-gpu", counts), ("timings", timings)):  # between: None without the markers
+            new = between(new, name, body) or refuse("%s: no pair of lines <!-- %s:begin --> and <!-- %s:end -->" % (
+                page, name, name))
         if new != text:
             differ.append(page)
             if not args.check:
