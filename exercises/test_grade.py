@@ -147,9 +147,8 @@ class Paths(unittest.TestCase):
     learner's is lost, a bad path is one line and exit 2. No build: the stub is written before any build."""
 
     def setUp(self):  # the learner's exercises/mine/, here outside ROOT (not enterContext: Python 3.11's)
-        patcher = mock.patch.object(grade, "MINE", tempfile.mkdtemp())
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        mock.patch.object(grade, "MINE", tempfile.mkdtemp()).start()
+        self.addCleanup(mock.patch.stopall)
 
     def test_the_repositorys_files_are_never_written_and_a_bad_path_is_one_line(self):
         chapter, readme = (os.path.join(grade.ROOT, name) for name in ("ch05_dot/dot.cu", "README.md"))
@@ -362,12 +361,9 @@ class Output(testkit.Checks):
         line = "code %s space %s op %s bytes %d warps %d passes %d ideal %d conflicted %d max %d misaligned %d kernel k<a, b>\n"
         with open(path, "w") as f:
             f.write("".join(line % row if isinstance(row, tuple) else row for row in rows))
-        saved, verdicts.addr2line = verdicts.addr2line, lambda program, codes: places
-        try:
+        with mock.patch.object(verdicts, "addr2line", lambda program, codes: places):
             run = verdicts.Run([])
             return run, verdicts.read_accesses(run, "program", path, "exercises/mine/t_2.cu", conflict_free, coalescing)
-        finally:
-            verdicts.addr2line = saved
 
     def test_the_accesses_file_per_line_only_the_learners_lines_and_a_misaligned_access_anywhere(self):
         mine = os.path.join(grade.ROOT, "exercises/mine/t_2.cu")

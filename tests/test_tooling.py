@@ -165,9 +165,8 @@ class Plot(InTemporaryFolder):
     def setUp(self):
         super().setUp()
         self.readme, self.results = write(self.path("README.md"), PAGE), write(self.path("docs", "RESULTS.md"), PAGE)
-        patcher = mock.patch.object(plot, "TOP", self.folder)  # not enterContext: Python 3.11's (Ubuntu 22.04: 3.10)
-        patcher.start()
-        self.addCleanup(patcher.stop)
+        mock.patch.object(plot, "TOP", self.folder).start()  # not enterContext: Python 3.11's (Ubuntu 22.04: 3.10)
+        self.addCleanup(mock.patch.stopall)
 
     def write(self, name, text):  # a file of docs/results/
         return write(self.path("docs", "results", name), text)
@@ -510,9 +509,8 @@ printf 'bank_read<double, 2>\\tread\\tld\\t8\\t4\\t8\\t-\\t-\\n'
 """
 
     def run_script(self, path, *arguments):
-        return run(["/bin/sh", os.path.join(SCRIPTS, "bank_conflicts.sh")] + list(arguments or (self.path("program"),
-                                                                                              "--check")),
-                   env=dict(os.environ, PATH=path))
+        arguments = arguments or (self.path("program"), "--check")
+        return run(["/bin/sh", os.path.join(SCRIPTS, "bank_conflicts.sh"), *arguments], env=dict(os.environ, PATH=path))
 
     def fake(self, sass):
         metrics = ["smsp__sass_inst_executed_op_shared_%s.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum",
@@ -763,7 +761,7 @@ class Size(unittest.TestCase):
     than the chapters' .cu files. Not there yet: a ratchet at today's count, lowered as lines go."""
     TESTS = ["tests/test_tooling.py", "tests/testkit.py", "exercises/test_grade.py", "exercises/test_grade_fuzz.py",
              "exercises/test_zh.py"]
-    MOST = 5597
+    MOST = 5561
 
     def test_the_scripts_and_their_tests_grow_no_more(self):
         lines = lambda paths: sum(read(path, True).count(b"\n") for path in paths)  # noqa: E731
