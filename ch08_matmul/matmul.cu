@@ -684,21 +684,9 @@ __global__ void multicast_built(int *built) {
     *built = 0;
 #endif
 }
-static int loaded_code_has_multicast(void) {
-    static int built = -1; /* asked once */
-    if (built >= 0) return built;
-    int *d_built;
-    HANDLE_ERROR(cudaMalloc((void **)&d_built, sizeof built));
-    multicast_built<<<1, 1>>>(d_built);
-    CHECK_LAUNCH();
-    HANDLE_ERROR(cudaMemcpy(&built, d_built, sizeof built, cudaMemcpyDeviceToHost));
-    HANDLE_ERROR(cudaFree(d_built));
-    return built;
-}
 #endif
 
-/* Why kernel k cannot run here, or NULL: the TMA's steps need sm_90, row strides of 16 bytes, and (the
- * cluster's multicast) code built for sm_90a. */
+/* Why kernel k cannot run here, or NULL. */
 static const char *why_not_here(int kernel, const struct cudaDeviceProp *device, int N, int K) {
     if (kernel < KERNEL_TMA || kernel == KERNEL_CUBLAS) return NULL;
 #ifdef CUDA_CPU_RUNNER
@@ -708,9 +696,14 @@ static const char *why_not_here(int kernel, const struct cudaDeviceProp *device,
     if (device->major < 9) return "needs compute capability 9.0 or newer (the TMA, thread block clusters)";
     if (device->major >= 12) return "not built for compute capability 12 (nvcc makes each tile copy a call there)";
     if (N % 4 || K % 4) return "needs K and cols multiples of 4 (a tensor map's row stride is a multiple of 16 bytes)";
-    if (kernel == KERNEL_CLUSTER && !loaded_code_has_multicast())
-        return "needs a build for sm_90a, the TMA's multicast (-DCMAKE_CUDA_ARCHITECTURES=90a)";
-    return NULL;
+    if (kernel != KERNEL_CLUSTER) return NULL;
+    int built, *d_built; /* asked once: the cluster is the one kernel that needs it */
+    HANDLE_ERROR(cudaMalloc((void **)&d_built, sizeof built));
+    multicast_built<<<1, 1>>>(d_built);
+    CHECK_LAUNCH();
+    HANDLE_ERROR(cudaMemcpy(&built, d_built, sizeof built, cudaMemcpyDeviceToHost));
+    HANDLE_ERROR(cudaFree(d_built));
+    return built ? NULL : "needs a build for sm_90a, the TMA's multicast (-DCMAKE_CUDA_ARCHITECTURES=90a)";
 #endif
 }
 
@@ -810,27 +803,18 @@ static int run_progression(const cli_options *o, int K, const struct cudaDeviceP
     }
     const int status = report_end(&rep);
     cublasDestroy(cublas);
-    HANDLE_ERROR(cudaFree(d_a));
-    HANDLE_ERROR(cudaFree(d_b));
-    HANDLE_ERROR(cudaFree(d_c));
-    free(h_a);
-    free(h_b);
-    free(h_c);
-    free(h_naive);
+    for (float *d : {d_a, d_b, d_c})
+        HANDLE_ERROR(cudaFree(d));
+    for (float *h : {h_a, h_b, h_c, h_naive})
+        free(h);
     const int reference_wrong = !o->check_only && cublas_runs && !reference.pass; /* asked for or not */
     return status == EXIT_NO_DEVICE ? status : status || reference_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
 }
 
 // ----- the launch switch -----
-/* cuBLAS is column-major: our row-major C = A B is its C^T = B^T A^T, with B^T (N x K, leading dimension N)
- * first. The default math mode: FP32, no TF32 tensor cores. */
-static void sgemm(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C) {
-    const float one = 1, zero = 0;
-    HANDLE_CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
-}
-
 static void launch(int kernel, const float *A, const float *B, float *C, int M, int N, int K, cublasHandle_t cublas) {
     const Matrix a = {K, M, K, (float *)A}, b = {N, K, N, (float *)B}, c = {N, M, N, C};
+    const float one = 1, zero = 0; /* cuBLAS's alpha and beta: C = 1 A B + 0 C */
     const dim3 guide_block(BLOCK_SIZE, BLOCK_SIZE);
     const dim3 guide_grid((unsigned int)tiles(N, BLOCK_SIZE), (unsigned int)tiles(M, BLOCK_SIZE));
     const dim3 tile_grid((unsigned int)tiles(N, TILE_N), (unsigned int)tiles(M, TILE_M));
@@ -865,7 +849,10 @@ static void launch(int kernel, const float *A, const float *B, float *C, int M, 
         break;
     }
 #endif
-    case KERNEL_CUBLAS: sgemm(cublas, M, N, K, A, B, C); break;
+    case KERNEL_CUBLAS: /* column-major: our row-major C = A B is its C^T = B^T A^T, B^T (N x K, leading dimension N)
+                         * first. The default math mode: FP32, no TF32 tensor cores. */
+        HANDLE_CUBLAS(cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, N, A, K, &zero, C, N));
+        break;
     }
     CHECK_LAUNCH();
 }
@@ -900,29 +887,19 @@ static void cpu_row(const float *A, const float *B, int N, int K, long long r, f
 // ----- checks -----
 #define FULL_CHECK_FMAS (1LL << 28) /* up to this many multiply-adds the CPU computes every row */
 
-/* The rows the CPU computes: all, or 48 when that is too many: the 16 row positions of a 16 x 16 tile twice,
- * in tiles spread over the matrix, and the last 16 rows (the edge tile). */
-static long long checked_row(int M, int N, int K, int index, int *count) {
-    const long long tiles16 = tiles(M, 16);
-    if ((long long)M * N * K <= FULL_CHECK_FMAS || M <= 48) {
-        *count = M;
-        return index;
-    }
-    *count = 48;
-    if (index >= 32) return M - 48 + index;
-    return index % 16 + 16 * ((index * 7919LL) % (tiles16 - 1));
-}
-
 static long long check_against_cpu(const float *A, const float *B, const float *C, int M, int N, int K,
                                    int within_bound, long long *checked) {
     float *sums = (float *)host_alloc("matmul", (size_t)N * sizeof(float), "the CPU's row");
     double *magnitudes = (double *)host_alloc("matmul", (size_t)N * sizeof(double), "the CPU's row bound");
     const double u = ldexp(1.0, -24), gamma = K * u / (1 - K * u); /* Higham's gamma_K, float's unit roundoff */
     long long wrong = 0;
-    int rows = 0;
-    checked_row(M, N, K, 0, &rows);
+    /* The rows the CPU computes: all, or 48 when that is too many: the 16 row positions of a 16 x 16 tile twice,
+     * in tiles spread over the matrix, and the last 16 rows (the edge tile). */
+    const int all = (long long)M * N * K <= FULL_CHECK_FMAS || M <= 48, rows = all ? M : 48;
     for (int index = 0; index < rows; ++index) {
-        const long long r = checked_row(M, N, K, index, &rows);
+        const long long r = all           ? index
+                            : index >= 32 ? M - 48 + index
+                                          : index % 16 + 16 * ((index * 7919LL) % (tiles(M, 16) - 1));
         cpu_row(A, B, N, K, r, sums, magnitudes);
         for (int j = 0; j < N; ++j) {
             const float c = C[r * N + j];

@@ -578,8 +578,7 @@ template <typename real> static int run_progression(const cli_options *o, const 
                                 (unsigned int)(tiles(rows, STREAMING_TILE) * tiles(cols, STREAMING_TILE))};
     l2_flusher flusher = l2_flusher_create(o->cold_l2 && !o->check_only);
 
-    /* Kernel k's output against the CPU transpose (the copy's: the input); the row notes how many are
-     * wrong, and the first. */
+    /* Kernel k's output against the CPU transpose (the copy's: the input); the row notes the wrong ones, the first. */
     auto check_output = [&](int k, result_row *row, const char *which) {
         HANDLE_ERROR(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
         const real *expected = k == KERNEL_COPY ? h_in : h_expected;
@@ -632,32 +631,19 @@ template <typename real> static int run_progression(const cli_options *o, const 
     cublasDestroy(cublas);
     HANDLE_ERROR(cudaFree(d_in));
     HANDLE_ERROR(cudaFree(d_out));
-    free(h_in);
-    free(h_expected);
-    free(h_out);
+    for (real *h : {h_in, h_expected, h_out})
+        free(h);
     const int geam_wrong = !o->check_only && !geam.pass; /* the reference fails the run, asked for or not */
     return status == EXIT_NO_DEVICE ? status : status || geam_wrong ? EXIT_WRONG_RESULT : EXIT_ALL_PASSED;
 }
 
 // ----- the launch switch -----
 
-/* cuBLAS geam, column-major: C = 1 A^T + 0 B, A our input as cols x rows (leading dimension cols),
- * C our output as rows x cols (leading dimension rows); B is A^T again, not the poisoned output. */
-template <typename real>
-static void geam_transpose(cublasHandle_t h, long long rows, long long cols, const real *in, real *out) {
-    const real one = 1, zero = 0;
-    if constexpr (sizeof(real) == sizeof(float))
-        HANDLE_CUBLAS(
-            cublasSgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows));
-    else
-        HANDLE_CUBLAS(
-            cublasDgeam_64(h, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols, out, rows));
-}
-
 template <typename real>
 static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const device_grids *g,
                    cublasHandle_t cublas) {
     const dim3 book(TILE_DIM, TILE_DIM), wide(TILE_DIM, ROWS_PER_PASS), streaming(TILE_DIM, STREAMING_ROWS_PER_PASS);
+    const real one = 1, zero = 0; /* geam's alpha and beta */
     switch (kernel) {
     case KERNEL_COPY: copy_matrix<real><<<g->copy, COPY_THREADS>>>(in, out, rows * cols); break;
     case KERNEL_NAIVE_READ: transpose_naive_read<real><<<g->book, book>>>(in, out, rows, cols); break;
@@ -670,7 +656,16 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
     case KERNEL_COLUMN_ORDER: transpose_column_order<real><<<g->tiles, VECTOR_THREADS>>>(in, out, rows, cols); break;
     case KERNEL_STREAMING: transpose_streaming<real><<<g->streaming, streaming>>>(in, out, rows, cols); break;
     case KERNEL_PREFETCH: transpose_prefetch<real><<<g->streaming, streaming>>>(in, out, rows, cols); break;
-    case KERNEL_CUBLAS: geam_transpose(cublas, rows, cols, in, out); break;
+    /* cuBLAS geam, column-major: C = 1 A^T + 0 B, A our input as cols x rows (leading dimension cols),
+     * C our output as rows x cols (leading dimension rows); B is A^T again, not the poisoned output. */
+    case KERNEL_CUBLAS:
+        if constexpr (sizeof(real) == sizeof(float))
+            HANDLE_CUBLAS(cublasSgeam_64(cublas, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols,
+                                         out, rows));
+        else
+            HANDLE_CUBLAS(cublasDgeam_64(cublas, CUBLAS_OP_T, CUBLAS_OP_T, rows, cols, &one, in, cols, &zero, in, cols,
+                                         out, rows));
+        break;
     }
     CHECK_LAUNCH();
 }
@@ -710,10 +705,7 @@ static long long check_exact(const real *got, const real *expected, long long n,
     *first = -1;
     if (memcmp(got, expected, (size_t)n * sizeof(real)) == 0) return 0;
     for (long long i = 0; i < n; ++i)
-        if (!(got[i] == expected[i])) {
-            if (wrong == 0) *first = i;
-            ++wrong;
-        }
+        if (!(got[i] == expected[i]) && wrong++ == 0) *first = i;
     return wrong;
 }
 
