@@ -423,7 +423,6 @@ template <typename real> struct dot_run {
     cublasHandle_t cublas;
 };
 
-/* The parts below call one another: declared here. */
 /* --bank-model: the kernels on the CPU runner, both types unless --type says one; the lesson's pictures, at
  * 256 threads: the store cache[tid] and the tree's step at i = 16 (half a warp). */
 static const bank_picture dot_pictures[] = {
@@ -441,7 +440,6 @@ static real dot_fast_cpu(const real *a, const real *b, long long n, int blocks, 
 static void check_bits(result_row *row, double value, double emulated, long long partials_differ, long double exact,
                        double bound);
 static double check_bound(element_type type, int kernel, long long n, int blocks, int threads, int fast_blocks);
-static double cublas_tolerance(long long n, long double exact, element_type type);
 template <typename real>
 static void check_cublas_probe(result_row *row, const dot_run<real> *r, const real *a, const real *b);
 
@@ -492,12 +490,6 @@ static void parse_options(int argc, char **argv, cli_options *o) {
 }
 
 // ----- the run -----
-/* Every output buffer, NaN: a launch that leaves one unwritten fails. */
-template <typename real> static void poison_outputs(const dot_run<real> *r) {
-    gpu_poison(r->dev_partials, (r->blocks > r->fast_blocks ? r->blocks : r->fast_blocks) * sizeof(real));
-    gpu_poison(r->dev_results, 2 * sizeof(real));
-}
-
 /* A kernel that may hang, watched on the host's clock. If it still runs: the table so far, and exit 4 (ending
  * the process ends the hung kernel; the event stays, the kernel holds the device). */
 static void end_if_hung(double limit, result_row *row, report *rep, const char *who, const char *what) {
@@ -577,6 +569,14 @@ static void explain_barrier(int kernel, int same_bits, double limit) {
                  "other warps' threads as divergent");
 }
 
+/* cuBLAS's order is not documented: every order of these non-negative integers is exact below 2^24 (float) or
+ * 2^53; above, only the serial bound gamma(n + 2) holds for every order (Higham 3.1). Nothing capped. */
+static double cublas_tolerance(long long n, long double exact, element_type type) {
+    if (every_order_exact(exact, 0, type == ELEMENT_DOUBLE ? 53 : 24)) return 0; /* integers: grain 2^0 */
+    const double k_u = (double)(n + 2) * unit_roundoff(type);
+    return k_u < 1 ? k_u / (1 - k_u) : INFINITY;
+}
+
 /* Every selected kernel, checked, then timed (CUDA events around the launch only): every launch checked, the
  * timed ones too, each after the outputs were poisoned. --part cpu_sum: round trips on the host's clock. */
 template <typename real> static int run(const cli_options *o, const struct cudaDeviceProp *device) {
@@ -621,6 +621,11 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
     HANDLE_ERROR(cudaMalloc((void **)&r.dev_results, 2 * sizeof(real)));
     HANDLE_ERROR(cudaMalloc((void **)&r.dev_blocks_done, sizeof(unsigned int)));
     HANDLE_ERROR(cudaMemset(r.dev_blocks_done, 0, sizeof(unsigned int))); /* then the kernels' own to reset */
+    /* Every output buffer, NaN: a launch that leaves one unwritten fails. */
+    auto poison_outputs = [&] {
+        gpu_poison(r.dev_partials, max_partials * sizeof(real));
+        gpu_poison(r.dev_results, 2 * sizeof(real));
+    };
     HANDLE_ERROR(cudaMemcpy(r.dev_a, a, bytes, cudaMemcpyHostToDevice));
     HANDLE_ERROR(cudaMemcpy(r.dev_b, b, bytes, cudaMemcpyHostToDevice));
     real *twin_partials = (real *)host_alloc("dot", max_partials * sizeof(real), "the CPU's partials");
@@ -672,7 +677,7 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
         if (cpu_sum) { /* warm-ups, then the timed round trips (--check: one, not timed) */
             const int first = reps > 0 ? -TIME_WARMUP_RUNS : 0, last = reps > 0 ? reps : 1;
             for (int trip = first; trip < last; ++trip) {
-                poison_outputs(&r); /* and the host's copy of the partials: untimed, the GPU idle */
+                poison_outputs(); /* and the host's copy of the partials: untimed, the GPU idle */
                 for (int i = 0; i < blocks; ++i)
                     gpu_partials[i] = (real)NAN;
                 l2_flush(&flusher);
@@ -717,11 +722,11 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
         double limit = 0; /* a kernel that may hang: the book's kernel on the same grid sets the limit */
         if (may_hang)
             limit = DEADLOCK_LIMIT_S(time_median_ms(
-                1, [&] { poison_outputs(&r); }, [&] { launch(KERNEL_BOOK, &r); }));
+                1, [&] { poison_outputs(); }, [&] { launch(KERNEL_BOOK, &r); }));
         /* --check: one_launch and fast twice more, each relaunch must reset the ticket */
         const int checked_launches = o->check_only && (k == KERNEL_ONE_LAUNCH || k == KERNEL_FAST) ? 3 : 1;
         while (launches < checked_launches) {
-            poison_outputs(&r);
+            poison_outputs();
             launch(k, &r);
             ++launches;
             if (may_hang) end_if_hung(limit, &row, &rep, kernel_name(k), "the block hung");
@@ -734,7 +739,7 @@ template <typename real> static int run(const cli_options *o, const struct cudaD
                 o->reps,
                 [&] {
                     if (launches > 1) check_launch(); /* the timed launch before this one */
-                    poison_outputs(&r);
+                    poison_outputs();
                     HANDLE_ERROR(cudaDeviceSynchronize()); /* idle again, as after every launch */
                     l2_flush(&flusher);
                 },
@@ -890,14 +895,6 @@ static int check_book_program(const float *a, const float *b, float c, const flo
     printf("Checked: %.17g %s the CPU's repeat of the kernel's order (bit for bit); %s: %s\n", c,
            book.rel_err == 0 ? "equals" : "DIFFERS from", book.note, book.pass ? "PASS" : "FAIL");
     return book.pass;
-}
-
-/* cuBLAS's order is not documented: every order of these non-negative integers is exact below 2^24 (float) or
- * 2^53; above, only the serial bound gamma(n + 2) holds for every order (Higham 3.1). Nothing capped. */
-static double cublas_tolerance(long long n, long double exact, element_type type) {
-    if (every_order_exact(exact, 0, type == ELEMENT_DOUBLE ? 53 : 24)) return 0; /* integers: grain 2^0 */
-    const double k_u = (double)(n + 2) * unit_roundoff(type);
-    return k_u < 1 ? k_u / (1 - k_u) : INFINITY;
 }
 
 /* The probe: zeros but for a 1 in a and a 2 in b at `count` places from the first element to the last. */

@@ -469,9 +469,6 @@ static void options_against_device(const cli_options *o, const struct cudaDevice
 static void launch(int element_bytes, int stride, int blocks, unsigned *sums, int rounds);
 static int check_sums(const unsigned *sums, int threads, int element_bytes, int stride, int rounds);
 static void check_history(report *rep);
-static void check_carved(report *rep, carve_case c, const short *shorts, const float *floats, const int *ints);
-static void check_alias(report *rep, const unsigned addresses[2], const int *bits, int threads);
-static void check_same_address(report *rep, const unsigned *words, const unsigned *bytes, int warps);
 
 /* A name kept while it is used: a row's kernel until report_end (a row keeps only the pointer). */
 static const char *name_of(const char *format, int a, int b = 0, int c = 0) {
@@ -583,10 +580,26 @@ static void run_carve(const carve_case *cases, int count, report *rep) {
         CHECK_LAUNCH();
         HANDLE_ERROR(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
         HANDLE_ERROR(cudaFree(out));
-        check_carved(rep, *c, host.shorts, host.floats, host.ints);
+        const int elements = short_count + float_count + int_count;
+        const char *format = c->aligned ? "carve_aligned_%d_%d_%d" : "carve_chained_%d_%d_%d";
+        result_row row = result_row_for(name_of(format, short_count, float_count, int_count), "mixed", elements);
+        row_note(&row, "value: elements read back right");
+        int wrong = 0; /* every element read back; the first wrong one is noted */
+        for (int i = 0; i < short_count; ++i)
+            if (host.shorts[i] != short_value(i) && wrong++ == 0)
+                row_note_first_wrong(&row, host.shorts[i], short_value(i), "shorts[%d]", i);
+        for (int i = 0; i < float_count; ++i)
+            if (host.floats[i] != float_value(i) && wrong++ == 0)
+                row_note_first_wrong(&row, host.floats[i], float_value(i), "floats[%d]", i);
+        for (int i = 0; i < int_count; ++i)
+            if (host.ints[i] != int_value(i) && wrong++ == 0)
+                row_note_first_wrong(&row, host.ints[i], int_value(i), "ints[%d]", i);
+        row_check(&row, elements - wrong, elements, 0);
+        report_add(rep, &row);
     }
 }
 
+/* One address for both declarations (written: the poison is no address); the floats' bits read back. */
 static void run_alias(report *rep) {
     struct {
         unsigned addresses[2];
@@ -596,9 +609,38 @@ static void run_alias(report *rep) {
     CHECK_LAUNCH();
     HANDLE_ERROR(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
     HANDLE_ERROR(cudaFree(out));
-    check_alias(rep, host.addresses, host.bits, ALIAS_THREADS);
+    int right = 0, expected[ALIAS_THREADS];
+    for (int t = 0; t < ALIAS_THREADS; ++t) {
+        const float written = alias_value(ALIAS_THREADS - 1 - t); /* what thread ALIAS_THREADS - 1 - t wrote */
+        memcpy(&expected[t], &written, sizeof expected[t]);
+        right += host.bits[t] == expected[t];
+    }
+    printf("two_extern_arrays: extern __shared__ float s_alias_floats[] starts at shared address %#x, "
+           "extern __shared__ int s_alias_ints[] at %#x\n",
+           host.addresses[0], host.addresses[1]);
+    printf("thread 0 read s_alias_ints[%d] = 0x%08x, the bits of %.1ff, which thread %d wrote to s_alias_floats[%d] "
+           "(expected 0x%08x)\n",
+           ALIAS_THREADS - 1, (unsigned)host.bits[0], alias_value(ALIAS_THREADS - 1), ALIAS_THREADS - 1,
+           ALIAS_THREADS - 1, (unsigned)expected[0]);
+    report_begin(rep, "banks", stdout);
+    result_row address_row = result_row_for("alias_address", "int", 2);
+    row_check(&address_row, host.addresses[1], host.addresses[0], 0);
+    address_row.pass = address_row.pass && host.addresses[0] != 0xFFFFFFFFu;
+    row_note(&address_row, "value: s_alias_ints' shared address, expected: s_alias_floats'%s",
+             host.addresses[0] != 0xFFFFFFFFu ? "" : "; NOT WRITTEN");
+    report_add(rep, &address_row);
+    add_count_row(rep, "alias_bits", "float", ALIAS_THREADS, right, ALIAS_THREADS,
+                  "value: ints read back with the bits of the floats written");
 }
 
+static void print_wins(const int *wins, int warps) {
+    for (int lane = 0, shown = 0; lane < WARP; ++lane)
+        if (wins[lane]) printf("%slane %d in %d", shown++ ? ", " : "", lane, wins[lane]);
+    printf(" of %d warps\n", warps);
+}
+
+/* Each word must hold one lane's value (any lane's: t in all four bytes; two lanes' bytes mixed, or
+ * the poison, are none), and byte b of a warp's eight a lane t with t % 8 == b. */
 static void run_same_address(report *rep) {
     enum { WARPS = SAME_ADDRESS_BLOCKS * (SAME_ADDRESS_THREADS / WARP) };
     struct {
@@ -610,7 +652,35 @@ static void run_same_address(report *rep) {
     CHECK_LAUNCH();
     HANDLE_ERROR(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
     HANDLE_ERROR(cudaFree(out));
-    check_same_address(rep, host.words, host.bytes, WARPS);
+    int words_right = 0, word_wins[WARP] = {0}, bytes_right = 0, byte_wins[WARP] = {0}, same_winners = 0;
+    for (int w = 0; w < WARPS; ++w) {
+        const unsigned lane = host.words[w] & 0xFFu;
+        const int right = lane < WARP && host.words[w] == lane * 0x01010101u;
+        words_right += right;
+        word_wins[lane % WARP] += right;
+        const unsigned char *warp_bytes = (const unsigned char *)host.bytes + w * SAME_BYTES; /* as stored */
+        for (int b = 0; b < SAME_BYTES; ++b) {
+            const int right = warp_bytes[b] < WARP && warp_bytes[b] % SAME_BYTES == b;
+            bytes_right += right;
+            byte_wins[warp_bytes[b] % WARP] += right;
+        }
+        same_winners += memcmp(warp_bytes, host.bytes, SAME_BYTES) == 0; /* warp 0's eight */
+    }
+    printf("same_word_store: in each warp all 32 lanes store lane * 0x01010101 to one shared word; warp 0 read back "
+           "0x%08x; the word held ",
+           host.words[0]);
+    print_wins(word_wins, WARPS);
+    printf("same_byte_store: lane t stores t to byte t %% 8 of its warp's two words (4 lanes to each byte); warp 0 "
+           "read back 0x%08x 0x%08x; the bytes held ",
+           host.bytes[0], host.bytes[1]);
+    print_wins(byte_wins, WARPS);
+    printf("%d of %d warps have warp 0's eight winners. Which lane wins is undefined (the Guide), so the checks accept "
+           "any lane that stored to the address\n",
+           same_winners, WARPS);
+    report_begin(rep, "banks", stdout);
+    add_count_row(rep, "same_address_word", "int", WARPS, words_right, WARPS, "value: words holding one lane's value");
+    add_count_row(rep, "same_address_byte", "char", (long long)WARPS * SAME_BYTES, bytes_right,
+                  (double)WARPS * SAME_BYTES, "value: bytes holding the value of a lane that stored to them");
 }
 
 /* Part capacity: the opt-in, then shared memory per block against resident blocks and bandwidth. */
@@ -807,87 +877,4 @@ static void check_history(report *rep) {
         if (today != today_formula) row_note(&row, "TODAY'S COUNT WRONG: gcd gives %d", today_formula);
         report_add(rep, &row);
     }
-}
-
-static void check_carved(report *rep, carve_case c, const short *shorts, const float *floats, const int *ints) {
-    const int elements = c.short_count + c.float_count + c.int_count;
-    const char *format = c.aligned ? "carve_aligned_%d_%d_%d" : "carve_chained_%d_%d_%d";
-    result_row row = result_row_for(name_of(format, c.short_count, c.float_count, c.int_count), "mixed", elements);
-    row_note(&row, "value: elements read back right");
-    int wrong = 0; /* every element read back; the first wrong one is noted */
-    for (int i = 0; i < c.short_count; ++i)
-        if (shorts[i] != short_value(i) && wrong++ == 0)
-            row_note_first_wrong(&row, shorts[i], short_value(i), "shorts[%d]", i);
-    for (int i = 0; i < c.float_count; ++i)
-        if (floats[i] != float_value(i) && wrong++ == 0)
-            row_note_first_wrong(&row, floats[i], float_value(i), "floats[%d]", i);
-    for (int i = 0; i < c.int_count; ++i)
-        if (ints[i] != int_value(i) && wrong++ == 0) row_note_first_wrong(&row, ints[i], int_value(i), "ints[%d]", i);
-    row_check(&row, elements - wrong, elements, 0);
-    report_add(rep, &row);
-}
-
-/* One address for both declarations (written: the poison is no address); the floats' bits read back. */
-static void check_alias(report *rep, const unsigned addresses[2], const int *bits, int threads) {
-    int right = 0, expected[ALIAS_THREADS];
-    for (int t = 0; t < threads; ++t) {
-        const float written = alias_value(threads - 1 - t); /* what thread threads - 1 - t wrote */
-        memcpy(&expected[t], &written, sizeof expected[t]);
-        right += bits[t] == expected[t];
-    }
-    printf("two_extern_arrays: extern __shared__ float s_alias_floats[] starts at shared address %#x, "
-           "extern __shared__ int s_alias_ints[] at %#x\n",
-           addresses[0], addresses[1]);
-    printf("thread 0 read s_alias_ints[%d] = 0x%08x, the bits of %.1ff, which thread %d wrote to s_alias_floats[%d] "
-           "(expected 0x%08x)\n",
-           threads - 1, (unsigned)bits[0], alias_value(threads - 1), threads - 1, threads - 1, (unsigned)expected[0]);
-    report_begin(rep, "banks", stdout);
-    result_row address_row = result_row_for("alias_address", "int", 2);
-    row_check(&address_row, addresses[1], addresses[0], 0);
-    address_row.pass = address_row.pass && addresses[0] != 0xFFFFFFFFu;
-    row_note(&address_row, "value: s_alias_ints' shared address, expected: s_alias_floats'%s",
-             addresses[0] != 0xFFFFFFFFu ? "" : "; NOT WRITTEN");
-    report_add(rep, &address_row);
-    add_count_row(rep, "alias_bits", "float", threads, right, threads,
-                  "value: ints read back with the bits of the floats written");
-}
-
-static void print_wins(const int *wins, int warps) {
-    for (int lane = 0, shown = 0; lane < WARP; ++lane)
-        if (wins[lane]) printf("%slane %d in %d", shown++ ? ", " : "", lane, wins[lane]);
-    printf(" of %d warps\n", warps);
-}
-
-/* Each word must hold one lane's value (any lane's: t in all four bytes; two lanes' bytes mixed, or
- * the poison, are none), and byte b of a warp's eight a lane t with t % 8 == b. */
-static void check_same_address(report *rep, const unsigned *words, const unsigned *bytes, int warps) {
-    int words_right = 0, word_wins[WARP] = {0}, bytes_right = 0, byte_wins[WARP] = {0}, same_winners = 0;
-    for (int w = 0; w < warps; ++w) {
-        const unsigned lane = words[w] & 0xFFu;
-        const int right = lane < WARP && words[w] == lane * 0x01010101u;
-        words_right += right;
-        word_wins[lane % WARP] += right;
-        const unsigned char *warp_bytes = (const unsigned char *)bytes + w * SAME_BYTES; /* as the kernel stored them */
-        for (int b = 0; b < SAME_BYTES; ++b) {
-            const int right = warp_bytes[b] < WARP && warp_bytes[b] % SAME_BYTES == b;
-            bytes_right += right;
-            byte_wins[warp_bytes[b] % WARP] += right;
-        }
-        same_winners += memcmp(warp_bytes, bytes, SAME_BYTES) == 0; /* warp 0's eight */
-    }
-    printf("same_word_store: in each warp all 32 lanes store lane * 0x01010101 to one shared word; warp 0 read back "
-           "0x%08x; the word held ",
-           words[0]);
-    print_wins(word_wins, warps);
-    printf("same_byte_store: lane t stores t to byte t %% 8 of its warp's two words (4 lanes to each byte); warp 0 "
-           "read back 0x%08x 0x%08x; the bytes held ",
-           bytes[0], bytes[1]);
-    print_wins(byte_wins, warps);
-    printf("%d of %d warps have warp 0's eight winners. Which lane wins is undefined (the Guide), so the checks accept "
-           "any lane that stored to the address\n",
-           same_winners, warps);
-    report_begin(rep, "banks", stdout);
-    add_count_row(rep, "same_address_word", "int", warps, words_right, warps, "value: words holding one lane's value");
-    add_count_row(rep, "same_address_byte", "char", (long long)warps * SAME_BYTES, bytes_right,
-                  (double)warps * SAME_BYTES, "value: bytes holding the value of a lane that stored to them");
 }
