@@ -596,20 +596,10 @@ int main(int argc, char **argv) {
 // ===== Harness: below this line, not needed to follow the lesson =====
 
 // ----- options -----
-enum kernel {
-    KERNEL_NAIVE,
-    KERNEL_SHARED,
-    KERNEL_REGISTER_TILE,
-    KERNEL_TRANSPOSED,
-    KERNEL_PADDED,
-    KERNEL_ASYNC,
-    KERNEL_ASYNC_256X128,
-    KERNEL_TMA,
-    KERNEL_TMA_256X128,
-    KERNEL_CLUSTER,
-    KERNEL_CUBLAS,
-    KERNEL_COUNT
-};
+// clang-format off
+enum kernel { KERNEL_NAIVE, KERNEL_SHARED, KERNEL_REGISTER_TILE, KERNEL_TRANSPOSED, KERNEL_PADDED, KERNEL_ASYNC,
+              KERNEL_ASYNC_256X128, KERNEL_TMA, KERNEL_TMA_256X128, KERNEL_CLUSTER, KERNEL_CUBLAS, KERNEL_COUNT };
+// clang-format on
 static const char *const kernel_names[] = {"naive", "shared", "register_tile", "transposed", "padded", "async",
                                            "async_256x128", "tma", "tma_256x128", "cluster", "cublas", NULL};
 

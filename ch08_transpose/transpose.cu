@@ -463,22 +463,11 @@ int main(int argc, char **argv) {
 // ===== Harness: below this line, not needed to follow the lesson =====
 
 // ----- options -----
-
-enum kernel {
-    KERNEL_COPY,
-    KERNEL_NAIVE_READ,
-    KERNEL_NAIVE_WRITE,
-    KERNEL_SHARED,
-    KERNEL_PADDED,
-    KERNEL_PADDED_MULTI,
-    KERNEL_SWIZZLED,
-    KERNEL_VECTORIZED,
-    KERNEL_COLUMN_ORDER,
-    KERNEL_STREAMING,
-    KERNEL_PREFETCH,
-    KERNEL_CUBLAS,
-    KERNEL_COUNT
-};
+// clang-format off
+enum kernel { KERNEL_COPY, KERNEL_NAIVE_READ, KERNEL_NAIVE_WRITE, KERNEL_SHARED, KERNEL_PADDED, KERNEL_PADDED_MULTI,
+              KERNEL_SWIZZLED, KERNEL_VECTORIZED, KERNEL_COLUMN_ORDER, KERNEL_STREAMING, KERNEL_PREFETCH, KERNEL_CUBLAS,
+              KERNEL_COUNT };
+// clang-format on
 static const char *const kernel_names[] = {"copy",         "naive_read", "naive_write", "shared",       "padded",
                                            "padded_multi", "swizzled",   "vectorized",  "column_order", "streaming",
                                            "prefetch",     "cublas",     NULL};
@@ -537,7 +526,6 @@ static void describe_and_check_size(const cli_options *o) {
 }
 
 // ----- the run -----
-
 /* The grids, computed once before any timing. 2-D: tiles across x down (y capped: the kernels
  * loop; naive_write's x runs down). 1-D: a block per tile; the copy's per COPY_THREADS vectors. */
 typedef struct {
@@ -638,7 +626,6 @@ template <typename real> static int run_progression(const cli_options *o, const 
 }
 
 // ----- the launch switch -----
-
 template <typename real>
 static void launch(int kernel, const real *in, real *out, long long rows, long long cols, const device_grids *g,
                    cublasHandle_t cublas) {
@@ -671,7 +658,6 @@ static void launch(int kernel, const real *in, real *out, long long rows, long l
 }
 
 // ----- CPU replays -----
-
 /* Element i holds i mod 16777213, the largest prime below 2^24 (float holds it exactly; double:
  * i itself): a misplaced element hides only at a multiple of that prime, no transpose's stride. */
 template <typename real> static void fill_distinct(real *in, long long n) {
@@ -697,7 +683,6 @@ template <typename real> static void transpose_cpu(const real *in, real *out, lo
 }
 
 // ----- checks -----
-
 /* Bit for bit: NaN (the poison) equals nothing; equal bytes (memcmp) are equal elements (no -0). */
 template <typename real>
 static long long check_exact(const real *got, const real *expected, long long n, long long *first) {

@@ -33,7 +33,7 @@ DIVIDER = "// ===== Harness: below this line, not needed to follow the lesson ==
 PARTS = ["options", "the run", "the launch switch", "CPU replays", "checks"]
 MAX_LINES = 1100
 MAX_COMMENT_RATIO = 0.30
-MAX_HARNESS = 4322  # issue 42 asks 4,300: lower it as the harness shrinks, never raise it
+MAX_HARNESS = 4297  # issue 42 asks 4,300: lower it as the harness shrinks, never raise it
 TAUGHT = ["__shfl_down_sync", "__threadfence"]
 TEST_ONLY = ["arch_limits.h"]
 FIGURE = re.compile(r"\bH[12]00\b|\d\s*(ms|us|µs|ns|GB/s|TB/s|cycles)\b|\d\s*%")
